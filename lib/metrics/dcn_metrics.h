@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_METRICS_H
+#define DCN_METRICS_H
+
+/**
+ * @file
+ * Path measures of a fabric: shortest paths by breadth-first search over
+ * the cabled graph, and the routes a router actually takes, walked hop by
+ * hop. Each path is measured three ways (struct dcn_path_len): links,
+ * server hops and switches; each paper counts one of them
+ * (dcn_metrics_paper_unit()).
+ */
+
+#include <stdint.h>
+
+#include "dcn_route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Units a path length is counted in. */
+enum dcn_unit {
+	DCN_UNIT_LINKS = 0,
+	DCN_UNIT_SERVER_HOPS,
+	DCN_UNIT_SWITCHES,
+};
+
+#define DCN_METRICS_HIST 64
+
+/** Aggregate over server pairs. */
+struct dcn_path_stats {
+	uint64_t pairs;        /**< ordered pairs measured */
+	uint64_t unreachable;  /**< pairs without a path or route */
+	double mean[3];        /**< by enum dcn_unit */
+	uint32_t max[3];       /**< by enum dcn_unit */
+	double sd;             /**< standard deviation, paper unit */
+	uint64_t hist[DCN_METRICS_HIST]; /**< pairs by length, paper unit */
+};
+
+/** What to compute. */
+struct dcn_metrics_opts {
+	uint32_t sample;  /**< source servers; 0: exact when cheap (see below) */
+	uint64_t seed;    /**< sampling and per-hop draws */
+	unsigned int draws; /**< walks per pair for random routing; 0: auto */
+	int bfs;          /**< compute shortest paths */
+	int routed;       /**< walk the router's routes */
+};
+
+/** Results. */
+struct dcn_metrics {
+	uint32_t servers;
+	uint32_t switches;
+	uint64_t links;
+	uint32_t sources;      /**< source servers used */
+	int exact;             /**< 1 when the sources cover every pair class */
+	enum dcn_unit unit;    /**< the paper's unit */
+	struct dcn_path_stats bfs;
+	struct dcn_path_stats routed;
+	/** Diamond only: same-pod and other-pod pairs (Table I). */
+	struct dcn_path_stats bfs_intra, bfs_inter, routed_intra, routed_inter;
+};
+
+/** @return the unit the topology's paper counts path lengths in. */
+enum dcn_unit dcn_metrics_paper_unit(enum dcn_topo_kind kind);
+/** @return "links", "server_hops" or "switches". */
+const char *dcn_metrics_unit_name(enum dcn_unit u);
+
+/**
+ * Compute path statistics.
+ *
+ * Sources: with sample == 0, a set that is exact by symmetry where the
+ * fabric has one (one server of NovaCube with even k, the torus, RRect and
+ * Diamond; the n servers of one LaScaDa cluster), else every server up to
+ * 2048 servers, else 64 random ones. With sample > 0, that many random
+ * sources (without repetition).
+ *
+ * @return 0, or -ENOMEM.
+ */
+int dcn_metrics_compute(const struct dcn_router *r,
+			const struct dcn_metrics_opts *o,
+			struct dcn_metrics *out);
+
+/**
+ * Breadth-first search from server src over the cabled graph.
+ * @param dist  one entry per vertex, receives links from src (0xffff:
+ *              unreachable)
+ * @return 0, or -ENOMEM.
+ */
+int dcn_metrics_bfs(const struct dcn_topo *t, uint32_t src, uint16_t *dist);
+
+/** Convert a shortest-path length in links into the three units. */
+void dcn_metrics_from_links(enum dcn_topo_kind kind, uint32_t links,
+			    struct dcn_path_len *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_METRICS_H */

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcn_metrics.h"
+
+#define UNREACHED 0xffff
+
+enum dcn_unit
+dcn_metrics_paper_unit(enum dcn_topo_kind kind)
+{
+	switch (kind) {
+	case DCN_TOPO_DIAMOND: return DCN_UNIT_SWITCHES;  /* Table I */
+	case DCN_TOPO_TOTORO: return DCN_UNIT_LINKS;      /* Table 3, M_u */
+	default: return DCN_UNIT_SERVER_HOPS;              /* hops */
+	}
+}
+
+const char *
+dcn_metrics_unit_name(enum dcn_unit u)
+{
+	static const char *const names[] = { "links", "server_hops",
+					     "switches" };
+
+	return u <= DCN_UNIT_SWITCHES ? names[u] : "?";
+}
+
+void
+dcn_metrics_from_links(enum dcn_topo_kind kind, uint32_t links,
+		       struct dcn_path_len *len)
+{
+	len->links = links;
+	switch (kind) {
+	case DCN_TOPO_NOVACUBE:
+	case DCN_TOPO_TORUS:
+		len->server_hops = links;
+		len->switches = 0;
+		break;
+	case DCN_TOPO_DIAMOND:
+		/* server - edge ... edge - server: no server relays. */
+		len->server_hops = links ? 1 : 0;
+		len->switches = links ? links - 1 : 0;
+		break;
+	default:
+		/* Server-centric: every hop crosses one switch. */
+		len->server_hops = links / 2;
+		len->switches = links / 2;
+		break;
+	}
+}
+
+int
+dcn_metrics_bfs(const struct dcn_topo *t, uint32_t src, uint16_t *dist)
+{
+	uint32_t nv = dcn_topo_vertices(t), head = 0, tail = 0, i;
+	struct dcn_adj *adj;
+	uint32_t *queue;
+
+	queue = malloc((size_t)nv * sizeof(*queue));
+	adj = malloc(dcn_topo_max_degree(t) * sizeof(*adj));
+	if (queue == NULL || adj == NULL) {
+		free(queue);
+		free(adj);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nv; i++)
+		dist[i] = UNREACHED;
+	dist[src] = 0;
+	queue[tail++] = src;
+	while (head < tail) {
+		uint32_t v = queue[head++];
+		unsigned int n = dcn_topo_adj(t, v, adj), a;
+
+		for (a = 0; a < n; a++) {
+			if (dist[adj[a].peer] != UNREACHED)
+				continue;
+			dist[adj[a].peer] = (uint16_t)(dist[v] + 1);
+			queue[tail++] = adj[a].peer;
+		}
+	}
+	free(queue);
+	free(adj);
+	return 0;
+}
+
+/* Running sums for one dcn_path_stats. */
+struct acc {
+	double sum[3];
+	double sumsq;
+};
+
+static void
+acc_add(struct dcn_path_stats *s, struct acc *a, const struct dcn_path_len *l,
+	enum dcn_unit unit, double weight)
+{
+	uint32_t v[3] = { l->links, l->server_hops, l->switches };
+	unsigned int u;
+
+	for (u = 0; u < 3; u++) {
+		a->sum[u] += weight * v[u];
+		if (v[u] > s->max[u])
+			s->max[u] = v[u];
+	}
+	a->sumsq += weight * (double)v[unit] * v[unit];
+	if (v[unit] < DCN_METRICS_HIST)
+		s->hist[v[unit]]++;
+}
+
+static void
+acc_finish(struct dcn_path_stats *s, const struct acc *a, double count,
+	   enum dcn_unit unit)
+{
+	unsigned int u;
+	double var;
+
+	if (count <= 0)
+		return;
+	for (u = 0; u < 3; u++)
+		s->mean[u] = a->sum[u] / count;
+	var = a->sumsq / count - s->mean[unit] * s->mean[unit];
+	s->sd = var > 0 ? sqrt(var) : 0;
+}
+
+/* Representative sources exact by symmetry, or 0 if none known. */
+static uint32_t
+symmetric_sources(const struct dcn_topo *t, uint32_t *src)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(t);
+	uint32_t i;
+
+	switch (dcn_topo_kind(t)) {
+	case DCN_TOPO_NOVACUBE:
+		if (p->k % 2 != 0)
+			return 0;
+		/* FALLTHROUGH */
+	case DCN_TOPO_TORUS:
+	case DCN_TOPO_RRECT:
+	case DCN_TOPO_DIAMOND:
+		src[0] = 0;
+		return 1;
+	case DCN_TOPO_LASCADA:
+		/* Shifting any C_l (l >= 2) is an automorphism of LaScaDa and of
+		 * its routing; the nodes of one cluster cover every class. */
+		for (i = 0; i < p->n; i++)
+			src[i] = i;
+		return p->n;
+	default:
+		return 0;
+	}
+}
+
+static uint32_t
+pick_sources(const struct dcn_topo *t, const struct dcn_metrics_opts *o,
+	     uint32_t *src, int *exact)
+{
+	uint32_t ns = dcn_topo_servers(t), want, i, cnt;
+	uint64_t rng = o->seed ? o->seed : 1;
+
+	*exact = 0;
+	if (o->sample == 0) {
+		cnt = symmetric_sources(t, src);
+		if (cnt != 0) {
+			*exact = 1;
+			return cnt;
+		}
+		if (ns <= 2048) {
+			for (i = 0; i < ns; i++)
+				src[i] = i;
+			*exact = 1;
+			return ns;
+		}
+		want = 64;
+	} else {
+		want = o->sample;
+	}
+	if (want >= ns) {
+		for (i = 0; i < ns; i++)
+			src[i] = i;
+		*exact = 1;
+		return ns;
+	}
+	/* Floyd's sampling without repetition. */
+	{
+		uint8_t *taken = calloc(ns, 1);
+
+		if (taken == NULL)
+			return 0;
+		cnt = 0;
+		for (i = ns - want; i < ns; i++) {
+			uint32_t r = (uint32_t)(dcn_rand(&rng) % (i + 1));
+
+			if (taken[r])
+				r = i;
+			taken[r] = 1;
+			src[cnt++] = r;
+		}
+		free(taken);
+	}
+	return cnt;
+}
+
+static int
+same_pod(const struct dcn_topo *t, uint32_t a, uint32_t b)
+{
+	unsigned int ia, ja, xa, ib, jb, xb;
+
+	dcn_topo_dm_decode(t, a, &ia, &ja, &xa);
+	dcn_topo_dm_decode(t, b, &ib, &jb, &xb);
+	return ia == ib;
+}
+
+int
+dcn_metrics_compute(const struct dcn_router *r,
+		    const struct dcn_metrics_opts *o, struct dcn_metrics *m)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	enum dcn_topo_kind kind = dcn_topo_kind(t);
+	uint32_t ns = dcn_topo_servers(t), *src, s;
+	struct acc ab = { { 0 }, 0 }, ar = { { 0 }, 0 };
+	struct acc abi = { { 0 }, 0 }, abo = { { 0 }, 0 };
+	struct acc ari = { { 0 }, 0 }, aro = { { 0 }, 0 };
+	double nb = 0, nr = 0, nbi = 0, nbo = 0, nri = 0, nro = 0;
+	uint16_t *dist = NULL;
+	uint64_t rng = o->seed ? o->seed : 1;
+	unsigned int draws = o->draws;
+	int diamond = kind == DCN_TOPO_DIAMOND;
+
+	memset(m, 0, sizeof(*m));
+	m->servers = ns;
+	m->switches = dcn_topo_switches(t);
+	m->links = dcn_topo_links(t);
+	m->unit = dcn_metrics_paper_unit(kind);
+	if (draws == 0)
+		draws = dcn_router_pick_mode(r) == DCN_PICK_WEIGHTED ? 16 : 1;
+
+	src = malloc((size_t)ns * sizeof(*src));
+	if (src == NULL)
+		return -ENOMEM;
+	m->sources = pick_sources(t, o, src, &m->exact);
+	if (o->bfs) {
+		dist = malloc((size_t)dcn_topo_vertices(t) * sizeof(*dist));
+		if (dist == NULL) {
+			free(src);
+			return -ENOMEM;
+		}
+	}
+	for (s = 0; s < m->sources; s++) {
+		uint32_t a = src[s], b;
+
+		if (o->bfs && dcn_metrics_bfs(t, a, dist) < 0) {
+			free(dist);
+			free(src);
+			return -ENOMEM;
+		}
+		for (b = 0; b < ns; b++) {
+			struct dcn_path_len len;
+			unsigned int d;
+
+			if (b == a)
+				continue;
+			if (o->bfs) {
+				m->bfs.pairs++;
+				if (dist[b] == UNREACHED) {
+					m->bfs.unreachable++;
+				} else {
+					dcn_metrics_from_links(kind, dist[b], &len);
+					acc_add(&m->bfs, &ab, &len, m->unit, 1);
+					nb++;
+					if (diamond && same_pod(t, a, b)) {
+						acc_add(&m->bfs_intra, &abi, &len, m->unit, 1);
+						nbi++;
+					} else if (diamond) {
+						acc_add(&m->bfs_inter, &abo, &len, m->unit, 1);
+						nbo++;
+					}
+				}
+			}
+			if (!o->routed)
+				continue;
+			for (d = 0; d < draws; d++) {
+				int hops;
+
+				m->routed.pairs++;
+				hops = dcn_route_walk(r, a, b, &rng, NULL, 256, &len);
+				if (hops < 0) {
+					m->routed.unreachable++;
+					continue;
+				}
+				acc_add(&m->routed, &ar, &len, m->unit, 1);
+				nr++;
+				if (diamond && same_pod(t, a, b)) {
+					acc_add(&m->routed_intra, &ari, &len, m->unit, 1);
+					nri++;
+				} else if (diamond) {
+					acc_add(&m->routed_inter, &aro, &len, m->unit, 1);
+					nro++;
+				}
+			}
+		}
+	}
+	acc_finish(&m->bfs, &ab, nb, m->unit);
+	acc_finish(&m->routed, &ar, nr, m->unit);
+	acc_finish(&m->bfs_intra, &abi, nbi, m->unit);
+	acc_finish(&m->bfs_inter, &abo, nbo, m->unit);
+	acc_finish(&m->routed_intra, &ari, nri, m->unit);
+	acc_finish(&m->routed_inter, &aro, nro, m->unit);
+	m->bfs_intra.pairs = (uint64_t)nbi;
+	m->bfs_inter.pairs = (uint64_t)nbo;
+	m->routed_intra.pairs = (uint64_t)nri;
+	m->routed_inter.pairs = (uint64_t)nro;
+	free(dist);
+	free(src);
+	return 0;
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_ROUTE_H
+#define DCN_ROUTE_H
+
+/**
+ * @file
+ * Fault-free routing of the five papers, hop by hop, and the per-node
+ * compiled tables the data path looks up.
+ *
+ * A router answers: at vertex cur, for destination server dst, with the
+ * routing state the packet carries, which next hops may be taken? Each
+ * candidate carries a weight (PORA's eq. 12 probability) or a priority
+ * (FAR's entry type). The choice among candidates is the caller's: by
+ * flow hash (a flow keeps its path) or by a per-packet draw, through
+ * dcn_route_pick().
+ *
+ * A compiled table (struct dcn_rtable) is one node's immutable answer for
+ * every destination, built from a router; its lookup allocates nothing
+ * and takes no lock. See README.md beside this file for each algorithm's
+ * reading of its paper.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcn_topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most candidates any router returns for one lookup. */
+#define DCN_ROUTE_MAX_HOPS 64
+/** "No vertex" marker (no proxy, no switch on a direct cable). */
+#define DCN_ROUTE_NONE UINT32_MAX
+/** Weight scale: weights of one candidate set add up to this. */
+#define DCN_ROUTE_WEIGHT_ONE 65535u
+
+/** Routing algorithms. */
+enum dcn_route_algo {
+	DCN_ALGO_DEFAULT = 0, /**< the paper's own for the topology */
+	DCN_ALGO_PORA,        /**< NovaCube: PORA (§5) */
+	DCN_ALGO_DOR,         /**< torus or NovaCube: dimension order */
+	DCN_ALGO_FAR,         /**< Diamond: BRT minus NRT (§IV) */
+	DCN_ALGO_RRECT,       /**< RRect: digit correction (Alg. 1) */
+	DCN_ALGO_ROW,         /**< LaScaDa: row-based (§V-A, Alg. 3) */
+	DCN_ALGO_TRA,         /**< Totoro: TRA (Alg. 2) */
+	DCN_ALGO_MAX,
+};
+
+/** How a candidate set is meant to be used. */
+enum dcn_pick_mode {
+	DCN_PICK_EQUAL = 0,   /**< any candidate; spread by hash */
+	DCN_PICK_WEIGHTED,    /**< probability = weight / DCN_ROUTE_WEIGHT_ONE */
+	DCN_PICK_PRIORITY,    /**< lowest weight value wins; ties by hash */
+};
+
+/** One next-hop candidate. */
+struct dcn_hop {
+	uint32_t next;   /**< next routing vertex (or the destination) */
+	uint32_t via;    /**< switch crossed, DCN_ROUTE_NONE for a cable */
+	uint16_t port;   /**< port of the current vertex */
+	uint16_t weight; /**< probability or priority, see dcn_pick_mode */
+};
+
+/** PORA phases (§5.1). */
+enum dcn_pora_phase {
+	DCN_PORA_SOURCE = 0,  /**< step 1 at the source: all neighbours */
+	DCN_PORA_JUMPED,      /**< step 1 again after the jump: no jump back */
+	DCN_PORA_QUADRANT,    /**< step 2: DOR and jumps inside the quadrant */
+};
+
+/**
+ * The routing state a packet carries in its fabric header: what
+ * hop-by-hop routing cannot recompute from (node, destination).
+ */
+struct dcn_route_state {
+	uint32_t src;      /**< source server */
+	uint32_t dst;      /**< destination server */
+	uint32_t proxy;    /**< temporary destination, DCN_ROUTE_NONE */
+	uint8_t phase;     /**< enum dcn_pora_phase */
+	uint8_t quadrant;  /**< bit i set: dimension i travels downwards */
+	uint8_t vc;        /**< virtual channel, 0 or 1 */
+	uint8_t last_dim;  /**< dimension of the last regular hop, 0xff none */
+	uint8_t jumped;    /**< set once a jump-over link was taken */
+	uint8_t ttl;       /**< hops left */
+};
+
+struct dcn_router;
+
+/**
+ * Create a router for a topology.
+ *
+ * @param t     the topology (must outlive the router)
+ * @param algo  DCN_ALGO_DEFAULT for the paper's algorithm, or one that
+ *              fits the topology (DOR on NovaCube or torus)
+ * @param err   reason on failure
+ * @return the router, or NULL with errno EINVAL (algorithm does not fit
+ *         the topology) or ENOMEM.
+ */
+struct dcn_router *dcn_router_create(const struct dcn_topo *t,
+				     enum dcn_route_algo algo, char *err,
+				     size_t errlen);
+
+/** Free a router; NULL is ignored. */
+void dcn_router_free(struct dcn_router *r);
+
+/** @return the router's topology. */
+const struct dcn_topo *dcn_router_topo(const struct dcn_router *r);
+/** @return the algorithm in use (never DCN_ALGO_DEFAULT). */
+enum dcn_route_algo dcn_router_algo(const struct dcn_router *r);
+/** @return the algorithm's name ("pora"). */
+const char *dcn_route_algo_name(enum dcn_route_algo algo);
+/** Parse an algorithm name. @return the algorithm, or -1. */
+int dcn_route_algo_parse(const char *name);
+/** @return how candidate sets of this router are picked from. */
+enum dcn_pick_mode dcn_router_pick_mode(const struct dcn_router *r);
+
+/** Fill the state a packet starts with at source server src. */
+void dcn_route_state_init(const struct dcn_router *r, uint32_t src,
+			  uint32_t dst, struct dcn_route_state *st);
+
+/**
+ * Next-hop candidates at cur for destination server dst.
+ *
+ * @param out  at least DCN_ROUTE_MAX_HOPS entries
+ * @return number of candidates; 0 when cur == dst or no route exists.
+ */
+unsigned int dcn_route_candidates(const struct dcn_router *r, uint32_t cur,
+				  uint32_t dst,
+				  const struct dcn_route_state *st,
+				  struct dcn_hop *out);
+
+/** Update the packet state for taking hop h from cur. */
+void dcn_route_advance(const struct dcn_router *r, uint32_t cur,
+		       const struct dcn_hop *h, struct dcn_route_state *st);
+
+/**
+ * Choose one candidate.
+ *
+ * @param mode  from dcn_router_pick_mode()
+ * @param draw  a flow hash (same flow, same path) or a per-packet random
+ *              number; only its low 32 bits are used
+ * @return index into hops; n must be at least 1.
+ */
+unsigned int dcn_route_pick(enum dcn_pick_mode mode,
+			    const struct dcn_hop *hops, unsigned int n,
+			    uint32_t draw);
+
+/** Path measures of one route or an average of many. */
+struct dcn_path_len {
+	uint32_t links;       /**< cables traversed */
+	uint32_t server_hops; /**< server to server (a switch counts once) */
+	uint32_t switches;    /**< switches traversed */
+};
+
+/**
+ * Walk the route from server src to server dst hop by hop.
+ *
+ * @param rng    state of the generator for per-hop draws (PORA); NULL
+ *               takes the first candidate (hash 0)
+ * @param path   if not NULL, receives the vertices visited, src first
+ * @param maxlen entries available in path, and the hop limit
+ * @param len    if not NULL, receives the path measures
+ * @return number of hops, or -1 when no route was found or the walk did
+ *         not end within maxlen hops.
+ */
+int dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
+		   uint64_t *rng, uint32_t *path, unsigned int maxlen,
+		   struct dcn_path_len *len);
+
+/** Measures of one hop taken (a cable, or a switch crossing). */
+void dcn_route_hop_len(const struct dcn_topo *t, const struct dcn_hop *h,
+		       struct dcn_path_len *acc);
+
+/** A small fast generator (splitmix64) for draws and sampling. */
+static inline uint64_t
+dcn_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Paper-specific entry points, used by dcn-topo and the tests.
+ */
+
+/**
+ * PORA eq. (12): probabilities of the candidates at a source, as doubles.
+ * @return number of candidates (as dcn_route_candidates at the source).
+ */
+unsigned int dcn_pora_source_probs(const struct dcn_router *r, uint32_t src,
+				   uint32_t dst, struct dcn_hop *hops,
+				   double *prob);
+
+/**
+ * RRectRouting (Alg. 1): the path that corrects digits in the order of
+ * permutation perm (perm[0] first; a permutation of 0..k), carrying the
+ * sub-group index on digit idx (-1: the algorithm's own choice).
+ * @return number of vertices written to path (src first).
+ */
+unsigned int dcn_rrect_route(const struct dcn_topo *t, uint32_t src,
+			     uint32_t dst, const unsigned int *perm, int idx,
+			     uint32_t *path);
+
+/**
+ * RRectParaPaths (Alg. 2, 3): k+1 parallel paths. The value IndirRouting
+ * draws at random is the smallest digit value different from both ends
+ * unless seed is non-zero.
+ *
+ * @param paths   (k+1) rows of DCN_ROUTE_MAX_PATH vertices
+ * @param lens    receives each path's vertex count
+ * @return number of paths (k+1).
+ */
+#define DCN_ROUTE_MAX_PATH 32
+unsigned int dcn_rrect_para_paths(const struct dcn_topo *t, uint32_t src,
+				  uint32_t dst, uint64_t seed,
+				  uint32_t paths[][DCN_ROUTE_MAX_PATH],
+				  unsigned int *lens);
+
+/** One FAR routing-table entry, as the paper prints it. */
+struct dcn_far_entry {
+	uint32_t dest;     /**< destination, host order */
+	uint32_t mask;     /**< mask, host order (255.0.255.0 allowed) */
+	uint32_t next_hop; /**< next hop address */
+	uint8_t type;      /**< 0 intra-pod, 1..3 the paper's types 1..3 */
+	uint8_t prefix;    /**< prefix length FAR uses: 24, 16 or 8 */
+};
+
+/**
+ * FAR basic routing table of a Diamond switch (§IV-A): 9k/4 entries for
+ * an edge switch, k for a core switch.
+ * @param out   at least 3k entries
+ * @return number of entries.
+ */
+unsigned int dcn_far_brt(const struct dcn_topo *t, uint32_t sw,
+			 struct dcn_far_entry *out);
+
+/*
+ * Compiled tables.
+ */
+
+/** Table forms. */
+enum dcn_rtable_form {
+	DCN_RTABLE_FLAT = 0, /**< one candidate set per destination server */
+	DCN_RTABLE_CLASS,    /**< one set per destination class (FAR /24) */
+	DCN_RTABLE_DIGIT,    /**< computed from the address digits */
+};
+
+struct dcn_rtable;
+
+/**
+ * Compile node's table.
+ *
+ * @param r     the router (only read while compiling)
+ * @param node  a routing vertex
+ * @return the table, or NULL with errno EINVAL (not a routing vertex) or
+ *         ENOMEM.
+ */
+struct dcn_rtable *dcn_rtable_compile(const struct dcn_router *r,
+				      uint32_t node);
+
+/** Free a table; NULL is ignored. */
+void dcn_rtable_free(struct dcn_rtable *tb);
+
+/**
+ * Look up the candidates for destination address dst_addr.
+ *
+ * @param st      the packet's routing state
+ * @param scratch room for DCN_ROUTE_MAX_HOPS candidates, used by the
+ *                computed forms
+ * @param hops    receives a pointer to the candidates (into the table or
+ *                into scratch)
+ * @return number of candidates; 0 when the address is not a server of the
+ *         fabric, is this node, or has no route.
+ */
+unsigned int dcn_rtable_lookup(const struct dcn_rtable *tb, uint32_t dst_addr,
+			       const struct dcn_route_state *st,
+			       struct dcn_hop *scratch,
+			       const struct dcn_hop **hops);
+
+/** @return the table's form. */
+enum dcn_rtable_form dcn_rtable_form(const struct dcn_rtable *tb);
+/** @return bytes the table holds (structure and arrays). */
+size_t dcn_rtable_bytes(const struct dcn_rtable *tb);
+/** @return number of distinct candidate sets stored (0 for DIGIT). */
+uint32_t dcn_rtable_sets(const struct dcn_rtable *tb);
+/** @return the node the table is for. */
+uint32_t dcn_rtable_node(const struct dcn_rtable *tb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_ROUTE_H */

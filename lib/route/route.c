@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Router life cycle, candidate choice and route walks, common to all
+ * algorithms.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route_priv.h"
+
+static const struct {
+	const char *name;
+	const struct route_ops *ops;
+} algos[DCN_ALGO_MAX] = {
+	[DCN_ALGO_PORA] = { "pora", &route_pora_ops },
+	[DCN_ALGO_DOR] = { "dor", &route_dor_ops },
+	[DCN_ALGO_FAR] = { "far", &route_far_ops },
+	[DCN_ALGO_RRECT] = { "rrect", &route_rrect_ops },
+	[DCN_ALGO_ROW] = { "row", &route_row_ops },
+	[DCN_ALGO_TRA] = { "tra", &route_tra_ops },
+};
+
+void
+route_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || len == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+const char *
+dcn_route_algo_name(enum dcn_route_algo algo)
+{
+	if (algo == DCN_ALGO_DEFAULT)
+		return "default";
+	return algo < DCN_ALGO_MAX ? algos[algo].name : "?";
+}
+
+int
+dcn_route_algo_parse(const char *name)
+{
+	int a;
+
+	if (strcmp(name, "default") == 0)
+		return DCN_ALGO_DEFAULT;
+	for (a = 1; a < DCN_ALGO_MAX; a++)
+		if (strcmp(name, algos[a].name) == 0)
+			return a;
+	return -1;
+}
+
+static enum dcn_route_algo
+default_algo(enum dcn_topo_kind kind)
+{
+	switch (kind) {
+	case DCN_TOPO_NOVACUBE: return DCN_ALGO_PORA;
+	case DCN_TOPO_TORUS: return DCN_ALGO_DOR;
+	case DCN_TOPO_DIAMOND: return DCN_ALGO_FAR;
+	case DCN_TOPO_RRECT: return DCN_ALGO_RRECT;
+	case DCN_TOPO_LASCADA: return DCN_ALGO_ROW;
+	case DCN_TOPO_TOTORO: return DCN_ALGO_TRA;
+	default: return DCN_ALGO_DEFAULT;
+	}
+}
+
+struct dcn_router *
+dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
+		  char *err, size_t errlen)
+{
+	enum dcn_topo_kind kind = dcn_topo_kind(t);
+	struct dcn_router *r;
+	int ret;
+
+	if (algo == DCN_ALGO_DEFAULT)
+		algo = default_algo(kind);
+	if (algo <= DCN_ALGO_DEFAULT || algo >= DCN_ALGO_MAX) {
+		route_err(err, errlen, "unknown routing algorithm");
+		errno = EINVAL;
+		return NULL;
+	}
+	/* DOR runs on NovaCube too (ignoring its jump links). */
+	if (algos[algo].ops->kind != kind &&
+	    !(algo == DCN_ALGO_DOR && kind == DCN_TOPO_NOVACUBE)) {
+		route_err(err, errlen, "%s routing does not apply to %s",
+			  algos[algo].name, dcn_topo_kind_name(kind));
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->t = t;
+	r->algo = algo;
+	r->ops = algos[algo].ops;
+	if (r->ops->init != NULL) {
+		ret = r->ops->init(r, err, errlen);
+		if (ret < 0) {
+			free(r);
+			errno = -ret;
+			return NULL;
+		}
+	}
+	return r;
+}
+
+void
+dcn_router_free(struct dcn_router *r)
+{
+	if (r == NULL)
+		return;
+	if (r->ops->fini != NULL)
+		r->ops->fini(r);
+	free(r);
+}
+
+const struct dcn_topo *
+dcn_router_topo(const struct dcn_router *r)
+{
+	return r->t;
+}
+
+enum dcn_route_algo
+dcn_router_algo(const struct dcn_router *r)
+{
+	return r->algo;
+}
+
+enum dcn_pick_mode
+dcn_router_pick_mode(const struct dcn_router *r)
+{
+	return r->ops->pick;
+}
+
+void
+dcn_route_state_init(const struct dcn_router *r, uint32_t src, uint32_t dst,
+		     struct dcn_route_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->src = src;
+	st->dst = dst;
+	st->proxy = DCN_ROUTE_NONE;
+	st->phase = DCN_PORA_SOURCE;
+	st->last_dim = 0xff;
+	st->ttl = 255;
+	if (r->ops->state_init != NULL)
+		r->ops->state_init(r, src, dst, st);
+}
+
+unsigned int
+dcn_route_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+		     const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	if (cur == dst)
+		return 0;
+	return r->ops->candidates(r, cur, dst, st, out);
+}
+
+void
+dcn_route_advance(const struct dcn_router *r, uint32_t cur,
+		  const struct dcn_hop *h, struct dcn_route_state *st)
+{
+	if (r->ops->advance != NULL)
+		r->ops->advance(r, cur, h, st);
+	if (st->ttl > 0)
+		st->ttl--;
+}
+
+unsigned int
+dcn_route_pick(enum dcn_pick_mode mode, const struct dcn_hop *hops,
+	       unsigned int n, uint32_t draw)
+{
+	unsigned int i, best, cnt;
+	uint32_t acc, target;
+
+	if (n <= 1)
+		return 0;
+	switch (mode) {
+	case DCN_PICK_WEIGHTED:
+		/* Scale the draw onto the weight sum, so rounding of the
+		 * stored weights never leaves a gap at the top. */
+		for (i = 0, acc = 0; i < n; i++)
+			acc += hops[i].weight;
+		if (acc == 0)
+			return draw % n;
+		target = (uint32_t)(((uint64_t)draw * acc) >> 32);
+		for (i = 0, acc = 0; i < n; i++) {
+			acc += hops[i].weight;
+			if (target < acc)
+				return i;
+		}
+		return n - 1;
+	case DCN_PICK_PRIORITY:
+		best = hops[0].weight;
+		for (i = 1; i < n; i++)
+			if (hops[i].weight < best)
+				best = hops[i].weight;
+		for (i = 0, cnt = 0; i < n; i++)
+			cnt += hops[i].weight == best;
+		target = draw % cnt;
+		for (i = 0; i < n; i++)
+			if (hops[i].weight == best && target-- == 0)
+				return i;
+		return 0;
+	case DCN_PICK_EQUAL:
+	default:
+		return draw % n;
+	}
+}
+
+void
+dcn_route_hop_len(const struct dcn_topo *t, const struct dcn_hop *h,
+		  struct dcn_path_len *acc)
+{
+	if (h->via != DCN_ROUTE_NONE) {
+		acc->links += 2;
+		acc->switches += 1;
+		acc->server_hops += 1;
+		return;
+	}
+	acc->links += 1;
+	if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
+		/* Server to server through switches counts once. */
+		if (dcn_topo_role(t, h->next) == DCN_ROLE_SERVER)
+			acc->server_hops += 1;
+		else
+			acc->switches += 1;
+		return;
+	}
+	acc->server_hops += 1;
+}
+
+int
+dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
+	       uint64_t *rng, uint32_t *path, unsigned int maxlen,
+	       struct dcn_path_len *len)
+{
+	struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	struct dcn_path_len acc = { 0, 0, 0 };
+	uint32_t cur = src;
+	unsigned int nh = 0;
+
+	dcn_route_state_init(r, src, dst, &st);
+	if (path != NULL && maxlen > 0)
+		path[0] = src;
+	while (cur != dst) {
+		unsigned int n, i;
+		uint32_t draw;
+
+		if (nh + 1 >= maxlen)
+			return -1;
+		n = r->ops->candidates(r, cur, dst, &st, hops);
+		if (n == 0)
+			return -1;
+		draw = rng != NULL ? (uint32_t)(dcn_rand(rng) >> 32) : 0;
+		i = dcn_route_pick(r->ops->pick, hops, n, draw);
+		dcn_route_advance(r, cur, &hops[i], &st);
+		dcn_route_hop_len(r->t, &hops[i], &acc);
+		cur = hops[i].next;
+		nh++;
+		if (path != NULL)
+			path[nh] = cur;
+	}
+	if (len != NULL)
+		*len = acc;
+	return (int)nh;
+}
+
+int
+route_port_to(const struct dcn_topo *t, uint32_t cur, uint32_t peer)
+{
+	struct dcn_adj adj[256];
+	unsigned int n, i;
+
+	if (dcn_topo_max_degree(t) > 256)
+		return -1;
+	n = dcn_topo_adj(t, cur, adj);
+	for (i = 0; i < n; i++)
+		if (adj[i].peer == peer)
+			return adj[i].port;
+	return -1;
+}
+
+int
+route_make_hop(const struct dcn_topo *t, uint32_t cur, uint32_t next,
+	       struct dcn_hop *h)
+{
+	struct dcn_adj a[DCN_TOPO_MAX_SERVER_PORTS];
+	unsigned int n, i;
+	int p;
+
+	n = dcn_topo_adj(t, cur, a);
+	for (i = 0; i < n; i++) {
+		if (a[i].peer == next) {
+			*h = (struct dcn_hop){ next, DCN_ROUTE_NONE, a[i].port, 1 };
+			return 0;
+		}
+		if (dcn_topo_role(t, a[i].peer) != DCN_ROLE_SWITCH)
+			continue;
+		p = route_port_to(t, a[i].peer, next);
+		if (p >= 0) {
+			*h = (struct dcn_hop){ next, a[i].peer, a[i].port, 1 };
+			return 0;
+		}
+	}
+	return -1;
+}

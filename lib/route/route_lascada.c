@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * LaScaDa hierarchical row-based routing (lascada.md §V-A, Alg. 3).
+ *
+ * The route corrects C_k first, then C_(k-1), ..., C_2, and C_1 last; a
+ * step on coordinate l uses only layer-l switches and the cluster switch.
+ * Those two layers, with every other coordinate fixed, form a 2-layer
+ * LaScaDa of their own (C_l as the cluster, C_1 as the node), so the step
+ * is a route inside a 2-layer LaScaDa: direct when the cluster distance is
+ * in Omega (up to 3 hops), through intermediate rows otherwise (Alg. 3's
+ * 2- and 3-switch cases). By the shift symmetry of matrix L that route
+ * only depends on the distance d = C_l' - C_l and the node numbers at both
+ * ends, so one table dist2[d][a][b] (BFS over the 2-layer fabric) holds
+ * them all.
+ *
+ * "Given multiple routing paths for a source, the shortest one is
+ * selected": the node C_1 at which each step ends is chosen jointly,
+ * minimising the whole route (a small dynamic programme over layers, cost
+ * J below). Hop by hop, the candidates are the neighbours one hop closer
+ * under that cost, so every node on the way agrees with the source's
+ * choice. For k = 2 this is exactly the shortest path.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route_priv.h"
+
+#define LS_MAX_N 64
+#define LS_DIST_LIMIT (64u << 20)
+
+struct ls_geo {
+	unsigned int n, k;
+	uint32_t R;
+	const uint32_t *l1;
+	const uint8_t *dist2;
+};
+
+static inline unsigned int
+d2(const struct ls_geo *g, uint32_t d, unsigned int a, unsigned int b)
+{
+	return g->dist2[((size_t)d * g->n + a) * g->n + b];
+}
+
+static int
+row_init(struct dcn_router *r, char *err, size_t len)
+{
+	const struct dcn_topo *t = r->t;
+	unsigned int n = dcn_topo_params(t)->n;
+	uint32_t R = dcn_topo_ls_rows(t);
+	const uint32_t *l1 = dcn_topo_ls_l1(t);
+	size_t cells = (size_t)R * n, bytes = cells * n;
+	uint32_t *queue;
+	uint8_t *dist, *seen;
+	unsigned int a;
+
+	if (bytes > LS_DIST_LIMIT) {
+		route_err(err, len,
+			  "lascada: n=%u needs a %zu-byte 2-layer distance table (limit %u)",
+			  n, bytes, LS_DIST_LIMIT);
+		return -ERANGE;
+	}
+	dist = malloc(bytes);
+	seen = malloc(cells);
+	queue = malloc(cells * sizeof(*queue));
+	if (dist == NULL || seen == NULL || queue == NULL) {
+		free(dist);
+		free(seen);
+		free(queue);
+		return -ENOMEM;
+	}
+	/* BFS from (row 0, node a) over the 2-layer fabric; cell r*n + c. */
+	for (a = 0; a < n; a++) {
+		uint32_t head = 0, tail = 0;
+		uint8_t *lvl = seen;
+
+		memset(lvl, 0xff, cells);
+		lvl[a] = 0;
+		queue[tail++] = a;
+		while (head < tail) {
+			uint32_t cell = queue[head++];
+			uint32_t row = cell / n, c = cell % n, c2;
+
+			for (c2 = 0; c2 < n; c2++) {
+				uint32_t nb[2];
+				unsigned int w;
+
+				if (c2 == c)
+					continue;
+				nb[0] = row * n + c2; /* cluster switch */
+				nb[1] = (uint32_t)(((uint64_t)row + R + l1[c] -
+						    l1[c2]) % R) * n + c2;
+				for (w = 0; w < 2; w++) {
+					if (lvl[nb[w]] != 0xff)
+						continue;
+					lvl[nb[w]] = (uint8_t)(lvl[cell] + 1);
+					queue[tail++] = nb[w];
+				}
+			}
+		}
+		{
+			uint32_t d, b;
+
+			for (d = 0; d < R; d++)
+				for (b = 0; b < n; b++)
+					dist[((size_t)d * n + a) * n + b] =
+						lvl[d * n + b];
+		}
+	}
+	free(seen);
+	free(queue);
+	r->u.ls.dist2 = dist;
+	return 0;
+}
+
+static void
+row_fini(struct dcn_router *r)
+{
+	free(r->u.ls.dist2);
+}
+
+/*
+ * J_l(b) for b in [0,n): cost of the rest of the route when coordinate l
+ * (1-based; l = 1 means only C_1 is left) is next and the packet is at node
+ * b. off[l-1] is the cluster distance still to go on coordinate l.
+ */
+static void
+cost_upto(const struct ls_geo *g, const uint32_t *off, unsigned int y0,
+	  unsigned int l, unsigned int *J)
+{
+	unsigned int tmp[LS_MAX_N], b, a, lay;
+
+	for (b = 0; b < g->n; b++)
+		J[b] = b != y0;
+	for (lay = 2; lay <= l; lay++) {
+		uint32_t d = off[lay - 1];
+
+		if (d == 0)
+			continue;
+		for (a = 0; a < g->n; a++) {
+			unsigned int best = ~0u;
+
+			for (b = 0; b < g->n; b++) {
+				unsigned int c = d2(g, d, a, b) + J[b];
+
+				if (c < best)
+					best = c;
+			}
+			tmp[a] = best;
+		}
+		memcpy(J, tmp, g->n * sizeof(*J));
+	}
+}
+
+static unsigned int
+step_cost(const struct ls_geo *g, uint32_t d, unsigned int a,
+	  const unsigned int *Jlow)
+{
+	unsigned int best = ~0u, b;
+
+	if (d == 0)
+		return Jlow[a];
+	for (b = 0; b < g->n; b++) {
+		unsigned int c = d2(g, d, a, b) + Jlow[b];
+
+		if (c < best)
+			best = c;
+	}
+	return best;
+}
+
+static unsigned int
+row_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	       const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	const struct dcn_topo *t = r->t;
+	struct dcn_adj sw[DCN_TOPO_MAX_DIGITS];
+	uint32_t x[DCN_TOPO_MAX_DIGITS], y[DCN_TOPO_MAX_DIGITS];
+	uint32_t off[DCN_TOPO_MAX_DIGITS];
+	unsigned int Jlow[LS_MAX_N];
+	struct ls_geo g;
+	unsigned int L, l, c2, here, n = 0;
+
+	(void)st;
+	g.n = dcn_topo_params(t)->n;
+	g.k = dcn_topo_params(t)->k;
+	g.R = dcn_topo_ls_rows(t);
+	g.l1 = dcn_topo_ls_l1(t);
+	g.dist2 = r->u.ls.dist2;
+	dcn_topo_ls_coords(t, cur, x);
+	dcn_topo_ls_coords(t, dst, y);
+	L = 1;
+	for (l = 2; l <= g.k; l++) {
+		off[l - 1] = (y[l - 1] + g.R - x[l - 1]) % g.R;
+		if (off[l - 1] != 0)
+			L = l;
+	}
+	dcn_topo_adj(t, cur, sw);
+	if (L == 1) {
+		out[0] = (struct dcn_hop){ dst, sw[0].peer, 0, 1 };
+		return 1;
+	}
+	cost_upto(&g, off, y[0], L - 1, Jlow);
+	here = step_cost(&g, off[L - 1], x[0], Jlow);
+	for (c2 = 0; c2 < g.n; c2++) {
+		uint32_t dnew, cc[DCN_TOPO_MAX_DIGITS];
+
+		if (c2 == x[0])
+			continue;
+		/* Inside the cluster: same distance left, other node. */
+		if (step_cost(&g, off[L - 1], c2, Jlow) + 1 == here) {
+			memcpy(cc, x, sizeof(cc));
+			cc[0] = c2;
+			out[n++] = (struct dcn_hop){ dcn_topo_ls_vertex(t, cc),
+						     sw[0].peer, 0, 1 };
+		}
+		/* Across the layer-L switch: row moves by l1[x0] - l1[c2]. */
+		dnew = (uint32_t)(((uint64_t)off[L - 1] + 2 * g.R -
+				   (g.l1[x[0]] - 1) + (g.l1[c2] - 1)) % g.R);
+		if (step_cost(&g, dnew, c2, Jlow) + 1 == here) {
+			memcpy(cc, x, sizeof(cc));
+			cc[0] = c2;
+			cc[L - 1] = (y[L - 1] + g.R - dnew) % g.R;
+			out[n++] = (struct dcn_hop){ dcn_topo_ls_vertex(t, cc),
+						     sw[L - 1].peer,
+						     (uint16_t)(L - 1), 1 };
+		}
+	}
+	return n;
+}
+
+const struct route_ops route_row_ops = {
+	.kind = DCN_TOPO_LASCADA,
+	.pick = DCN_PICK_EQUAL,
+	.init = row_init,
+	.fini = row_fini,
+	.candidates = row_candidates,
+};

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Spec-string parsing and the family-independent API. The families live in
+ * topo_<family>.c behind struct topo_ops.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo_priv.h"
+
+static const struct {
+	const char *name;
+	enum dcn_topo_kind kind;
+	const struct topo_ops *ops;
+	const char *keys; /* keys the family requires, in canonical order */
+} families[] = {
+	{ "novacube", DCN_TOPO_NOVACUBE, &topo_novacube_ops, "k,n" },
+	{ "torus", DCN_TOPO_TORUS, &topo_novacube_ops, "k,n" },
+	{ "diamond", DCN_TOPO_DIAMOND, &topo_diamond_ops, "k" },
+	{ "rrect", DCN_TOPO_RRECT, &topo_rrect_ops, "n,m,k" },
+	{ "bcube", DCN_TOPO_RRECT, &topo_rrect_ops, "n,k" },
+	{ "lascada", DCN_TOPO_LASCADA, &topo_lascada_ops, "n,k" },
+	{ "totoro", DCN_TOPO_TOTORO, &topo_totoro_ops, "N,n,K" },
+};
+
+void
+topo_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || len == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+unsigned int
+topo_bits_for(uint32_t max_value)
+{
+	unsigned int b = 1;
+
+	while (b < 32 && (max_value >> b) != 0)
+		b++;
+	return b;
+}
+
+int
+topo_mul_limit(uint64_t *acc, uint64_t f, uint64_t limit)
+{
+	if (f != 0 && *acc > limit / f)
+		return -1;
+	*acc *= f;
+	return *acc > limit ? -1 : 0;
+}
+
+int
+topo_parse_list(const char *s, uint32_t *vals, int max)
+{
+	char close = 0;
+	int n = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '(')
+		close = ')';
+	else if (*s == '[')
+		close = ']';
+	if (close)
+		s++;
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno != 0 || v > UINT32_MAX || n == max)
+			return -1;
+		vals[n++] = (uint32_t)v;
+		s = end;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		break;
+	}
+	if (close) {
+		if (*s != close)
+			return -1;
+		s++;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '\0' ? n : -1;
+}
+
+static int
+key_allowed(const char *keys, const char *key, size_t keylen)
+{
+	const char *p = keys;
+
+	while (*p) {
+		size_t l = strcspn(p, ",");
+
+		if (l == keylen && strncmp(p, key, l) == 0)
+			return 1;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static unsigned int *
+param_slot(struct dcn_topo_params *p, const char *key, size_t keylen)
+{
+	if (keylen != 1)
+		return NULL;
+	switch (key[0]) {
+	case 'k': return &p->k;
+	case 'n': return &p->n;
+	case 'm': return &p->m;
+	case 'N': return &p->N;
+	case 'K': return &p->K;
+	default: return NULL;
+	}
+}
+
+struct dcn_topo *
+dcn_topo_create(const char *spec, char *err, size_t errlen)
+{
+	struct dcn_topo *t;
+	const char *colon, *p;
+	unsigned int seen = 0;
+	size_t fam;
+	int ret;
+
+	if (spec == NULL) {
+		topo_err(err, errlen, "no topology spec");
+		errno = EINVAL;
+		return NULL;
+	}
+	colon = strchr(spec, ':');
+	if (colon == NULL) {
+		topo_err(err, errlen,
+			 "spec '%s': expected <topology>:<key>=<value>,...",
+			 spec);
+		errno = EINVAL;
+		return NULL;
+	}
+	for (fam = 0; fam < sizeof(families) / sizeof(families[0]); fam++)
+		if (strlen(families[fam].name) == (size_t)(colon - spec) &&
+		    strncmp(families[fam].name, spec, colon - spec) == 0)
+			break;
+	if (fam == sizeof(families) / sizeof(families[0])) {
+		topo_err(err, errlen,
+			 "spec '%s': unknown topology '%.*s' (novacube, torus, diamond, rrect, bcube, lascada, totoro)",
+			 spec, (int)(colon - spec), spec);
+		errno = EINVAL;
+		return NULL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (t == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->kind = families[fam].kind;
+	t->ops = families[fam].ops;
+
+	p = colon + 1;
+	while (*p) {
+		size_t keylen = strcspn(p, "=,");
+		unsigned int *slot;
+		unsigned long v;
+		char *end;
+		unsigned int bit;
+
+		if (p[keylen] != '=' || keylen == 0) {
+			topo_err(err, errlen, "spec '%s': expected key=value at '%s'",
+				 spec, p);
+			goto einval;
+		}
+		slot = param_slot(&t->p, p, keylen);
+		if (slot == NULL || !key_allowed(families[fam].keys, p, keylen)) {
+			topo_err(err, errlen,
+				 "spec '%s': unknown parameter '%.*s' for %s (takes %s)",
+				 spec, (int)keylen, p, families[fam].name,
+				 families[fam].keys);
+			goto einval;
+		}
+		bit = 1u << (slot - &t->p.k);
+		if (seen & bit) {
+			topo_err(err, errlen, "spec '%s': parameter '%.*s' given twice",
+				 spec, (int)keylen, p);
+			goto einval;
+		}
+		seen |= bit;
+		errno = 0;
+		if (!isdigit((unsigned char)p[keylen + 1]))
+			v = ULONG_MAX;
+		else
+			v = strtoul(p + keylen + 1, &end, 10);
+		if (v == ULONG_MAX || errno != 0 || v > 1000000 ||
+		    (*end != ',' && *end != '\0')) {
+			topo_err(err, errlen,
+				 "spec '%s': parameter '%.*s' needs a whole number",
+				 spec, (int)keylen, p);
+			goto einval;
+		}
+		*slot = (unsigned int)v;
+		p = end;
+		if (*p == ',')
+			p++;
+	}
+	/* Every required key must be present. */
+	for (p = families[fam].keys; *p;) {
+		size_t l = strcspn(p, ",");
+		unsigned int *slot = param_slot(&t->p, p, l);
+
+		if (!(seen & (1u << (slot - &t->p.k)))) {
+			topo_err(err, errlen, "spec '%s': missing parameter '%.*s'",
+				 spec, (int)l, p);
+			goto einval;
+		}
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	if (strcmp(families[fam].name, "bcube") == 0)
+		t->p.m = 1; /* BCube(n,k) = RRect(n,1,k) */
+
+	ret = t->ops->init(t, err, errlen);
+	if (ret < 0) {
+		free(t);
+		errno = -ret;
+		return NULL;
+	}
+	return t;
+
+einval:
+	free(t);
+	errno = EINVAL;
+	return NULL;
+}
+
+void
+dcn_topo_free(struct dcn_topo *t)
+{
+	if (t == NULL)
+		return;
+	if (t->ops->fini != NULL)
+		t->ops->fini(t);
+	free(t);
+}
+
+enum dcn_topo_kind
+dcn_topo_kind(const struct dcn_topo *t)
+{
+	return t->kind;
+}
+
+const struct dcn_topo_params *
+dcn_topo_params(const struct dcn_topo *t)
+{
+	return &t->p;
+}
+
+const char *
+dcn_topo_spec(const struct dcn_topo *t)
+{
+	return t->spec;
+}
+
+const char *
+dcn_topo_kind_name(enum dcn_topo_kind kind)
+{
+	static const char *const names[DCN_TOPO_KIND_MAX] = {
+		[DCN_TOPO_NOVACUBE] = "novacube",
+		[DCN_TOPO_TORUS] = "torus",
+		[DCN_TOPO_DIAMOND] = "diamond",
+		[DCN_TOPO_RRECT] = "rrect",
+		[DCN_TOPO_LASCADA] = "lascada",
+		[DCN_TOPO_TOTORO] = "totoro",
+	};
+
+	return kind < DCN_TOPO_KIND_MAX ? names[kind] : "?";
+}
+
+uint32_t
+dcn_topo_servers(const struct dcn_topo *t)
+{
+	return t->n_servers;
+}
+
+uint32_t
+dcn_topo_switches(const struct dcn_topo *t)
+{
+	return t->n_switches;
+}
+
+uint32_t
+dcn_topo_vertices(const struct dcn_topo *t)
+{
+	return t->n_servers + t->n_switches;
+}
+
+uint64_t
+dcn_topo_links(const struct dcn_topo *t)
+{
+	return t->n_links;
+}
+
+unsigned int
+dcn_topo_max_degree(const struct dcn_topo *t)
+{
+	return t->max_degree;
+}
+
+enum dcn_vertex_role
+dcn_topo_role(const struct dcn_topo *t, uint32_t v)
+{
+	return t->ops->role(t, v);
+}
+
+int
+dcn_topo_is_router(const struct dcn_topo *t, uint32_t v)
+{
+	enum dcn_vertex_role r = t->ops->role(t, v);
+
+	if (t->kind == DCN_TOPO_DIAMOND)
+		return r == DCN_ROLE_EDGE || r == DCN_ROLE_CORE;
+	return r == DCN_ROLE_SERVER;
+}
+
+unsigned int
+dcn_topo_adj(const struct dcn_topo *t, uint32_t v, struct dcn_adj *out)
+{
+	return t->ops->adj(t, v, out);
+}
+
+unsigned int
+dcn_topo_ports(const struct dcn_topo *t, uint32_t v)
+{
+	return t->ops->ports(t, v);
+}
+
+uint32_t
+dcn_topo_addr(const struct dcn_topo *t, uint32_t v)
+{
+	return t->ops->addr(t, v);
+}
+
+int64_t
+dcn_topo_vertex_of(const struct dcn_topo *t, uint32_t addr)
+{
+	return t->ops->vertex_of(t, addr);
+}
+
+char *
+dcn_topo_format_addr(uint32_t addr, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", addr >> 24, (addr >> 16) & 0xff,
+		 (addr >> 8) & 0xff, addr & 0xff);
+	return buf;
+}
+
+int
+dcn_topo_parse_addr(const char *s, uint32_t *addr)
+{
+	unsigned int b[4];
+	char tail;
+
+	if (sscanf(s, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4)
+		return -1;
+	if (b[0] > 255 || b[1] > 255 || b[2] > 255 || b[3] > 255)
+		return -1;
+	*addr = b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+	return 0;
+}
+
+int64_t
+dcn_topo_parse_vertex(const struct dcn_topo *t, const char *s, char *err,
+		      size_t errlen)
+{
+	uint32_t addr;
+	int64_t v;
+
+	if (s == NULL || *s == '\0') {
+		topo_err(err, errlen, "empty node name");
+		return -1;
+	}
+	if (s[0] == '#') {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(s + 1, &end, 10);
+		if (errno != 0 || end == s + 1 || *end != '\0' ||
+		    n >= dcn_topo_vertices(t)) {
+			topo_err(err, errlen, "node '%s': no such vertex (0..%u)",
+				 s, dcn_topo_vertices(t) - 1);
+			return -1;
+		}
+		return (int64_t)n;
+	}
+	if (strchr(s, '.') != NULL && dcn_topo_parse_addr(s, &addr) == 0) {
+		v = t->ops->vertex_of(t, addr);
+		if (v < 0)
+			topo_err(err, errlen, "node '%s': address not in %s", s,
+				 t->spec);
+		return v;
+	}
+	return t->ops->parse(t, s, err, errlen);
+}
+
+char *
+dcn_topo_format_vertex(const struct dcn_topo *t, uint32_t v, char *buf,
+		       size_t len)
+{
+	if (v >= dcn_topo_vertices(t)) {
+		snprintf(buf, len, "#%" PRIu32 "?", v);
+		return buf;
+	}
+	return t->ops->format(t, v, buf, len);
+}

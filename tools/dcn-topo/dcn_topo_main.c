@@ -1,0 +1,690 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcn-topo: look at a fabric before cabling it. Sizes, path lengths,
+ * routes, parallel paths, compiled tables and Graphviz pictures of the
+ * five topologies, from the same spec strings dcnfwd uses.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dcn_metrics.h"
+#include "dcn_route.h"
+#include "dcn_topo.h"
+
+#define EXIT_USAGE 2
+
+struct opts {
+	int json;
+	uint32_t sample;
+	uint64_t seed;
+	int algo;
+	int no_routed;
+	int no_bfs;
+	uint32_t limit;
+	unsigned int draws;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dcn-topo [options] COMMAND SPEC [ARGS]\n"
+		"\n"
+		"Commands:\n"
+		"  info  SPEC            sizes, address plan, construction tables\n"
+		"  stats SPEC            servers, switches, links, diameter, APL by BFS,\n"
+		"                        routed APL and longest route, histogram\n"
+		"  route SPEC SRC DST    the route hop by hop, with ports\n"
+		"  paths SPEC SRC DST    RRect's k+1 parallel paths (Alg. 2)\n"
+		"  table SPEC NODE       NODE's compiled table (FAR: its BRT)\n"
+		"  dot   SPEC            Graphviz picture of a small fabric\n"
+		"\n"
+		"SPEC: novacube:k=8,n=2  torus:k=8,n=2  diamond:k=8  rrect:n=4,m=2,k=1\n"
+		"      bcube:n=8,k=4  lascada:n=4,k=2  totoro:N=16,n=16,K=2\n"
+		"Nodes: a fabric address (10.1.1.2) or the paper's notation: NovaCube\n"
+		"      (1,2); Diamond E1.1, C1.1; RRect 037 or 0,3,7; LaScaDa (2,3)\n"
+		"      1-based; Totoro [0,1,2]; any vertex as #N.\n"
+		"\n"
+		"Options:\n"
+		"  --json         machine-readable output with stable field names\n"
+		"  --algo NAME    routing: pora, dor, far, rrect, row, tra (default: the\n"
+		"                 paper's own for the topology)\n"
+		"  --sample N     stats over N random source servers\n"
+		"  --seed S       seed for sampling and random routing draws (default 1)\n"
+		"  --draws N      walks per pair for random routing (PORA default 16)\n"
+		"  --no-routed    stats: skip routed paths\n"
+		"  --no-bfs       stats: skip shortest paths\n"
+		"  --limit N      table: print at most N destinations (default all)\n"
+		"  -h, --help     this text\n");
+}
+
+static struct dcn_topo *
+load_topo(const char *spec)
+{
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_topo *t = dcn_topo_create(spec, err, sizeof(err));
+
+	if (t == NULL)
+		fprintf(stderr, "dcn-topo: %s\n", err);
+	return t;
+}
+
+static struct dcn_router *
+load_router(const struct dcn_topo *t, const struct opts *o)
+{
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_router *r = dcn_router_create(t, o->algo, err, sizeof(err));
+
+	if (r == NULL)
+		fprintf(stderr, "dcn-topo: %s\n", err);
+	return r;
+}
+
+static int
+load_vertex(const struct dcn_topo *t, const char *s, uint32_t *v)
+{
+	char err[DCN_TOPO_ERR_LEN];
+	int64_t x = dcn_topo_parse_vertex(t, s, err, sizeof(err));
+
+	if (x < 0) {
+		fprintf(stderr, "dcn-topo: %s\n", err);
+		return -1;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static void
+json_len(const char *key, const double *v, int last)
+{
+	printf("  \"%s\": {\"links\": %.6g, \"server_hops\": %.6g, \"switches\": %.6g}%s\n",
+	       key, v[0], v[1], v[2], last ? "" : ",");
+}
+
+static void
+json_max(const char *key, const uint32_t *v, int last)
+{
+	double d[3] = { v[0], v[1], v[2] };
+
+	json_len(key, d, last);
+}
+
+static void
+json_hist(const char *key, const struct dcn_path_stats *s, int last)
+{
+	unsigned int i, top = 0;
+
+	for (i = 0; i < DCN_METRICS_HIST; i++)
+		if (s->hist[i])
+			top = i;
+	printf("  \"%s\": [", key);
+	for (i = 0; i <= top; i++)
+		printf("%s%" PRIu64, i ? ", " : "", s->hist[i]);
+	printf("]%s\n", last ? "" : ",");
+}
+
+static void
+text_hist(const char *title, const struct dcn_path_stats *s, const char *unit)
+{
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < DCN_METRICS_HIST; i++)
+		total += s->hist[i];
+	if (total == 0)
+		return;
+	printf("%s (%s):\n", title, unit);
+	for (i = 0; i < DCN_METRICS_HIST; i++)
+		if (s->hist[i])
+			printf("  %3u  %10" PRIu64 "  %6.2f%%\n", i, s->hist[i],
+			       100.0 * s->hist[i] / total);
+}
+
+static int
+cmd_stats(const char *spec, const struct opts *o)
+{
+	struct dcn_metrics_opts mo = { o->sample, o->seed, o->draws, !o->no_bfs,
+				       !o->no_routed };
+	struct dcn_topo *t = load_topo(spec);
+	struct dcn_router *r;
+	struct dcn_metrics m;
+	const char *unit;
+	int ret = 1;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	r = load_router(t, o);
+	if (r == NULL)
+		goto out;
+	if (dcn_metrics_compute(r, &mo, &m) < 0) {
+		fprintf(stderr, "dcn-topo: out of memory\n");
+		goto out;
+	}
+	unit = dcn_metrics_unit_name(m.unit);
+	if (o->json) {
+		double d[3];
+
+		printf("{\n  \"spec\": \"%s\",\n  \"algo\": \"%s\",\n",
+		       dcn_topo_spec(t),
+		       dcn_route_algo_name(dcn_router_algo(r)));
+		printf("  \"servers\": %u,\n  \"switches\": %u,\n  \"links\": %" PRIu64 ",\n",
+		       m.servers, m.switches, m.links);
+		printf("  \"sources\": %u,\n  \"exact\": %s,\n  \"paper_unit\": \"%s\",\n",
+		       m.sources, m.exact ? "true" : "false", unit);
+		if (mo.bfs) {
+			json_max("diameter", m.bfs.max, 0);
+			json_len("apl", m.bfs.mean, 0);
+			printf("  \"apl_sd\": %.6g,\n", m.bfs.sd);
+			json_hist("histogram", &m.bfs, 0);
+			if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
+				json_len("apl_intra_pod", m.bfs_intra.mean, 0);
+				json_len("apl_inter_pod", m.bfs_inter.mean, 0);
+			}
+		}
+		if (mo.routed) {
+			json_len("routed_apl", m.routed.mean, 0);
+			json_max("routed_max", m.routed.max, 0);
+			printf("  \"routed_sd\": %.6g,\n", m.routed.sd);
+			json_hist("routed_histogram", &m.routed, 0);
+			if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
+				json_len("routed_apl_intra_pod", m.routed_intra.mean, 0);
+				json_len("routed_apl_inter_pod", m.routed_inter.mean, 0);
+			}
+		}
+		d[0] = m.bfs.pairs ? (double)m.bfs.unreachable / m.bfs.pairs : 0;
+		d[1] = m.routed.pairs ?
+			       (double)m.routed.unreachable / m.routed.pairs : 0;
+		printf("  \"unreachable\": {\"routed\": %.6g, \"shortest\": %.6g}\n}\n",
+		       d[1], d[0]);
+	} else {
+		printf("topology   %s (routing %s)\n", dcn_topo_spec(t),
+		       dcn_route_algo_name(dcn_router_algo(r)));
+		printf("servers    %u\nswitches   %u\nlinks      %" PRIu64 "\n",
+		       m.servers, m.switches, m.links);
+		printf("sources    %u%s\n", m.sources,
+		       m.exact ? " (exact)" : " (sampled)");
+		printf("%-22s %10s %12s %10s\n", "", "links", "server_hops",
+		       "switches");
+		if (mo.bfs) {
+			printf("%-22s %10u %12u %10u\n", "diameter (BFS)",
+			       m.bfs.max[0], m.bfs.max[1], m.bfs.max[2]);
+			printf("%-22s %10.4f %12.4f %10.4f\n", "APL (BFS)",
+			       m.bfs.mean[0], m.bfs.mean[1], m.bfs.mean[2]);
+		}
+		if (mo.routed) {
+			printf("%-22s %10u %12u %10u\n", "longest route",
+			       m.routed.max[0], m.routed.max[1], m.routed.max[2]);
+			printf("%-22s %10.4f %12.4f %10.4f\n", "routed APL",
+			       m.routed.mean[0], m.routed.mean[1],
+			       m.routed.mean[2]);
+		}
+		if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND && mo.bfs) {
+			printf("%-22s %10.4f %12.4f %10.4f\n", "APL intra-pod",
+			       m.bfs_intra.mean[0], m.bfs_intra.mean[1],
+			       m.bfs_intra.mean[2]);
+			printf("%-22s %10.4f %12.4f %10.4f\n", "APL inter-pod",
+			       m.bfs_inter.mean[0], m.bfs_inter.mean[1],
+			       m.bfs_inter.mean[2]);
+		}
+		printf("paper unit %s\n", unit);
+		if (mo.bfs)
+			text_hist("shortest path lengths", &m.bfs, unit);
+		if (mo.routed)
+			text_hist("routed path lengths", &m.routed, unit);
+		if (m.routed.unreachable || m.bfs.unreachable)
+			printf("unreachable pairs: routed %" PRIu64 ", shortest %" PRIu64 "\n",
+			       m.routed.unreachable, m.bfs.unreachable);
+	}
+	ret = 0;
+out:
+	dcn_router_free(r);
+	dcn_topo_free(t);
+	return ret;
+}
+
+static int
+cmd_info(const char *spec, const struct opts *o)
+{
+	struct dcn_topo *t = load_topo(spec);
+	char a0[20], a1[20];
+	uint32_t last;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	last = dcn_topo_servers(t) - 1;
+	dcn_topo_format_addr(dcn_topo_addr(t, 0), a0, sizeof(a0));
+	dcn_topo_format_addr(dcn_topo_addr(t, last), a1, sizeof(a1));
+	if (o->json) {
+		printf("{\n  \"spec\": \"%s\",\n  \"servers\": %u,\n  \"switches\": %u,\n  \"links\": %" PRIu64 ",\n  \"max_degree\": %u,\n  \"first_address\": \"%s\",\n  \"last_address\": \"%s\"",
+		       dcn_topo_spec(t), dcn_topo_servers(t),
+		       dcn_topo_switches(t), dcn_topo_links(t),
+		       dcn_topo_max_degree(t), a0, a1);
+	} else {
+		printf("topology   %s\nservers    %u\nswitches   %u\nlinks      %" PRIu64 "\nmax ports  %u\naddresses  %s .. %s\n",
+		       dcn_topo_spec(t), dcn_topo_servers(t),
+		       dcn_topo_switches(t), dcn_topo_links(t),
+		       dcn_topo_max_degree(t), a0, a1);
+	}
+	if (dcn_topo_kind(t) == DCN_TOPO_LASCADA) {
+		const uint32_t *l1 = dcn_topo_ls_l1(t);
+		unsigned int n = dcn_topo_params(t)->n, i;
+		uint32_t R = dcn_topo_ls_rows(t), d;
+		int first = 1;
+
+		printf(o->json ? ",\n  \"l1\": [" : "L1 (LCM)   ");
+		for (i = 0; i < n; i++)
+			printf(o->json ? "%s%u" : "%s%u", i ? (o->json ? ", " : " ") : "",
+			       l1[i]);
+		printf(o->json ? "],\n  \"omega\": [" : "\nOmega      ");
+		for (d = 1; d < R; d++) {
+			if (!dcn_topo_ls_in_omega(t, d))
+				continue;
+			printf("%s%u", first ? "" : (o->json ? ", " : " "), d);
+			first = 0;
+		}
+		printf(o->json ? "]" : "\n");
+	}
+	if (o->json)
+		printf("\n}\n");
+	dcn_topo_free(t);
+	return 0;
+}
+
+static void
+print_hop(const struct dcn_topo *t, uint32_t from, const struct dcn_hop *h,
+	  int json, int first)
+{
+	char a[DCN_TOPO_NAME_LEN], b[DCN_TOPO_NAME_LEN], s[DCN_TOPO_NAME_LEN];
+
+	dcn_topo_format_vertex(t, from, a, sizeof(a));
+	dcn_topo_format_vertex(t, h->next, b, sizeof(b));
+	if (h->via != DCN_ROUTE_NONE)
+		dcn_topo_format_vertex(t, h->via, s, sizeof(s));
+	if (json) {
+		printf("%s    {\"from\": \"%s\", \"port\": %u, \"via\": %s%s%s, \"to\": \"%s\"}",
+		       first ? "" : ",\n", a, h->port,
+		       h->via != DCN_ROUTE_NONE ? "\"" : "",
+		       h->via != DCN_ROUTE_NONE ? s : "null",
+		       h->via != DCN_ROUTE_NONE ? "\"" : "", b);
+	} else if (h->via != DCN_ROUTE_NONE) {
+		printf("  %-16s port %-3u -> switch %-14s -> %s\n", a, h->port,
+		       s, b);
+	} else {
+		printf("  %-16s port %-3u -> %s\n", a, h->port, b);
+	}
+}
+
+static int
+cmd_route(const char *spec, const char *src_s, const char *dst_s,
+	  const struct opts *o)
+{
+	struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
+	struct dcn_topo *t = load_topo(spec);
+	struct dcn_route_state st;
+	struct dcn_path_len len = { 0, 0, 0 };
+	struct dcn_router *r = NULL;
+	uint32_t src, dst, cur;
+	uint64_t rng = o->seed ? o->seed : 1;
+	unsigned int nh = 0;
+	int ret = EXIT_USAGE;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	if (load_vertex(t, src_s, &src) < 0 || load_vertex(t, dst_s, &dst) < 0)
+		goto out;
+	if (dcn_topo_role(t, src) != DCN_ROLE_SERVER ||
+	    dcn_topo_role(t, dst) != DCN_ROLE_SERVER) {
+		fprintf(stderr, "dcn-topo: route takes two servers\n");
+		goto out;
+	}
+	ret = 1;
+	r = load_router(t, o);
+	if (r == NULL)
+		goto out;
+	dcn_route_state_init(r, src, dst, &st);
+	if (o->json)
+		printf("{\n  \"spec\": \"%s\",\n  \"algo\": \"%s\",\n  \"hops\": [\n",
+		       dcn_topo_spec(t), dcn_route_algo_name(dcn_router_algo(r)));
+	else
+		printf("route %s -> %s in %s (%s)\n", src_s, dst_s,
+		       dcn_topo_spec(t), dcn_route_algo_name(dcn_router_algo(r)));
+	for (cur = src; cur != dst && nh < 255; nh++) {
+		unsigned int n = dcn_route_candidates(r, cur, dst, &st, hops);
+		unsigned int i;
+
+		if (n == 0) {
+			fprintf(stderr, "dcn-topo: no route at hop %u\n", nh);
+			goto out;
+		}
+		i = dcn_route_pick(dcn_router_pick_mode(r), hops, n,
+				   (uint32_t)(dcn_rand(&rng) >> 32));
+		print_hop(t, cur, &hops[i], o->json, nh == 0);
+		dcn_route_advance(r, cur, &hops[i], &st);
+		dcn_route_hop_len(t, &hops[i], &len);
+		cur = hops[i].next;
+	}
+	if (o->json)
+		printf("\n  ],\n  \"length\": {\"links\": %u, \"server_hops\": %u, \"switches\": %u}\n}\n",
+		       len.links, len.server_hops, len.switches);
+	else
+		printf("length: %u links, %u server hops, %u switches\n",
+		       len.links, len.server_hops, len.switches);
+	ret = cur == dst ? 0 : 1;
+out:
+	dcn_router_free(r);
+	dcn_topo_free(t);
+	return ret;
+}
+
+static int
+cmd_paths(const char *spec, const char *src_s, const char *dst_s,
+	  const struct opts *o)
+{
+	static uint32_t paths[DCN_TOPO_MAX_DIGITS][DCN_ROUTE_MAX_PATH];
+	unsigned int lens[DCN_TOPO_MAX_DIGITS], np, i, j;
+	struct dcn_topo *t = load_topo(spec);
+	char name[DCN_TOPO_NAME_LEN];
+	uint32_t src, dst;
+	int ret = EXIT_USAGE;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	if (dcn_topo_kind(t) != DCN_TOPO_RRECT) {
+		fprintf(stderr, "dcn-topo: paths is RRect's Alg. 2; %s is not RRect\n",
+			dcn_topo_spec(t));
+		goto out;
+	}
+	if (load_vertex(t, src_s, &src) < 0 || load_vertex(t, dst_s, &dst) < 0)
+		goto out;
+	if (src >= dcn_topo_servers(t) || dst >= dcn_topo_servers(t) ||
+	    src == dst) {
+		fprintf(stderr, "dcn-topo: paths takes two different servers\n");
+		goto out;
+	}
+	np = dcn_rrect_para_paths(t, src, dst, o->seed == 1 ? 0 : o->seed,
+				  paths, lens);
+	if (o->json)
+		printf("{\n  \"spec\": \"%s\",\n  \"paths\": [\n", dcn_topo_spec(t));
+	for (i = 0; i < np; i++) {
+		printf(o->json ? "    [" : "  ");
+		for (j = 0; j < lens[i]; j++) {
+			dcn_topo_format_vertex(t, paths[i][j], name, sizeof(name));
+			if (o->json)
+				printf("%s\"%s\"", j ? ", " : "", name);
+			else
+				printf("%s%s", j ? " -> " : "", name);
+		}
+		if (o->json)
+			printf("]%s\n", i + 1 < np ? "," : "");
+		else
+			printf("   (%u hops)\n", lens[i] - 1);
+	}
+	if (o->json)
+		printf("  ]\n}\n");
+	ret = 0;
+out:
+	dcn_topo_free(t);
+	return ret;
+}
+
+static int
+cmd_table(const char *spec, const char *node_s, const struct opts *o)
+{
+	struct dcn_topo *t = load_topo(spec);
+	struct dcn_router *r = NULL;
+	struct dcn_rtable *tb = NULL;
+	uint32_t node, d, shown = 0;
+	int ret = EXIT_USAGE;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	if (load_vertex(t, node_s, &node) < 0)
+		goto out;
+	if (!dcn_topo_is_router(t, node)) {
+		fprintf(stderr, "dcn-topo: %s does not route in %s\n", node_s,
+			dcn_topo_spec(t));
+		goto out;
+	}
+	ret = 1;
+	r = load_router(t, o);
+	if (r == NULL)
+		goto out;
+	if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
+		struct dcn_far_entry brt[3 * 256];
+		unsigned int n = dcn_far_brt(t, node, brt), i;
+		char a[20], m[20], h[20];
+
+		if (o->json)
+			printf("{\n  \"spec\": \"%s\",\n  \"node\": \"%s\",\n  \"brt\": [\n",
+			       dcn_topo_spec(t), node_s);
+		else
+			printf("BRT of %s (%u entries)\nDestination/Mask\t\tNext Hop\tType\n",
+			       node_s, n);
+		for (i = 0; i < n; i++) {
+			dcn_topo_format_addr(brt[i].dest, a, sizeof(a));
+			dcn_topo_format_addr(brt[i].mask, m, sizeof(m));
+			dcn_topo_format_addr(brt[i].next_hop, h, sizeof(h));
+			if (o->json)
+				printf("    {\"dest\": \"%s\", \"mask\": \"%s\", \"next_hop\": \"%s\", \"type\": %u, \"prefix\": %u}%s\n",
+				       a, m, h, brt[i].type, brt[i].prefix,
+				       i + 1 < n ? "," : "");
+			else
+				printf("%s/%s\t%s\t%u\n", a, m, h, brt[i].type);
+		}
+		if (o->json)
+			printf("  ]\n}\n");
+		ret = 0;
+		goto out;
+	}
+	tb = dcn_rtable_compile(r, node);
+	if (tb == NULL) {
+		fprintf(stderr, "dcn-topo: cannot compile: %s\n", strerror(errno));
+		goto out;
+	}
+	if (o->json)
+		printf("{\n  \"spec\": \"%s\",\n  \"node\": \"%s\",\n  \"form\": \"%s\",\n  \"bytes\": %zu,\n  \"sets\": %u,\n  \"entries\": [\n",
+		       dcn_topo_spec(t), node_s,
+		       dcn_rtable_form(tb) == DCN_RTABLE_FLAT ? "flat" : "digit",
+		       dcn_rtable_bytes(tb), dcn_rtable_sets(tb));
+	else
+		printf("table of %s: %s form, %zu bytes, %u candidate sets\n",
+		       node_s,
+		       dcn_rtable_form(tb) == DCN_RTABLE_FLAT ? "flat" : "digit",
+		       dcn_rtable_bytes(tb), dcn_rtable_sets(tb));
+	for (d = 0; d < dcn_topo_servers(t); d++) {
+		struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+		const struct dcn_hop *hops;
+		struct dcn_route_state st;
+		char dn[DCN_TOPO_NAME_LEN], nn[DCN_TOPO_NAME_LEN], ad[20];
+		unsigned int n, i;
+
+		if (d == node)
+			continue;
+		if (o->limit && shown >= o->limit)
+			break;
+		dcn_route_state_init(r, node, d, &st);
+		n = dcn_rtable_lookup(tb, dcn_topo_addr(t, d), &st, scratch,
+				      &hops);
+		dcn_topo_format_vertex(t, d, dn, sizeof(dn));
+		dcn_topo_format_addr(dcn_topo_addr(t, d), ad, sizeof(ad));
+		if (o->json)
+			printf("%s    {\"dest\": \"%s\", \"addr\": \"%s\", \"hops\": [",
+			       shown ? ",\n" : "", dn, ad);
+		else
+			printf("%-16s %-15s", dn, ad);
+		for (i = 0; i < n; i++) {
+			dcn_topo_format_vertex(t, hops[i].next, nn, sizeof(nn));
+			if (o->json)
+				printf("%s{\"port\": %u, \"next\": \"%s\", \"weight\": %u}",
+				       i ? ", " : "", hops[i].port, nn,
+				       hops[i].weight);
+			else
+				printf(" port %u->%s(w%u)", hops[i].port, nn,
+				       hops[i].weight);
+		}
+		printf(o->json ? "]}" : "\n");
+		shown++;
+	}
+	if (o->json)
+		printf("\n  ]\n}\n");
+	ret = 0;
+out:
+	dcn_rtable_free(tb);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+	return ret;
+}
+
+static int
+cmd_dot(const char *spec)
+{
+	struct dcn_topo *t = load_topo(spec);
+	struct dcn_adj *adj;
+	uint32_t v;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	if (dcn_topo_vertices(t) > 2000) {
+		fprintf(stderr, "dcn-topo: dot draws up to 2000 vertices; %s has %u\n",
+			dcn_topo_spec(t), dcn_topo_vertices(t));
+		dcn_topo_free(t);
+		return EXIT_USAGE;
+	}
+	adj = malloc(dcn_topo_max_degree(t) * sizeof(*adj));
+	if (adj == NULL) {
+		dcn_topo_free(t);
+		return 1;
+	}
+	printf("graph \"%s\" {\n  node [fontsize=9];\n", dcn_topo_spec(t));
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		char name[DCN_TOPO_NAME_LEN];
+		int sw = dcn_topo_role(t, v) != DCN_ROLE_SERVER;
+
+		dcn_topo_format_vertex(t, v, name, sizeof(name));
+		printf("  v%u [label=\"%s\", shape=%s];\n", v, name,
+		       sw ? "box" : "ellipse");
+	}
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		unsigned int n = dcn_topo_adj(t, v, adj), i;
+
+		for (i = 0; i < n; i++)
+			if (adj[i].peer > v)
+				printf("  v%u -- v%u;\n", v, adj[i].peer);
+	}
+	printf("}\n");
+	free(adj);
+	dcn_topo_free(t);
+	return 0;
+}
+
+static int
+parse_u32(const char *s, const char *what, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v > UINT32_MAX) {
+		fprintf(stderr, "dcn-topo: %s needs a whole number, got '%s'\n",
+			what, s);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "algo", required_argument, NULL, 'a' },
+		{ "sample", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "draws", required_argument, NULL, 'd' },
+		{ "no-routed", no_argument, NULL, 'R' },
+		{ "no-bfs", no_argument, NULL, 'B' },
+		{ "limit", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .seed = 1 };
+	const char *cmd;
+	uint32_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.json = 1;
+			break;
+		case 'a':
+			o.algo = dcn_route_algo_parse(optarg);
+			if (o.algo < 0) {
+				fprintf(stderr, "dcn-topo: unknown algorithm '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			if (parse_u32(optarg, "--sample", &o.sample) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'S':
+			if (parse_u32(optarg, "--seed", &v) < 0)
+				return EXIT_USAGE;
+			o.seed = v;
+			break;
+		case 'd':
+			if (parse_u32(optarg, "--draws", &v) < 0)
+				return EXIT_USAGE;
+			o.draws = v;
+			break;
+		case 'R':
+			o.no_routed = 1;
+			break;
+		case 'B':
+			o.no_bfs = 1;
+			break;
+		case 'l':
+			if (parse_u32(optarg, "--limit", &o.limit) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 2 > argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = argv[optind];
+	if (strcmp(cmd, "stats") == 0 && argc - optind == 2)
+		return cmd_stats(argv[optind + 1], &o);
+	if (strcmp(cmd, "info") == 0 && argc - optind == 2)
+		return cmd_info(argv[optind + 1], &o);
+	if (strcmp(cmd, "dot") == 0 && argc - optind == 2)
+		return cmd_dot(argv[optind + 1]);
+	if (strcmp(cmd, "route") == 0 && argc - optind == 4)
+		return cmd_route(argv[optind + 1], argv[optind + 2],
+				 argv[optind + 3], &o);
+	if (strcmp(cmd, "paths") == 0 && argc - optind == 4)
+		return cmd_paths(argv[optind + 1], argv[optind + 2],
+				 argv[optind + 3], &o);
+	if (strcmp(cmd, "table") == 0 && argc - optind == 3)
+		return cmd_table(argv[optind + 1], argv[optind + 2], &o);
+	fprintf(stderr, "dcn-topo: unknown command or wrong arguments: %s\n",
+		cmd);
+	usage(stderr);
+	return EXIT_USAGE;
+}
