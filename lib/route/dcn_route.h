@@ -45,6 +45,8 @@ enum dcn_route_algo {
 	DCN_ALGO_RRECT,       /**< RRect: digit correction (Alg. 1) */
 	DCN_ALGO_ROW,         /**< LaScaDa: row-based (§V-A, Alg. 3) */
 	DCN_ALGO_TRA,         /**< Totoro: TRA (Alg. 2) */
+	DCN_ALGO_PORA_LITERAL, /**< PORA without the corrections README.md
+				* explains; revisits nodes, for comparison */
 	DCN_ALGO_MAX,
 };
 

@@ -20,6 +20,7 @@ static const struct {
 	[DCN_ALGO_RRECT] = { "rrect", &route_rrect_ops },
 	[DCN_ALGO_ROW] = { "row", &route_row_ops },
 	[DCN_ALGO_TRA] = { "tra", &route_tra_ops },
+	[DCN_ALGO_PORA_LITERAL] = { "pora-literal", &route_pora_literal_ops },
 };
 
 void

@@ -8,6 +8,9 @@
  *  - Source step (§5.1.1): every neighbour Y, jump-over included, gets
  *    probability 1/D(Y)^2 normalised (eq. 12), D(Y) the torus distance from
  *    Y to the destination; a neighbour that is the destination is taken.
+ *    Regular neighbours along a dimension in which the destination does
+ *    not differ are left out: read literally, their quadrant goes round
+ *    that whole ring and the packet comes back through the source.
  *  - Taking regular neighbour (i, s) fixes the quadrant: dimension i travels
  *    in direction s, every other dimension in its shorter direction (+ on a
  *    tie). Taking the jump repeats the step at the jump node M with regular
@@ -179,6 +182,21 @@ pora_step1(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 
 	geo_load(t, cur, dst, &g);
 	for (i = 0; i < g.n; i++) {
+		if (r->algo == DCN_ALGO_PORA_LITERAL) {
+			for (s = 0; s < 2; s++) {
+				out[n] = (struct dcn_hop){ step(t, &g, i, s),
+							   DCN_ROUTE_NONE,
+							   (uint16_t)(2 * i + s), 0 };
+				dist[n] = torus_dist(t, out[n].next, dst);
+				n++;
+			}
+			continue;
+		}
+		/* No first hop along a dimension the destination does not
+		 * differ in: its quadrant would go round that whole ring and
+		 * back through this node (README.md, "PORA"). */
+		if (g.c[i] == g.d[i])
+			continue;
 		for (s = 0; s < 2; s++) {
 			uint32_t y = step(t, &g, i, s);
 
@@ -259,7 +277,8 @@ dcn_pora_source_probs(const struct dcn_router *r, uint32_t src, uint32_t dst,
 {
 	struct dcn_route_state st;
 
-	if (src == dst || r->algo != DCN_ALGO_PORA)
+	if (src == dst || (r->algo != DCN_ALGO_PORA &&
+			   r->algo != DCN_ALGO_PORA_LITERAL))
 		return 0;
 	dcn_route_state_init(r, src, dst, &st);
 	return pora_step1(r, src, dst, &st, hops, prob);
@@ -356,6 +375,16 @@ nc_digit_lookup(const struct dcn_rtable *tb, uint32_t dst,
 }
 
 const struct route_ops route_pora_ops = {
+	.kind = DCN_TOPO_NOVACUBE,
+	.pick = DCN_PICK_WEIGHTED,
+	.candidates = pora_candidates,
+	.advance = pora_advance,
+	.compile = nc_compile,
+	.digit_lookup = nc_digit_lookup,
+};
+
+/* The same, without the two corrections: for showing why they exist. */
+const struct route_ops route_pora_literal_ops = {
 	.kind = DCN_TOPO_NOVACUBE,
 	.pick = DCN_PICK_WEIGHTED,
 	.candidates = pora_candidates,

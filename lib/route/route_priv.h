@@ -68,6 +68,7 @@ struct dcn_rtable {
 #define RT_NO_SET 0xffffu
 
 extern const struct route_ops route_pora_ops;
+extern const struct route_ops route_pora_literal_ops;
 extern const struct route_ops route_dor_ops;
 extern const struct route_ops route_far_ops;
 extern const struct route_ops route_rrect_ops;

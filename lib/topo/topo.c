@@ -222,8 +222,10 @@ dcn_topo_create(const char *spec, char *err, size_t errlen)
 		}
 		*slot = (unsigned int)v;
 		p = end;
-		if (*p == ',')
-			p++;
+		if (*p == ',' && *++p == '\0') {
+			topo_err(err, errlen, "spec '%s': trailing comma", spec);
+			goto einval;
+		}
 	}
 	/* Every required key must be present. */
 	for (p = families[fam].keys; *p;) {
