@@ -89,15 +89,38 @@ far_prio(uint8_t type)
 	}
 }
 
-/* Candidates of switch sw for destination address dst, from its BRT. */
+/* Port of switch sw that leads to next-hop switch nh: arithmetic, from
+ * the wiring of lib/topo/topo_diamond.c. */
+static int
+far_port(const struct dcn_topo *t, uint32_t sw, uint32_t nh)
+{
+	unsigned int k = dcn_topo_params(t)->k;
+	unsigned int i, j, x, ni, nj, nx;
+
+	dcn_topo_dm_decode(t, sw, &i, &j, &x);
+	dcn_topo_dm_decode(t, nh, &ni, &nj, &nx);
+	if (x == 0)                  /* core C_ij -> E_(ni) i */
+		return nx == 1 && nj == i ? (int)ni - 1 : -1;
+	if (nx == 0)                 /* edge E_ij -> core C_j(nj) */
+		return ni == j ? (int)(k / 2 + nj - 1) : -1;
+	if (ni != i)
+		return -1;
+	/* edge -> opposite-line edge of the same pod */
+	return (j <= k / 2) == (nj <= k / 2) ? -1
+					      : (int)(nj - (nj <= k / 2 ? 1 : k / 2 + 1));
+}
+
+/*
+ * Candidates of switch sw for destination address dst from its BRT:
+ * longest prefix, then the best priority of each next hop.
+ */
 static unsigned int
-far_lookup(const struct dcn_topo *t, uint32_t sw, uint32_t dst,
+far_lookup(const struct dcn_topo *t, uint32_t sw,
+	   const struct dcn_far_entry *brt, unsigned int n, uint32_t dst,
 	   struct dcn_hop *out)
 {
-	struct dcn_far_entry brt[3 * 256];
-	unsigned int n, i, j, best = 0, cnt = 0;
+	unsigned int i, j, best = 0, cnt = 0;
 
-	n = dcn_far_brt(t, sw, brt);
 	for (i = 0; i < n; i++)
 		if ((dst & brt[i].mask) == brt[i].dest && brt[i].prefix > best)
 			best = brt[i].prefix;
@@ -109,17 +132,17 @@ far_lookup(const struct dcn_topo *t, uint32_t sw, uint32_t dst,
 		if ((dst & brt[i].mask) != brt[i].dest || brt[i].prefix != best)
 			continue;
 		prio = far_prio(brt[i].type);
+		nh = dcn_topo_vertex_of(t, brt[i].next_hop);
 		for (j = 0; j < cnt; j++)
-			if (dcn_topo_addr(t, out[j].next) == brt[i].next_hop)
+			if (out[j].next == (uint32_t)nh)
 				break;
 		if (j < cnt) {
 			if (prio < out[j].weight)
 				out[j].weight = prio;
 			continue;
 		}
-		nh = dcn_topo_vertex_of(t, brt[i].next_hop);
-		port = route_port_to(t, sw, (uint32_t)nh);
-		if (nh < 0 || port < 0 || cnt == DCN_ROUTE_MAX_HOPS)
+		port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
+		if (port < 0 || cnt == DCN_ROUTE_MAX_HOPS)
 			continue;
 		out[cnt++] = (struct dcn_hop){ (uint32_t)nh, DCN_ROUTE_NONE,
 					       (uint16_t)port, prio };
@@ -127,15 +150,18 @@ far_lookup(const struct dcn_topo *t, uint32_t sw, uint32_t dst,
 	return cnt;
 }
 
+/* Largest BRT: 9k/4 entries at k = 252. */
+#define FAR_BRT_MAX 576
+
+/* At switch or server cur; brt is cur's BRT when the caller has it. */
 static unsigned int
-far_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
-	       const struct dcn_route_state *st, struct dcn_hop *out)
+far_next(const struct dcn_topo *t, uint32_t cur, uint32_t dst,
+	 const struct dcn_far_entry *brt, unsigned int nbrt,
+	 struct dcn_hop *out)
 {
-	const struct dcn_topo *t = r->t;
 	struct dcn_adj a[1];
 	unsigned int i, j, x, di, dj, dx;
 
-	(void)st;
 	dcn_topo_dm_decode(t, cur, &i, &j, &x);
 	if (x >= 2) {
 		/* A server hands everything to its edge switch. */
@@ -154,7 +180,18 @@ far_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 					   FAR_PRIO_BEST };
 		return 1;
 	}
-	return far_lookup(t, cur, dcn_topo_addr(t, dst), out);
+	return far_lookup(t, cur, brt, nbrt, dcn_topo_addr(t, dst), out);
+}
+
+static unsigned int
+far_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	       const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	struct dcn_far_entry brt[FAR_BRT_MAX];
+	unsigned int n = dcn_far_brt(r->t, cur, brt);
+
+	(void)st;
+	return far_next(r->t, cur, dst, brt, n, out);
 }
 
 /*
@@ -166,11 +203,11 @@ far_compile(struct dcn_rtable *tb)
 {
 	const struct dcn_topo *t = tb->r->t;
 	struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
-	struct dcn_route_state st;
-	unsigned int k = dcn_topo_params(t)->k, q = k / 4;
+	struct dcn_far_entry *brt;
+	unsigned int k = dcn_topo_params(t)->k, q = k / 4, nbrt;
 	unsigned int i, j, x, pi, pj, px;
 	void *dd;
-	int id;
+	int id = 0;
 
 	dcn_topo_dm_decode(t, tb->node, &pi, &pj, &px);
 	if (px >= 2)
@@ -179,11 +216,14 @@ far_compile(struct dcn_rtable *tb)
 	tb->class_k = k;
 	tb->n_index = k * k + q;
 	tb->set_of = malloc(tb->n_index * sizeof(*tb->set_of));
+	brt = malloc(FAR_BRT_MAX * sizeof(*brt));
 	dd = rtable_dedup_create();
-	if (tb->set_of == NULL || dd == NULL) {
+	if (tb->set_of == NULL || dd == NULL || brt == NULL) {
 		rtable_dedup_free(dd);
+		free(brt);
 		return -ENOMEM;
 	}
+	nbrt = dcn_far_brt(t, tb->node, brt);
 	for (i = 0; i < tb->n_index; i++)
 		tb->set_of[i] = RT_NO_SET;
 	for (i = 1; i <= k; i++) {
@@ -193,8 +233,7 @@ far_compile(struct dcn_rtable *tb)
 
 			if (px == 1 && i == pi && j == pj)
 				continue;
-			dcn_route_state_init(tb->r, tb->node, d, &st);
-			n = far_candidates(tb->r, tb->node, d, &st, hops);
+			n = far_next(t, tb->node, d, brt, nbrt, hops);
 			id = rtable_add_set(tb, dd, hops, n);
 			if (id < 0)
 				goto fail;
@@ -206,7 +245,7 @@ far_compile(struct dcn_rtable *tb)
 			uint32_t d = dcn_topo_dm_server(t, pi, pj, x);
 			unsigned int n;
 
-			n = far_candidates(tb->r, tb->node, d, &st, hops);
+			n = far_next(t, tb->node, d, brt, nbrt, hops);
 			id = rtable_add_set(tb, dd, hops, n);
 			if (id < 0)
 				goto fail;
@@ -214,9 +253,11 @@ far_compile(struct dcn_rtable *tb)
 		}
 	}
 	rtable_dedup_free(dd);
+	free(brt);
 	return 0;
 fail:
 	rtable_dedup_free(dd);
+	free(brt);
 	return id;
 }
 

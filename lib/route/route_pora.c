@@ -2,7 +2,8 @@
 /*
  * PORA (novacube-pora.md §5) and dimension-order routing (DOR) on the
  * torus, for comparison. Both are computed from coordinates: the compiled
- * table of a node is its coordinates and the lookup is O(n) arithmetic.
+ * table of a node is its coordinates and neighbours, and a lookup is O(n)
+ * integer arithmetic on the coordinates packed in the address (§7.2).
  *
  * PORA, as read here (README.md has the reasoning):
  *  - Source step (§5.1.1): every neighbour Y, jump-over included, gets
@@ -28,260 +29,271 @@
  *    dimension it travels in moves it to VC 1 for the rest of that
  *    dimension.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "route_priv.h"
 
 #define NC_MAX_DIM 6
 
-struct nc_geo {
+/* What a node knows of itself: coordinates and neighbours. */
+struct nc_ctx {
 	unsigned int k, n;
+	int literal;
+	const uint32_t *inv;
 	uint8_t c[NC_MAX_DIM];
-	uint8_t d[NC_MAX_DIM];
+	uint8_t jc[NC_MAX_DIM];
+	uint32_t jump;                /* DCN_ROUTE_NONE: no jump link */
+	uint32_t nb[2 * NC_MAX_DIM];  /* next vertex per regular port */
 };
 
-static unsigned int
+static inline unsigned int
 fwd(unsigned int from, unsigned int to, unsigned int k)
 {
-	return (to + k - from) % k;
+	int f = (int)to - (int)from;
+
+	return (unsigned int)(f < 0 ? f + (int)k : f);
 }
 
-static unsigned int
-torus_dist(const struct dcn_topo *t, uint32_t a, uint32_t b)
-{
-	const struct dcn_topo_params *p = dcn_topo_params(t);
-	uint8_t ca[NC_MAX_DIM], cb[NC_MAX_DIM];
-	unsigned int i, sum = 0;
-
-	dcn_topo_nc_coords(t, a, ca);
-	dcn_topo_nc_coords(t, b, cb);
-	for (i = 0; i < p->n; i++) {
-		unsigned int f = fwd(ca[i], cb[i], p->k);
-
-		sum += f < p->k - f ? f : p->k - f;
-	}
-	return sum;
-}
-
-/* Shorter direction from a to b in one dimension: 0 up, 1 down; a tie
- * (or no distance) goes up. */
-static unsigned int
-short_dir(unsigned int a, unsigned int b, unsigned int k)
+static inline unsigned int
+ring_dist(unsigned int a, unsigned int b, unsigned int k)
 {
 	unsigned int f = fwd(a, b, k);
 
-	return f * 2 > k ? 1 : 0;
+	return f < k - f ? f : k - f;
+}
+
+/* Shorter direction from a to b: 0 up, 1 down; a tie goes up. */
+static inline unsigned int
+short_dir(unsigned int a, unsigned int b, unsigned int k)
+{
+	return fwd(a, b, k) * 2 > k ? 1 : 0;
 }
 
 /* Distance from a to b travelling in direction dir (0 up, 1 down). */
-static unsigned int
+static inline unsigned int
 dir_off(unsigned int a, unsigned int b, unsigned int k, unsigned int dir)
 {
 	return dir ? fwd(b, a, k) : fwd(a, b, k);
 }
 
-/* Quadrant bits when leaving cur on dimension i in direction s. */
+static void
+ctx_load(const struct dcn_router *r, uint32_t v, struct nc_ctx *x)
+{
+	const struct dcn_topo *t = r->t;
+	const struct dcn_topo_params *p = dcn_topo_params(t);
+	uint32_t pw = 1;
+	unsigned int i;
+	int64_t j;
+
+	x->k = p->k;
+	x->n = p->n;
+	x->literal = r->algo == DCN_ALGO_PORA_LITERAL;
+	x->inv = r->u.nc_inv;
+	dcn_topo_nc_coords(t, v, x->c);
+	for (i = 0; i < x->n; i++) {
+		x->nb[2 * i] = x->c[i] + 1u == x->k ? v - x->c[i] * pw : v + pw;
+		x->nb[2 * i + 1] = x->c[i] == 0 ? v + (x->k - 1) * pw : v - pw;
+		pw *= x->k;
+	}
+	j = dcn_topo_nc_jump(t, v);
+	x->jump = j < 0 ? DCN_ROUTE_NONE : (uint32_t)j;
+	if (j >= 0)
+		dcn_topo_nc_coords(t, (uint32_t)j, x->jc);
+}
+
+/* Quadrant bits when leaving c on dimension i in direction s. */
 static uint8_t
-quadrant_of(const struct nc_geo *g, unsigned int i, unsigned int s)
+quadrant_of(const struct nc_ctx *x, const uint8_t *d, unsigned int i,
+	    unsigned int s)
 {
 	uint8_t q = 0;
 	unsigned int j;
 
-	for (j = 0; j < g->n; j++) {
-		unsigned int dir = j == i ? s : short_dir(g->c[j], g->d[j], g->k);
+	for (j = 0; j < x->n; j++) {
+		unsigned int dir = j == i ? s : short_dir(x->c[j], d[j], x->k);
 
 		q |= (uint8_t)(dir << j);
 	}
 	return q;
 }
 
-/* Is vertex p inside the quadrant box from c to d? */
+/* Is p inside the quadrant box from c to d? */
 static int
-in_box(const struct dcn_topo *t, const struct nc_geo *g, uint8_t q,
-       uint32_t p)
+in_box(const struct nc_ctx *x, const uint8_t *d, uint8_t q, const uint8_t *p)
 {
-	uint8_t cp[NC_MAX_DIM];
 	unsigned int j;
 
-	dcn_topo_nc_coords(t, p, cp);
-	for (j = 0; j < g->n; j++) {
+	for (j = 0; j < x->n; j++) {
 		unsigned int dir = (q >> j) & 1;
 
-		if (dir_off(g->c[j], cp[j], g->k, dir) >
-		    dir_off(g->c[j], g->d[j], g->k, dir))
+		if (dir_off(x->c[j], p[j], x->k, dir) >
+		    dir_off(x->c[j], d[j], x->k, dir))
 			return 0;
 	}
 	return 1;
 }
 
-static void
-geo_load(const struct dcn_topo *t, uint32_t cur, uint32_t dst,
-	 struct nc_geo *g)
-{
-	const struct dcn_topo_params *p = dcn_topo_params(t);
-
-	g->k = p->k;
-	g->n = p->n;
-	dcn_topo_nc_coords(t, cur, g->c);
-	dcn_topo_nc_coords(t, dst, g->d);
-}
-
-static uint32_t
-step(const struct dcn_topo *t, const struct nc_geo *g, unsigned int i,
-     unsigned int dir)
-{
-	uint8_t c[NC_MAX_DIM];
-
-	memcpy(c, g->c, sizeof(c));
-	c[i] = (uint8_t)(dir ? (c[i] + g->k - 1) % g->k : (c[i] + 1) % g->k);
-	return dcn_topo_nc_vertex(t, c);
-}
-
-/* Turn distances into eq. (12) weights; a distance of 0 takes all. */
+/* Eq. (12) in integers: weight_i ~ 1/dist_i^2, summing to
+ * DCN_ROUTE_WEIGHT_ONE; a distance of 0 takes everything. */
 static unsigned int
-eq12(struct dcn_hop *out, const unsigned int *dist, unsigned int n,
-     double *prob)
+eq12(const struct nc_ctx *x, struct dcn_hop *out, const unsigned int *dist,
+     unsigned int n)
 {
-	double inv[2 * NC_MAX_DIM + 1], sum = 0;
+	uint64_t sum = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		if (dist[i] == 0) {
 			out[0] = out[i];
 			out[0].weight = DCN_ROUTE_WEIGHT_ONE;
-			if (prob != NULL)
-				prob[0] = 1.0;
 			return 1;
 		}
+		sum += x->inv[dist[i]];
 	}
 	for (i = 0; i < n; i++) {
-		inv[i] = 1.0 / ((double)dist[i] * dist[i]);
-		sum += inv[i];
-	}
-	for (i = 0; i < n; i++) {
-		double p = inv[i] / sum;
+		uint64_t w = (x->inv[dist[i]] * (uint64_t)DCN_ROUTE_WEIGHT_ONE +
+			      sum / 2) / sum;
 
-		out[i].weight = (uint16_t)(p * DCN_ROUTE_WEIGHT_ONE + 0.5);
-		if (out[i].weight == 0)
-			out[i].weight = 1;
-		if (prob != NULL)
-			prob[i] = p;
+		out[i].weight = (uint16_t)(w ? w : 1);
+	}
+	return n;
+}
+
+/* Step 1 (at the source, or at the jump node). dist receives the eq. (12)
+ * distances of the candidates before weighting. */
+static unsigned int
+pora_step1(const struct dcn_router *r, const struct nc_ctx *x,
+	   const uint8_t *d, const struct dcn_route_state *st,
+	   struct dcn_hop *out, unsigned int *dist)
+{
+	unsigned int base[NC_MAX_DIM], total = 0, i, s, n = 0;
+	uint8_t src[NC_MAX_DIM];
+
+	for (i = 0; i < x->n; i++) {
+		base[i] = ring_dist(x->c[i], d[i], x->k);
+		total += base[i];
+	}
+	if (st->phase == DCN_PORA_JUMPED && !x->literal)
+		dcn_topo_nc_coords(r->t, st->src, src);
+	for (i = 0; i < x->n; i++) {
+		if (x->c[i] == d[i] && !x->literal)
+			continue;
+		for (s = 0; s < 2; s++) {
+			unsigned int y = s ? (x->c[i] + x->k - 1) % x->k
+					   : (x->c[i] + 1) % x->k;
+
+			if (st->phase == DCN_PORA_JUMPED && !x->literal &&
+			    in_box(x, d, quadrant_of(x, d, i, s), src))
+				continue;
+			out[n] = (struct dcn_hop){ x->nb[2 * i + s], DCN_ROUTE_NONE,
+						   (uint16_t)(2 * i + s), 0 };
+			dist[n++] = total - base[i] + ring_dist(y, d[i], x->k);
+		}
+	}
+	if (st->phase == DCN_PORA_SOURCE && x->jump != DCN_ROUTE_NONE) {
+		unsigned int dj = 0;
+
+		for (i = 0; i < x->n; i++)
+			dj += ring_dist(x->jc[i], d[i], x->k);
+		out[n] = (struct dcn_hop){ x->jump, DCN_ROUTE_NONE,
+					   (uint16_t)(2 * x->n), 0 };
+		dist[n++] = dj;
 	}
 	return n;
 }
 
 static unsigned int
-pora_step1(const struct dcn_router *r, uint32_t cur, uint32_t dst,
-	   const struct dcn_route_state *st, struct dcn_hop *out,
-	   double *prob)
-{
-	const struct dcn_topo *t = r->t;
-	unsigned int dist[2 * NC_MAX_DIM + 1];
-	struct nc_geo g;
-	unsigned int i, s, n = 0;
-
-	geo_load(t, cur, dst, &g);
-	for (i = 0; i < g.n; i++) {
-		if (r->algo == DCN_ALGO_PORA_LITERAL) {
-			for (s = 0; s < 2; s++) {
-				out[n] = (struct dcn_hop){ step(t, &g, i, s),
-							   DCN_ROUTE_NONE,
-							   (uint16_t)(2 * i + s), 0 };
-				dist[n] = torus_dist(t, out[n].next, dst);
-				n++;
-			}
-			continue;
-		}
-		/* No first hop along a dimension the destination does not
-		 * differ in: its quadrant would go round that whole ring and
-		 * back through this node (README.md, "PORA"). */
-		if (g.c[i] == g.d[i])
-			continue;
-		for (s = 0; s < 2; s++) {
-			uint32_t y = step(t, &g, i, s);
-
-			if (st->phase == DCN_PORA_JUMPED &&
-			    in_box(t, &g, quadrant_of(&g, i, s), st->src))
-				continue;
-			out[n] = (struct dcn_hop){ y, DCN_ROUTE_NONE,
-						   (uint16_t)(2 * i + s), 0 };
-			dist[n++] = torus_dist(t, y, dst);
-		}
-	}
-	if (st->phase == DCN_PORA_SOURCE) {
-		int64_t j = dcn_topo_nc_jump(t, cur);
-
-		if (j >= 0) {
-			out[n] = (struct dcn_hop){ (uint32_t)j, DCN_ROUTE_NONE,
-						   (uint16_t)(2 * g.n), 0 };
-			dist[n++] = torus_dist(t, (uint32_t)j, dst);
-		}
-	}
-	return eq12(out, dist, n, prob);
-}
-
-static unsigned int
-pora_quadrant(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+pora_quadrant(const struct nc_ctx *x, const uint8_t *d,
 	      const struct dcn_route_state *st, struct dcn_hop *out)
 {
-	const struct dcn_topo *t = r->t;
 	unsigned int dist[2], rem[NC_MAX_DIM], qd = 0, i, n = 0;
-	struct nc_geo g;
-	int64_t j;
 
-	geo_load(t, cur, dst, &g);
-	for (i = 0; i < g.n; i++) {
-		rem[i] = dir_off(g.c[i], g.d[i], g.k, (st->quadrant >> i) & 1);
+	for (i = 0; i < x->n; i++) {
+		rem[i] = dir_off(x->c[i], d[i], x->k, (st->quadrant >> i) & 1);
 		qd += rem[i];
 	}
-	for (i = 0; i < g.n; i++) {
+	for (i = 0; i < x->n; i++) {
+		unsigned int dir = (st->quadrant >> i) & 1;
+
 		if (rem[i] == 0)
 			continue;
-		out[n] = (struct dcn_hop){ step(t, &g, i, (st->quadrant >> i) & 1),
-					   DCN_ROUTE_NONE,
-					   (uint16_t)(2 * i + ((st->quadrant >> i) & 1)),
-					   0 };
+		out[n] = (struct dcn_hop){ x->nb[2 * i + dir], DCN_ROUTE_NONE,
+					   (uint16_t)(2 * i + dir), 0 };
 		dist[n++] = qd - 1;
 		break;
 	}
-	j = dcn_topo_nc_jump(t, cur);
-	if (j >= 0 && in_box(t, &g, st->quadrant, (uint32_t)j)) {
-		uint8_t cj[NC_MAX_DIM];
+	if (x->jump != DCN_ROUTE_NONE && in_box(x, d, st->quadrant, x->jc)) {
 		unsigned int qj = 0;
 
-		dcn_topo_nc_coords(t, (uint32_t)j, cj);
-		for (i = 0; i < g.n; i++)
-			qj += dir_off(cj[i], g.d[i], g.k,
+		for (i = 0; i < x->n; i++)
+			qj += dir_off(x->jc[i], d[i], x->k,
 				      (st->quadrant >> i) & 1);
 		if (qj < qd - 1) {
-			out[n] = (struct dcn_hop){ (uint32_t)j, DCN_ROUTE_NONE,
-						   (uint16_t)(2 * g.n), 0 };
+			out[n] = (struct dcn_hop){ x->jump, DCN_ROUTE_NONE,
+						   (uint16_t)(2 * x->n), 0 };
 			dist[n++] = qj;
 		}
 	}
-	return eq12(out, dist, n, NULL);
+	return eq12(x, out, dist, n);
+}
+
+static unsigned int
+pora_core(const struct dcn_router *r, const struct nc_ctx *x,
+	  const uint8_t *d, const struct dcn_route_state *st,
+	  struct dcn_hop *out)
+{
+	unsigned int dist[2 * NC_MAX_DIM + 1], n;
+
+	if (st->phase == DCN_PORA_QUADRANT)
+		return pora_quadrant(x, d, st, out);
+	n = pora_step1(r, x, d, st, out, dist);
+	return eq12(x, out, dist, n);
 }
 
 static unsigned int
 pora_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		const struct dcn_route_state *st, struct dcn_hop *out)
 {
-	if (st->phase == DCN_PORA_QUADRANT)
-		return pora_quadrant(r, cur, dst, st, out);
-	return pora_step1(r, cur, dst, st, out, NULL);
+	struct nc_ctx x;
+	uint8_t d[NC_MAX_DIM];
+
+	ctx_load(r, cur, &x);
+	dcn_topo_nc_coords(r->t, dst, d);
+	return pora_core(r, &x, d, st, out);
 }
 
 unsigned int
 dcn_pora_source_probs(const struct dcn_router *r, uint32_t src, uint32_t dst,
 		      struct dcn_hop *hops, double *prob)
 {
+	unsigned int dist[2 * NC_MAX_DIM + 1], n, i;
 	struct dcn_route_state st;
+	struct nc_ctx x;
+	uint8_t d[NC_MAX_DIM];
+	double sum = 0;
 
 	if (src == dst || (r->algo != DCN_ALGO_PORA &&
 			   r->algo != DCN_ALGO_PORA_LITERAL))
 		return 0;
 	dcn_route_state_init(r, src, dst, &st);
-	return pora_step1(r, src, dst, &st, hops, prob);
+	ctx_load(r, src, &x);
+	dcn_topo_nc_coords(r->t, dst, d);
+	n = pora_step1(r, &x, d, &st, hops, dist);
+	for (i = 0; i < n; i++) {
+		if (dist[i] == 0) {
+			hops[0] = hops[i];
+			hops[0].weight = DCN_ROUTE_WEIGHT_ONE;
+			prob[0] = 1.0;
+			return 1;
+		}
+		sum += 1.0 / ((double)dist[i] * dist[i]);
+	}
+	for (i = 0; i < n; i++)
+		prob[i] = 1.0 / ((double)dist[i] * dist[i]) / sum;
+	eq12(&x, hops, dist, n);
+	return n;
 }
 
 /* VC bookkeeping shared by PORA and DOR. */
@@ -319,10 +331,12 @@ pora_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 		if (h->port == 2 * p->n) {
 			st->phase = DCN_PORA_JUMPED;
 		} else {
-			struct nc_geo g;
+			struct nc_ctx x;
+			uint8_t d[NC_MAX_DIM];
 
-			geo_load(r->t, cur, st->dst, &g);
-			st->quadrant = quadrant_of(&g, h->port / 2, h->port % 2);
+			ctx_load(r, cur, &x);
+			dcn_topo_nc_coords(r->t, st->dst, d);
+			st->quadrant = quadrant_of(&x, d, h->port / 2, h->port % 2);
 			st->phase = DCN_PORA_QUADRANT;
 		}
 	}
@@ -330,26 +344,34 @@ pora_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 }
 
 static unsigned int
-dor_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
-	       const struct dcn_route_state *st, struct dcn_hop *out)
+dor_core(const struct nc_ctx *x, const uint8_t *d, struct dcn_hop *out)
 {
-	struct nc_geo g;
 	unsigned int i;
 
-	(void)st;
-	geo_load(r->t, cur, dst, &g);
-	for (i = 0; i < g.n; i++) {
-		if (g.c[i] != g.d[i]) {
-			unsigned int dir = short_dir(g.c[i], g.d[i], g.k);
+	for (i = 0; i < x->n; i++) {
+		if (x->c[i] != d[i]) {
+			unsigned int dir = short_dir(x->c[i], d[i], x->k);
 
-			out[0] = (struct dcn_hop){ step(r->t, &g, i, dir),
-						   DCN_ROUTE_NONE,
+			out[0] = (struct dcn_hop){ x->nb[2 * i + dir], DCN_ROUTE_NONE,
 						   (uint16_t)(2 * i + dir),
 						   DCN_ROUTE_WEIGHT_ONE };
 			return 1;
 		}
 	}
 	return 0;
+}
+
+static unsigned int
+dor_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	       const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	struct nc_ctx x;
+	uint8_t d[NC_MAX_DIM];
+
+	(void)st;
+	ctx_load(r, cur, &x);
+	dcn_topo_nc_coords(r->t, dst, d);
+	return dor_core(&x, d, out);
 }
 
 static void
@@ -359,45 +381,96 @@ dor_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 	nc_vc_advance(r->t, cur, h, st);
 }
 
-/* The compiled form of a node is its coordinates: computed lookups. */
+static int
+nc_init(struct dcn_router *r, char *err, size_t len)
+{
+	unsigned int d;
+
+	(void)err;
+	(void)len;
+	r->u.nc_inv[0] = 0;
+	for (d = 1; d < NC_INV_MAX; d++)
+		r->u.nc_inv[d] = (1u << 30) / (d * d);
+	return 0;
+}
+
+/* The compiled form: the node's coordinates and neighbours. */
 static int
 nc_compile(struct dcn_rtable *tb)
 {
+	struct nc_ctx *x = malloc(sizeof(*x));
+
+	if (x == NULL)
+		return -ENOMEM;
+	ctx_load(tb->r, tb->node, x);
+	tb->priv = x;
+	tb->priv_bytes = sizeof(*x);
 	tb->form = DCN_RTABLE_DIGIT;
 	return 0;
 }
 
-static unsigned int
-nc_digit_lookup(const struct dcn_rtable *tb, uint32_t dst,
-		const struct dcn_route_state *st, struct dcn_hop *out)
+/* Coordinates straight from the §7.2 address fields. */
+static inline void
+addr_coords(const struct nc_ctx *x, uint32_t addr, uint8_t *d)
 {
-	return tb->r->ops->candidates(tb->r, tb->node, dst, st, out);
+	unsigned int i;
+
+	for (i = 0; i < x->n; i++)
+		d[i] = (addr >> (25 - 5 * i)) & 31;
+}
+
+static unsigned int
+pora_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
+		  const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	const struct nc_ctx *x = tb->priv;
+	uint8_t d[NC_MAX_DIM];
+
+	(void)dst;
+	addr_coords(x, addr, d);
+	return pora_core(tb->r, x, d, st, out);
+}
+
+static unsigned int
+dor_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
+		 const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	const struct nc_ctx *x = tb->priv;
+	uint8_t d[NC_MAX_DIM];
+
+	(void)dst;
+	(void)st;
+	addr_coords(x, addr, d);
+	return dor_core(x, d, out);
 }
 
 const struct route_ops route_pora_ops = {
 	.kind = DCN_TOPO_NOVACUBE,
 	.pick = DCN_PICK_WEIGHTED,
+	.init = nc_init,
 	.candidates = pora_candidates,
 	.advance = pora_advance,
 	.compile = nc_compile,
-	.digit_lookup = nc_digit_lookup,
+	.digit_lookup = pora_digit_lookup,
 };
 
 /* The same, without the two corrections: for showing why they exist. */
 const struct route_ops route_pora_literal_ops = {
 	.kind = DCN_TOPO_NOVACUBE,
 	.pick = DCN_PICK_WEIGHTED,
+	.init = nc_init,
 	.candidates = pora_candidates,
 	.advance = pora_advance,
 	.compile = nc_compile,
-	.digit_lookup = nc_digit_lookup,
+	.digit_lookup = pora_digit_lookup,
 };
 
 const struct route_ops route_dor_ops = {
 	.kind = DCN_TOPO_TORUS,
 	.pick = DCN_PICK_EQUAL,
+	.init = nc_init,
 	.candidates = dor_candidates,
 	.advance = dor_advance,
 	.compile = nc_compile,
-	.digit_lookup = nc_digit_lookup,
+	.digit_lookup = dor_digit_lookup,
 };

@@ -26,8 +26,10 @@ struct route_ops {
 			const struct dcn_hop *h, struct dcn_route_state *st);
 	/* Compile a table of a form other than FLAT; NULL: FLAT. */
 	int (*compile)(struct dcn_rtable *tb);
-	/* Lookup of the DIGIT form: candidates for destination vertex dst. */
+	/* Lookup of the DIGIT form: candidates for destination vertex dst,
+	 * whose address is addr. */
 	unsigned int (*digit_lookup)(const struct dcn_rtable *tb, uint32_t dst,
+				     uint32_t addr,
 				     const struct dcn_route_state *st,
 				     struct dcn_hop *out);
 };
@@ -37,12 +39,16 @@ struct route_lascada {
 	uint8_t *dist2;   /* [d][a][b]: (0,a) -> (d,b), R * n * n entries */
 };
 
+/* NovaCube: eq. (12) numerators, 2^30 / d^2. */
+#define NC_INV_MAX 256
+
 struct dcn_router {
 	const struct dcn_topo *t;
 	enum dcn_route_algo algo;
 	const struct route_ops *ops;
 	union {
 		struct route_lascada ls;
+		uint32_t nc_inv[NC_INV_MAX];
 	} u;
 };
 
@@ -61,6 +67,7 @@ struct dcn_rtable {
 	/* DIGIT form: per-node constants the algorithm keeps. */
 	void *priv;
 	size_t priv_bytes;
+	void (*priv_free)(void *priv); /* NULL: free() */
 	/* CLASS form (Diamond): k, to index by pod and position. */
 	unsigned int class_k;
 };

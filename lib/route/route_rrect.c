@@ -15,83 +15,109 @@
  * the same length; the flow hash picks one, so a flow keeps its path.
  * The compiled table is the node's digits: lookup is O(k) arithmetic.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "route_priv.h"
 
-struct rr_geo {
-	unsigned int n, m, k;
-	uint16_t a[DCN_TOPO_MAX_DIGITS]; /* a[0] is g, a[1..k] digits */
-	unsigned int c;
+/* What a server knows of itself, for computing its next hops. */
+struct rr_ctx {
+	unsigned int n, m, k, mn;
+	unsigned int bits0, bitsn;
+	uint32_t v;
+	uint16_t a[DCN_TOPO_MAX_DIGITS];  /* a[0] = g, a[1..k] */
+	uint16_t c;                       /* sub-group index */
+	uint32_t place[DCN_TOPO_MAX_DIGITS]; /* vertex step of each digit */
+	uint32_t sw[DCN_TOPO_MAX_DIGITS];    /* switch of each level */
+	uint32_t *split;                  /* table form: a_0 -> g | c << 16 */
 };
 
 static void
-rr_load(const struct dcn_topo *t, uint32_t v, struct rr_geo *g)
+rr_digits(const struct rr_ctx *x, uint32_t v, uint16_t *a, uint16_t *c)
 {
-	const struct dcn_topo_params *p = dcn_topo_params(t);
-	uint16_t d[DCN_TOPO_MAX_DIGITS];
 	unsigned int i;
+	uint32_t d0 = v % x->mn;
 
-	g->n = p->n;
-	g->m = p->m;
-	g->k = p->k;
-	dcn_topo_rr_digits(t, v, d);
-	g->a[0] = d[0] % p->n;
-	g->c = d[0] / p->n;
-	for (i = 1; i <= p->k; i++)
-		g->a[i] = d[i];
+	a[0] = (uint16_t)(d0 % x->n);
+	*c = (uint16_t)(d0 / x->n);
+	v /= x->mn;
+	for (i = 1; i <= x->k; i++) {
+		a[i] = (uint16_t)(v % x->n);
+		v /= x->n;
+	}
 }
 
-static uint32_t
-rr_store(const struct dcn_topo *t, const struct rr_geo *g)
+static void
+rr_ctx_load(const struct dcn_topo *t, uint32_t v, struct rr_ctx *x)
 {
-	uint16_t d[DCN_TOPO_MAX_DIGITS];
-	unsigned int i;
+	const struct dcn_topo_params *p = dcn_topo_params(t);
+	struct dcn_adj sw[DCN_TOPO_MAX_DIGITS];
+	unsigned int l;
 
-	d[0] = (uint16_t)(g->c * g->n + g->a[0]);
-	for (i = 1; i <= g->k; i++)
-		d[i] = g->a[i];
-	return dcn_topo_rr_vertex(t, d);
+	x->n = p->n;
+	x->m = p->m;
+	x->k = p->k;
+	x->mn = p->n * p->m;
+	dcn_topo_addr_layout(t, &x->bits0, &x->bitsn);
+	x->v = v;
+	x->split = NULL;
+	rr_digits(x, v, x->a, &x->c);
+	dcn_topo_adj(t, v, sw);
+	x->place[0] = 1;
+	for (l = 0; l <= x->k; l++) {
+		x->sw[l] = sw[l].peer;
+		if (l >= 1)
+			x->place[l] = l == 1 ? x->mn : x->place[l - 1] * x->n;
+	}
+}
+
+/*
+ * Candidates towards destination digits b (b[0] = g) and sub-group index
+ * bc, whose vertex is dst.
+ */
+static unsigned int
+rr_core(const struct rr_ctx *x, const uint16_t *b, unsigned int bc,
+	uint32_t dst, struct dcn_hop *out)
+{
+	int64_t dc = ((int64_t)bc - x->c) * x->n;
+	unsigned int l, h = 0, n = 0;
+
+	for (l = 0; l <= x->k; l++)
+		h += x->a[l] != b[l];
+	if (h == 0) {
+		/* A mirror in the same sub-group shares every one of the
+		 * k+1 switches: one hop through any of them. */
+		for (l = 0; l <= x->k; l++)
+			out[l] = (struct dcn_hop){ dst, x->sw[l], (uint16_t)l, 1 };
+		return x->k + 1;
+	}
+	for (l = 0; l <= x->k; l++) {
+		int64_t step;
+
+		if (x->a[l] == b[l])
+			continue;
+		step = ((int64_t)b[l] - x->a[l]) * x->place[l];
+		out[n++] = (struct dcn_hop){ (uint32_t)(x->v + step + dc),
+					     x->sw[l], (uint16_t)l, 1 };
+		if (dc != 0 && h >= 2)
+			out[n++] = (struct dcn_hop){ (uint32_t)(x->v + step),
+						     x->sw[l], (uint16_t)l, 1 };
+	}
+	return n;
 }
 
 static unsigned int
 rr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	      const struct dcn_route_state *st, struct dcn_hop *out)
 {
-	struct dcn_adj sw[DCN_TOPO_MAX_DIGITS];
-	struct rr_geo x, y;
-	unsigned int l, h = 0, n = 0;
+	uint16_t b[DCN_TOPO_MAX_DIGITS], bc;
+	struct rr_ctx x;
 
 	(void)st;
-	rr_load(r->t, cur, &x);
-	rr_load(r->t, dst, &y);
-	dcn_topo_adj(r->t, cur, sw);
-	for (l = 0; l <= x.k; l++)
-		h += x.a[l] != y.a[l];
-	if (h == 0) {
-		/* A mirror in the same sub-group shares every one of the
-		 * k+1 switches: one hop through any of them. */
-		for (l = 0; l <= x.k; l++)
-			out[l] = (struct dcn_hop){ dst, sw[l].peer, (uint16_t)l, 1 };
-		return x.k + 1;
-	}
-	for (l = 0; l <= x.k; l++) {
-		struct rr_geo z;
-
-		if (x.a[l] == y.a[l])
-			continue;
-		z = x;
-		z.a[l] = y.a[l];
-		z.c = y.c;
-		out[n++] = (struct dcn_hop){ rr_store(r->t, &z), sw[l].peer,
-					     (uint16_t)l, 1 };
-		if (x.c != y.c && h >= 2) {
-			z.c = x.c;
-			out[n++] = (struct dcn_hop){ rr_store(r->t, &z),
-						     sw[l].peer, (uint16_t)l, 1 };
-		}
-	}
-	return n;
+	rr_ctx_load(r->t, cur, &x);
+	rr_digits(&x, dst, b, &bc);
+	return rr_core(&x, b, bc, dst, out);
 }
 
 /* Digits of v in the paper's array form: A[0] = a_0, A[i] = a_i. */
@@ -248,18 +274,57 @@ dcn_rrect_para_paths(const struct dcn_topo *t, uint32_t src, uint32_t dst,
 	return K1;
 }
 
+static void
+rr_priv_free(void *p)
+{
+	struct rr_ctx *x = p;
+
+	free(x->split);
+	free(x);
+}
+
 static int
 rr_compile(struct dcn_rtable *tb)
 {
+	struct rr_ctx *x = malloc(sizeof(*x));
+	unsigned int i;
+
+	if (x == NULL)
+		return -ENOMEM;
+	rr_ctx_load(tb->r->t, tb->node, x);
+	x->split = malloc(x->mn * sizeof(*x->split));
+	if (x->split == NULL) {
+		free(x);
+		return -ENOMEM;
+	}
+	for (i = 0; i < x->mn; i++)
+		x->split[i] = i % x->n | (i / x->n) << 16;
+	tb->priv = x;
+	tb->priv_bytes = sizeof(*x) + x->mn * sizeof(*x->split);
+	tb->priv_free = rr_priv_free;
 	tb->form = DCN_RTABLE_DIGIT;
 	return 0;
 }
 
+/* Digits straight from the packed address: no division. */
 static unsigned int
-rr_digit_lookup(const struct dcn_rtable *tb, uint32_t dst,
+rr_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
 		const struct dcn_route_state *st, struct dcn_hop *out)
 {
-	return rr_candidates(tb->r, tb->node, dst, st, out);
+	const struct rr_ctx *x = tb->priv;
+	uint16_t b[DCN_TOPO_MAX_DIGITS];
+	unsigned int l;
+	uint32_t s;
+
+	(void)st;
+	s = x->split[addr & ((1u << x->bits0) - 1)];
+	b[0] = (uint16_t)(s & 0xffff);
+	addr >>= x->bits0;
+	for (l = 1; l <= x->k; l++) {
+		b[l] = (uint16_t)(addr & ((1u << x->bitsn) - 1));
+		addr >>= x->bitsn;
+	}
+	return rr_core(x, b, s >> 16, dst, out);
 }
 
 const struct route_ops route_rrect_ops = {

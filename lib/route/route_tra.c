@@ -80,29 +80,35 @@ delta_of(const struct tt_geo *g, uint32_t a, uint32_t b)
 	return mask;
 }
 
-static unsigned int
-tra_len(const struct tt_geo *g, uint32_t x, uint32_t d)
+/* TRA length from the level set delta and the end servers' link levels
+ * (lx, ld) and whether their offsets a_0 are equal. */
+static inline unsigned int
+tra_len_of(unsigned int delta, unsigned int lx, unsigned int ld, int same_a0)
 {
-	unsigned int delta, cnt, lx, ld, sx, sd, save;
+	unsigned int cnt, sx, sd, save;
 
-	if (x == d)
-		return 0;
-	delta = delta_of(g, x, d);
 	if (delta == 0)
 		return 1;
 	cnt = (unsigned int)__builtin_popcount(delta);
-	lx = level_of(g, x);
-	ld = level_of(g, d);
 	sx = lx != 0 && (delta >> lx & 1);
 	sd = ld != 0 && (delta >> ld & 1);
 	save = sx + sd;
 	if (sx && sd) {
-		if (cnt == 1 && x % g->N != d % g->N)
+		if (cnt == 1 && !same_a0)
 			save = 1;
 		else if (cnt > 1 && lx == ld)
 			save = 1;
 	}
 	return 2 * cnt + 1 - save;
+}
+
+static unsigned int
+tra_len(const struct tt_geo *g, uint32_t x, uint32_t d)
+{
+	if (x == d)
+		return 0;
+	return tra_len_of(delta_of(g, x, d), level_of(g, x), level_of(g, d),
+			  x % g->N == d % g->N);
 }
 
 static int
@@ -126,25 +132,33 @@ tra_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	const struct dcn_topo *t = r->t;
 	struct dcn_adj a[2];
 	struct tt_geo g;
-	unsigned int h, lc, n = 0;
-	uint32_t base, y;
+	unsigned int h, lc, ld, delta, n = 0;
+	uint32_t base, y, d0;
 
 	(void)st;
 	tt_geo_load(t, &g);
 	h = tra_len(&g, cur, dst);
 	dcn_topo_adj(t, cur, a);
+	delta = delta_of(&g, cur, dst);
 	lc = level_of(&g, cur);
-	if (lc != 0 && (delta_of(&g, cur, dst) >> lc & 1)) {
+	ld = level_of(&g, dst);
+	d0 = dst % g.N;
+	if (lc != 0 && (delta >> lc & 1)) {
 		y = dcn_topo_tt_across(t, cur, lc,
 				       (dst / g.block[lc - 1]) % g.n);
 		if (tra_len(&g, y, dst) + 1 == h)
 			out[n++] = (struct dcn_hop){ y, a[1].peer, 1, 1 };
 	}
+	/* Servers of this Totoro_0 share its digit differences. */
 	base = cur - cur % g.N;
 	for (y = base; y < base + g.N && n < DCN_ROUTE_MAX_HOPS; y++) {
+		unsigned int len;
+
 		if (y == cur)
 			continue;
-		if (tra_len(&g, y, dst) + 1 == h)
+		len = y == dst ? 0 : tra_len_of(delta, level_of(&g, y), ld,
+						y - base == d0);
+		if (len + 1 == h)
 			out[n++] = (struct dcn_hop){ y, a[0].peer, 0, 1 };
 	}
 	return n;

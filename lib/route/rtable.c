@@ -224,7 +224,10 @@ dcn_rtable_free(struct dcn_rtable *tb)
 	free(tb->set_off);
 	free(tb->set_cnt);
 	free(tb->pool);
-	free(tb->priv);
+	if (tb->priv_free != NULL)
+		tb->priv_free(tb->priv);
+	else
+		free(tb->priv);
 	free(tb);
 }
 
@@ -256,8 +259,8 @@ dcn_rtable_lookup(const struct dcn_rtable *tb, uint32_t dst_addr,
 			return 0;
 		if (tb->form == DCN_RTABLE_DIGIT) {
 			*hops = scratch;
-			return tb->r->ops->digit_lookup(tb, (uint32_t)v, st,
-							scratch);
+			return tb->r->ops->digit_lookup(tb, (uint32_t)v, dst_addr,
+							st, scratch);
 		}
 		idx = (uint32_t)v;
 	}

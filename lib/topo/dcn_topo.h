@@ -170,6 +170,14 @@ int64_t dcn_topo_parse_vertex(const struct dcn_topo *t, const char *s,
 char *dcn_topo_format_vertex(const struct dcn_topo *t, uint32_t v, char *buf,
 			     size_t len);
 
+/**
+ * Bit layout of the packed-digit address plans (RRect, LaScaDa, Totoro):
+ * digit 0 in the low bits0 bits, each higher digit in bitsi bits above.
+ * @return 0, or -1 for a family with another plan.
+ */
+int dcn_topo_addr_layout(const struct dcn_topo *t, unsigned int *bits0,
+			 unsigned int *bitsi);
+
 /** Format a host-order IPv4 address as dotted quad. */
 char *dcn_topo_format_addr(uint32_t addr, char *buf, size_t len);
 /** Parse a dotted quad. @return 0, or -1 if not one. */

@@ -371,6 +371,28 @@ dcn_topo_vertex_of(const struct dcn_topo *t, uint32_t addr)
 	return t->ops->vertex_of(t, addr);
 }
 
+int
+dcn_topo_addr_layout(const struct dcn_topo *t, unsigned int *bits0,
+		     unsigned int *bitsi)
+{
+	switch (t->kind) {
+	case DCN_TOPO_RRECT:
+		*bits0 = t->u.rr.bits0;
+		*bitsi = t->u.rr.bitsn;
+		return 0;
+	case DCN_TOPO_LASCADA:
+		*bits0 = t->u.ls.bits1;
+		*bitsi = t->u.ls.bitsR;
+		return 0;
+	case DCN_TOPO_TOTORO:
+		*bits0 = t->u.tt.bitsN;
+		*bitsi = t->u.tt.bitsn;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 char *
 dcn_topo_format_addr(uint32_t addr, char *buf, size_t len)
 {
