@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# dcn-topo as a user runs it: exit codes, clear errors, stable JSON fields.
+set -u
+BIN=${1:?usage: dcn-topo.sh path/to/dcn-topo}
+fails=0
+
+check() { # description, command...
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok   $what"
+	else
+		echo "FAIL $what"
+		fails=$((fails + 1))
+	fi
+}
+
+# expect_fail CODE PATTERN ARGS...: exits CODE, stderr matches PATTERN.
+expect_fail() {
+	local code=$1 pat=$2 err rc
+	shift 2
+	err=$("$BIN" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq "$code" ] && grep -q -- "$pat" <<<"$err" || {
+		echo "     got exit $rc: $err"
+		return 1
+	}
+}
+
+has_fields() { # json, fields...
+	local json=$1 f
+	shift
+	for f in "$@"; do
+		grep -q "\"$f\":" <<<"$json" || { echo "     missing $f"; return 1; }
+	done
+}
+
+check "unknown topology" expect_fail 2 "unknown topology 'hypercube'" stats hypercube:k=4
+check "missing parameter" expect_fail 2 "missing parameter 'm'" stats rrect:n=4,k=1
+check "diamond k not multiple of 4" expect_fail 2 "multiple of 4" stats diamond:k=10
+check "out of range" expect_fail 2 "out of range" info novacube:k=40,n=2
+check "bad node" expect_fail 2 "out of range" route rrect:n=4,m=2,k=1 00 99
+check "node not in fabric" expect_fail 2 "not in" route lascada:n=4,k=2 10.9.9.9 "(1,1)"
+check "paths on non-RRect" expect_fail 2 "is not RRect" paths diamond:k=4 10.1.1.2 10.2.1.2
+check "switch has no table" expect_fail 2 "does not route" table rrect:n=4,m=2,k=1 '#32'
+check "unknown command" expect_fail 2 "unknown command" frobnicate novacube:k=4,n=2
+check "bad option value" expect_fail 2 "whole number" --sample x stats novacube:k=4,n=2
+quiet() { "$@" >/dev/null; }
+check "help" quiet "$BIN" --help
+
+json=$("$BIN" --json stats rrect:n=4,m=2,k=2)
+check "stats --json fields" has_fields "$json" servers switches links diameter apl \
+	routed_apl routed_max unreachable histogram
+check "stats path measures have three units" \
+	grep -q '"apl": {"links": [0-9.]*, "server_hops": [0-9.]*, "switches": [0-9.]*}' <<<"$json"
+check "stats counts" grep -q '"servers": 128,' <<<"$json"
+
+out=$("$BIN" route rrect:n=4,m=2,k=1 00 37)
+check "route prints hops with ports" grep -q "port 0 .*switch" <<<"$out"
+check "route length" grep -q "length: 4 links, 2 server hops, 2 switches" <<<"$out"
+
+out=$("$BIN" paths rrect:n=4,m=2,k=2 000 025)
+check "paths: Alg. 2 example" grep -q "000 -> 100 -> 120 -> 125 -> 025" <<<"$out"
+
+out=$("$BIN" table diamond:k=4 E11)
+check "FAR BRT in the paper's format" grep -q "10.0.3.0/255.0.255.0.*10.1.3.1" <<<"$out"
+check "FAR BRT size" grep -q "(9 entries)" <<<"$out"
+
+json=$("$BIN" --json --limit 3 table totoro:N=4,n=4,K=1 '[0,1]')
+check "table --json" has_fields "$json" form bytes sets entries
+
+out=$("$BIN" dot lascada:n=2,k=2)
+check "dot" grep -q -- "-- " <<<"$out"
+check "dot refuses big fabrics" expect_fail 2 "up to 2000" dot bcube:n=8,k=4
+
+json=$("$BIN" --json info lascada:n=4,k=2)
+check "info: LCM row" grep -q '"l1": \[1, 2, 4, 8\]' <<<"$json"
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "all dcn-topo checks passed"

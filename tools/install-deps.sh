@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Install what dcnfwd needs to build and test on Debian 12. Idempotent:
+# does nothing when every package is already there. Needs root (or sudo).
+set -euo pipefail
+
+PKGS=(
+	build-essential pkg-config meson ninja-build  # build
+	libcmocka-dev                                 # unit tests
+	libdpdk-dev dpdk                              # data path, testpmd
+	libbpf-dev clang llvm                         # XDP program, fuzzers
+	iproute2 procps python3                       # fabric scripts
+	gnuplot-nox                                   # benchmark plots
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all packages present"
+	exit 0
+fi
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+	"${missing[@]}" >/dev/null
+echo "install-deps: done"
