@@ -70,10 +70,14 @@ const char *dcn_metrics_unit_name(enum dcn_unit u);
  * Compute path statistics.
  *
  * Sources: with sample == 0, a set that is exact by symmetry where the
- * fabric has one (one server of NovaCube with even k, the torus, RRect and
- * Diamond; the n servers of one LaScaDa cluster), else every server up to
- * 2048 servers, else 64 random ones. With sample > 0, that many random
- * sources (without repetition).
+ * fabric has one and nothing has failed (one server of NovaCube with even
+ * k, the torus, RRect and Diamond; the n servers of one LaScaDa cluster),
+ * else every server up to 2048 servers, else 64 random ones. With
+ * sample > 0, that many random sources (without repetition).
+ *
+ * With the router's failure set, shortest paths are searched over the
+ * surviving graph and routes walked with the router's fault-tolerant
+ * rules; only pairs of servers that both survive are counted.
  *
  * @return 0, or -ENOMEM.
  */
@@ -88,6 +92,11 @@ int dcn_metrics_compute(const struct dcn_router *r,
  * @return 0, or -ENOMEM.
  */
 int dcn_metrics_bfs(const struct dcn_topo *t, uint32_t src, uint16_t *dist);
+
+/** The same over the cables and vertices that survive f (f may be NULL). */
+int dcn_metrics_bfs_live(const struct dcn_topo *t,
+			 const struct dcn_failset *f, uint32_t src,
+			 uint16_t *dist);
 
 /** Convert a shortest-path length in links into the three units. */
 void dcn_metrics_from_links(enum dcn_topo_kind kind, uint32_t links,

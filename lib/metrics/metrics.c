@@ -54,6 +54,13 @@ dcn_metrics_from_links(enum dcn_topo_kind kind, uint32_t links,
 int
 dcn_metrics_bfs(const struct dcn_topo *t, uint32_t src, uint16_t *dist)
 {
+	return dcn_metrics_bfs_live(t, NULL, src, dist);
+}
+
+int
+dcn_metrics_bfs_live(const struct dcn_topo *t, const struct dcn_failset *f,
+		     uint32_t src, uint16_t *dist)
+{
 	uint32_t nv = dcn_topo_vertices(t), head = 0, tail = 0, i;
 	struct dcn_adj *adj;
 	uint32_t *queue;
@@ -67,11 +74,17 @@ dcn_metrics_bfs(const struct dcn_topo *t, uint32_t src, uint16_t *dist)
 	}
 	for (i = 0; i < nv; i++)
 		dist[i] = UNREACHED;
+	if (f != NULL && dcn_topo_failset_vertex_down(f, src)) {
+		free(queue);
+		free(adj);
+		return 0;
+	}
 	dist[src] = 0;
 	queue[tail++] = src;
 	while (head < tail) {
 		uint32_t v = queue[head++];
-		unsigned int n = dcn_topo_adj(t, v, adj), a;
+		unsigned int n = f != NULL ? dcn_topo_failset_adj(f, v, adj)
+					   : dcn_topo_adj(t, v, adj), a;
 
 		for (a = 0; a < n; a++) {
 			if (dist[adj[a].peer] != UNREACHED)
@@ -153,14 +166,14 @@ symmetric_sources(const struct dcn_topo *t, uint32_t *src)
 
 static uint32_t
 pick_sources(const struct dcn_topo *t, const struct dcn_metrics_opts *o,
-	     uint32_t *src, int *exact)
+	     int failures, uint32_t *src, int *exact)
 {
 	uint32_t ns = dcn_topo_servers(t), want, i, cnt;
 	uint64_t rng = o->seed ? o->seed : 1;
 
 	*exact = 0;
 	if (o->sample == 0) {
-		cnt = symmetric_sources(t, src);
+		cnt = failures ? 0 : symmetric_sources(t, src);
 		if (cnt != 0) {
 			*exact = 1;
 			return cnt;
@@ -216,6 +229,7 @@ dcn_metrics_compute(const struct dcn_router *r,
 		    const struct dcn_metrics_opts *o, struct dcn_metrics *m)
 {
 	const struct dcn_topo *t = dcn_router_topo(r);
+	const struct dcn_failset *f = dcn_router_failset(r);
 	enum dcn_topo_kind kind = dcn_topo_kind(t);
 	uint32_t ns = dcn_topo_servers(t), *src, s;
 	struct acc ab = { { 0 }, 0 }, ar = { { 0 }, 0 };
@@ -238,7 +252,9 @@ dcn_metrics_compute(const struct dcn_router *r,
 	src = malloc((size_t)ns * sizeof(*src));
 	if (src == NULL)
 		return -ENOMEM;
-	m->sources = pick_sources(t, o, src, &m->exact);
+	if (f != NULL && dcn_topo_failset_empty(f))
+		f = NULL;
+	m->sources = pick_sources(t, o, f != NULL, src, &m->exact);
 	if (o->bfs) {
 		dist = malloc((size_t)dcn_topo_vertices(t) * sizeof(*dist));
 		if (dist == NULL) {
@@ -249,7 +265,9 @@ dcn_metrics_compute(const struct dcn_router *r,
 	for (s = 0; s < m->sources; s++) {
 		uint32_t a = src[s], b;
 
-		if (o->bfs && dcn_metrics_bfs(t, a, dist) < 0) {
+		if (!dcn_route_server_up(r, a))
+			continue;
+		if (o->bfs && dcn_metrics_bfs_live(t, f, a, dist) < 0) {
 			free(dist);
 			free(src);
 			return -ENOMEM;
@@ -258,7 +276,7 @@ dcn_metrics_compute(const struct dcn_router *r,
 			struct dcn_path_len len;
 			unsigned int d;
 
-			if (b == a)
+			if (b == a || !dcn_route_server_up(r, b))
 				continue;
 			if (o->bfs) {
 				m->bfs.pairs++;

@@ -47,6 +47,10 @@ enum dcn_route_algo {
 	DCN_ALGO_TRA,         /**< Totoro: TRA (Alg. 2) */
 	DCN_ALGO_PORA_LITERAL, /**< PORA without the corrections README.md
 				* explains; revisits nodes, for comparison */
+	DCN_ALGO_TFR,         /**< Totoro: fault-tolerant routing (Alg. 3) */
+	DCN_ALGO_FAR_LITERAL, /**< FAR dropping when the longest-prefix
+				* candidates are all avoided (§IV-C as printed) */
+	DCN_ALGO_TFR_LITERAL, /**< TFR as printed (Alg. 3), for comparison */
 	DCN_ALGO_MAX,
 };
 
@@ -86,9 +90,51 @@ struct dcn_route_state {
 	uint8_t last_dim;  /**< dimension of the last regular hop, 0xff none */
 	uint8_t jumped;    /**< set once a jump-over link was taken */
 	uint8_t ttl;       /**< hops left */
+	uint8_t path;      /**< RRect: parallel path in use, DCN_PATH_ANY
+			    *   for shortest-path ECMP, DCN_PATH_NONE when
+			    *   no path survives */
 };
 
+#define DCN_PATH_ANY 0xff
+#define DCN_PATH_NONE 0xfe
+
 struct dcn_router;
+
+/** RRect redundancy (§5): who answers for a failed server. */
+enum dcn_rrect_mode {
+	DCN_RRECT_NONE = 0,   /**< nobody: a failed server is unreachable */
+	DCN_RRECT_MIRROR,     /**< active-active: the next live member of its
+			       *   sub-group */
+	DCN_RRECT_STANDBY,    /**< active-passive: servers with a_0 >= alpha n
+			       *   sleep until one takes over a failed working
+			       *   server of its sub-group (1+1: m=2, alpha=1) */
+};
+
+/** How a router is set up. Zeroed fields take the defaults. */
+struct dcn_route_conf {
+	enum dcn_route_algo algo;      /**< DCN_ALGO_DEFAULT: the paper's own;
+					*   its fault-tolerant one when fail
+					*   is not empty (Totoro: TFR) */
+	const struct dcn_failset *fail; /**< failures the nodes know of */
+	unsigned int bc_level;         /**< Totoro broadcast-domain level;
+					*   default: the paper's least */
+	unsigned int max_life;         /**< LaScaDa MaxLifeTime in hops;
+					*   0: no limit */
+	unsigned int ttl;              /**< initial TTL; default 64 */
+	enum dcn_rrect_mode rrect_mode;
+	unsigned int rrect_alpha;      /**< standby: working a_0 < alpha n;
+					*   default m - 1 */
+};
+
+/**
+ * Create a router from a configuration.
+ *
+ * @return the router, or NULL with errno EINVAL (the algorithm or an
+ *         option does not fit the topology; err says which) or ENOMEM.
+ */
+struct dcn_router *dcn_router_create_conf(const struct dcn_topo *t,
+					  const struct dcn_route_conf *conf,
+					  char *err, size_t errlen);
 
 /**
  * Create a router for a topology.
@@ -104,8 +150,23 @@ struct dcn_router *dcn_router_create(const struct dcn_topo *t,
 				     enum dcn_route_algo algo, char *err,
 				     size_t errlen);
 
+/**
+ * The address that answers for server v: v itself, or the RRect mirror or
+ * standby that took it over.
+ * @return the server, or DCN_ROUTE_NONE when v is down and nobody answers.
+ */
+uint32_t dcn_route_resolve(const struct dcn_router *r, uint32_t v);
+
+/** Is server v serving (up, and not a sleeping standby)? */
+int dcn_route_server_up(const struct dcn_router *r, uint32_t v);
+
 /** Free a router; NULL is ignored. */
 void dcn_router_free(struct dcn_router *r);
+
+/** @return the failure set the router was given (NULL: none). */
+const struct dcn_failset *dcn_router_failset(const struct dcn_router *r);
+/** @return the configuration in force (defaults filled in). */
+const struct dcn_route_conf *dcn_router_conf(const struct dcn_router *r);
 
 /** @return the router's topology. */
 const struct dcn_topo *dcn_router_topo(const struct dcn_router *r);
@@ -228,7 +289,9 @@ struct dcn_far_entry {
 	uint32_t dest;     /**< destination, host order */
 	uint32_t mask;     /**< mask, host order (255.0.255.0 allowed) */
 	uint32_t next_hop; /**< next hop address */
-	uint8_t type;      /**< 0 intra-pod, 1..3 the paper's types 1..3 */
+	uint8_t type;      /**< BRT: 0 intra-pod, 1..3 the paper's types;
+			    *   NRT: DCN_FAR_INTERPOD when the entry avoids
+			    *   the next hop for other pods only */
 	uint8_t prefix;    /**< prefix length FAR uses: 24, 16 or 8 */
 };
 
@@ -240,6 +303,14 @@ struct dcn_far_entry {
  */
 unsigned int dcn_far_brt(const struct dcn_topo *t, uint32_t sw,
 			 struct dcn_far_entry *out);
+
+#define DCN_FAR_INTERPOD 1
+
+/** FAR negative routing table of an edge switch (§IV-B), into out (at
+ * most max entries). @return the number of entries it has. */
+unsigned int dcn_far_nrt(const struct dcn_router *r, uint32_t sw,
+			 struct dcn_far_entry *out, unsigned int max);
+
 
 /*
  * Compiled tables.

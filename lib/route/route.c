@@ -21,6 +21,9 @@ static const struct {
 	[DCN_ALGO_ROW] = { "row", &route_row_ops },
 	[DCN_ALGO_TRA] = { "tra", &route_tra_ops },
 	[DCN_ALGO_PORA_LITERAL] = { "pora-literal", &route_pora_literal_ops },
+	[DCN_ALGO_TFR] = { "tfr", &route_tfr_ops },
+	[DCN_ALGO_FAR_LITERAL] = { "far-literal", &route_far_literal_ops },
+	[DCN_ALGO_TFR_LITERAL] = { "tfr-literal", &route_tfr_literal_ops },
 };
 
 void
@@ -71,15 +74,22 @@ default_algo(enum dcn_topo_kind kind)
 }
 
 struct dcn_router *
-dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
-		  char *err, size_t errlen)
+dcn_router_create_conf(const struct dcn_topo *t,
+		       const struct dcn_route_conf *conf, char *err,
+		       size_t errlen)
 {
 	enum dcn_topo_kind kind = dcn_topo_kind(t);
+	enum dcn_route_algo algo = conf->algo;
+	const struct dcn_topo_params *p = dcn_topo_params(t);
 	struct dcn_router *r;
 	int ret;
 
-	if (algo == DCN_ALGO_DEFAULT)
+	if (algo == DCN_ALGO_DEFAULT) {
 		algo = default_algo(kind);
+		if (kind == DCN_TOPO_TOTORO && conf->fail != NULL &&
+		    !dcn_topo_failset_empty(conf->fail))
+			algo = DCN_ALGO_TFR;
+	}
 	if (algo <= DCN_ALGO_DEFAULT || algo >= DCN_ALGO_MAX) {
 		route_err(err, errlen, "unknown routing algorithm");
 		errno = EINVAL;
@@ -93,6 +103,19 @@ dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (conf->fail != NULL && dcn_topo_failset_topo(conf->fail) != t) {
+		route_err(err, errlen, "failure set is of another topology");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (conf->rrect_mode != DCN_RRECT_NONE &&
+	    (kind != DCN_TOPO_RRECT || p->m < 2 ||
+	     (conf->rrect_mode == DCN_RRECT_STANDBY && conf->rrect_alpha >= p->m))) {
+		route_err(err, errlen,
+			  "redundancy needs RRect with m >= 2 (and alpha < m for standby)");
+		errno = EINVAL;
+		return NULL;
+	}
 	r = calloc(1, sizeof(*r));
 	if (r == NULL) {
 		errno = ENOMEM;
@@ -101,6 +124,14 @@ dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
 	r->t = t;
 	r->algo = algo;
 	r->ops = algos[algo].ops;
+	r->conf = *conf;
+	r->conf.algo = algo;
+	if (r->conf.ttl == 0)
+		r->conf.ttl = 64;
+	if (r->conf.rrect_mode == DCN_RRECT_STANDBY && r->conf.rrect_alpha == 0)
+		r->conf.rrect_alpha = p->m - 1;
+	if (conf->fail != NULL && !dcn_topo_failset_empty(conf->fail))
+		r->fail = conf->fail;
 	if (r->ops->init != NULL) {
 		ret = r->ops->init(r, err, errlen);
 		if (ret < 0) {
@@ -112,6 +143,15 @@ dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
 	return r;
 }
 
+struct dcn_router *
+dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
+		  char *err, size_t errlen)
+{
+	struct dcn_route_conf conf = { .algo = algo };
+
+	return dcn_router_create_conf(t, &conf, err, errlen);
+}
+
 void
 dcn_router_free(struct dcn_router *r)
 {
@@ -120,6 +160,18 @@ dcn_router_free(struct dcn_router *r)
 	if (r->ops->fini != NULL)
 		r->ops->fini(r);
 	free(r);
+}
+
+const struct dcn_failset *
+dcn_router_failset(const struct dcn_router *r)
+{
+	return r->conf.fail;
+}
+
+const struct dcn_route_conf *
+dcn_router_conf(const struct dcn_router *r)
+{
+	return &r->conf;
 }
 
 const struct dcn_topo *
@@ -150,7 +202,8 @@ dcn_route_state_init(const struct dcn_router *r, uint32_t src, uint32_t dst,
 	st->proxy = DCN_ROUTE_NONE;
 	st->phase = DCN_PORA_SOURCE;
 	st->last_dim = 0xff;
-	st->ttl = 255;
+	st->path = DCN_PATH_ANY;
+	st->ttl = (uint8_t)(r->conf.ttl > 255 ? 255 : r->conf.ttl);
 	if (r->ops->state_init != NULL)
 		r->ops->state_init(r, src, dst, st);
 }
@@ -249,6 +302,11 @@ dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
 	uint32_t cur = src;
 	unsigned int nh = 0;
 
+	if (!dcn_route_server_up(r, src))
+		return -1;
+	dst = dcn_route_resolve(r, dst);
+	if (dst == DCN_ROUTE_NONE)
+		return -1;
 	dcn_route_state_init(r, src, dst, &st);
 	if (path != NULL && maxlen > 0)
 		path[0] = src;
@@ -256,7 +314,7 @@ dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
 		unsigned int n, i;
 		uint32_t draw;
 
-		if (nh + 1 >= maxlen)
+		if (nh + 1 >= maxlen || st.ttl == 0)
 			return -1;
 		n = r->ops->candidates(r, cur, dst, &st, hops);
 		if (n == 0)
@@ -273,6 +331,88 @@ dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
 	if (len != NULL)
 		*len = acc;
 	return (int)nh;
+}
+
+/* RRect redundancy: sub-group members of v are a_0 = c n + g, c in [0,m). */
+static uint32_t
+rrect_member(const struct dcn_router *r, uint32_t v, unsigned int c)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	uint32_t mn = p->m * p->n, a0 = v % mn;
+
+	return v - a0 + c * p->n + a0 % p->n;
+}
+
+/* Standby c_s of v's sub-group is awake when fewer live standbys come
+ * before it than working members have failed. @return 1 if awake. */
+static int
+rrect_standby_awake(const struct dcn_router *r, uint32_t s)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	unsigned int alpha = r->conf.rrect_alpha, c, failed = 0, before = 0;
+	unsigned int cs = s % (p->m * p->n) / p->n;
+
+	for (c = 0; c < alpha; c++)
+		failed += !rt_up(r, rrect_member(r, s, c));
+	for (c = alpha; c < cs; c++)
+		before += rt_up(r, rrect_member(r, s, c));
+	return before < failed;
+}
+
+int
+dcn_route_server_up(const struct dcn_router *r, uint32_t v)
+{
+	const struct dcn_topo_params *p;
+
+	if (!rt_up(r, v))
+		return 0;
+	if (r->conf.rrect_mode != DCN_RRECT_STANDBY)
+		return 1;
+	p = dcn_topo_params(r->t);
+	if (v % (p->m * p->n) / p->n < r->conf.rrect_alpha)
+		return 1;
+	return rrect_standby_awake(r, v);
+}
+
+uint32_t
+dcn_route_resolve(const struct dcn_router *r, uint32_t v)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	unsigned int c0, i, failed = 0, alpha = r->conf.rrect_alpha;
+
+	if (rt_up(r, v))
+		return dcn_route_server_up(r, v) ? v : DCN_ROUTE_NONE;
+	switch (r->conf.rrect_mode) {
+	case DCN_RRECT_MIRROR:
+		/* The next live member of the sub-group answers. */
+		c0 = v % (p->m * p->n) / p->n;
+		for (i = 1; i < p->m; i++) {
+			uint32_t w = rrect_member(r, v, (c0 + i) % p->m);
+
+			if (rt_up(r, w))
+				return w;
+		}
+		return DCN_ROUTE_NONE;
+	case DCN_RRECT_STANDBY:
+		/* The i-th failed working member is taken over by the i-th
+		 * live standby. */
+		c0 = v % (p->m * p->n) / p->n;
+		if (c0 >= alpha)
+			return DCN_ROUTE_NONE;
+		for (i = 0; i < c0; i++)
+			failed += !rt_up(r, rrect_member(r, v, i));
+		for (i = alpha; i < p->m; i++) {
+			uint32_t w = rrect_member(r, v, i);
+
+			if (!rt_up(r, w))
+				continue;
+			if (failed-- == 0)
+				return w;
+		}
+		return DCN_ROUTE_NONE;
+	default:
+		return DCN_ROUTE_NONE;
+	}
 }
 
 int

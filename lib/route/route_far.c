@@ -21,6 +21,19 @@
  *
  * The compiled table indexes the destination by (pod, position), the /24
  * that every BRT entry is a union of, so lookup is one array read.
+ *
+ * Failures (§IV-B): every edge switch learns all link failures (FAR
+ * broadcasts them) and builds its negative routing table (NRT) from them,
+ * one rule per case the paper lists; the rules are generalised from k = 4
+ * to k/4 cores per position (README.md). A next hop is avoided when any
+ * NRT entry matching the destination names it (no longest prefix), or
+ * when this switch's own cable to it is down.
+ *
+ * Correction: as printed, FAR drops a packet when every longest-prefix
+ * candidate is avoided, even when a shorter matching prefix still has an
+ * applicable next hop (E11 to 10.1.3.x with E11-E13 down: the /24 names
+ * only E13, the /16 would reach it through E14). "far" falls back to the
+ * next shorter matching prefix; "far-literal" drops, as printed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -110,55 +123,413 @@ far_port(const struct dcn_topo *t, uint32_t sw, uint32_t nh)
 					      : (int)(nj - (nj <= k / 2 ? 1 : k / 2 + 1));
 }
 
-/*
- * Candidates of switch sw for destination address dst from its BRT:
- * longest prefix, then the best priority of each next hop.
- */
-static unsigned int
-far_lookup(const struct dcn_topo *t, uint32_t sw,
-	   const struct dcn_far_entry *brt, unsigned int n, uint32_t dst,
-	   struct dcn_hop *out)
+/* Does an NRT entry name next_hop for dst? Entries that avoid an
+ * opposite edge for all inter-pod traffic (printed 10.0.0.0/8) do not
+ * apply to the switch's own pod. */
+static int
+nrt_avoids(const struct dcn_far_entry *nrt, unsigned int n, uint32_t dst,
+	   uint32_t next_hop, unsigned int own_pod)
 {
-	unsigned int i, j, best = 0, cnt = 0;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if ((dst & brt[i].mask) == brt[i].dest && brt[i].prefix > best)
-			best = brt[i].prefix;
-	for (i = 0; i < n; i++) {
-		int64_t nh;
-		int port;
-		uint16_t prio;
+		if ((dst & nrt[i].mask) == nrt[i].dest &&
+		    nrt[i].next_hop == next_hop &&
+		    !(nrt[i].type == DCN_FAR_INTERPOD &&
+		      ((dst >> 16) & 0xff) == own_pod))
+			return 1;
+	return 0;
+}
 
-		if ((dst & brt[i].mask) != brt[i].dest || brt[i].prefix != best)
-			continue;
-		prio = far_prio(brt[i].type);
-		nh = dcn_topo_vertex_of(t, brt[i].next_hop);
-		for (j = 0; j < cnt; j++)
-			if (out[j].next == (uint32_t)nh)
-				break;
-		if (j < cnt) {
-			if (prio < out[j].weight)
-				out[j].weight = prio;
-			continue;
+/*
+ * Candidates of switch sw for destination address dst from its BRT:
+ * longest prefix (falling back to shorter ones when fallback is set and
+ * nothing is applicable), minus the NRT and dead cables, then the best
+ * priority of each next hop.
+ */
+static unsigned int
+far_lookup(const struct dcn_router *r, uint32_t sw,
+	   const struct dcn_far_entry *brt, unsigned int n, uint32_t dst,
+	   const struct dcn_far_entry *nrt, unsigned int nn, int fallback,
+	   struct dcn_hop *out)
+{
+	const struct dcn_topo *t = r->t;
+	unsigned int i, j, limit = 33, cnt = 0, pod, pos, x;
+
+	dcn_topo_dm_decode(t, sw, &pod, &pos, &x);
+	for (;;) {
+		unsigned int best = 0;
+
+		for (i = 0; i < n; i++)
+			if ((dst & brt[i].mask) == brt[i].dest &&
+			    brt[i].prefix > best && brt[i].prefix < limit)
+				best = brt[i].prefix;
+		if (best == 0)
+			return 0;
+		for (i = 0; i < n; i++) {
+			struct dcn_hop h;
+			int64_t nh;
+			int port;
+			uint16_t prio;
+
+			if ((dst & brt[i].mask) != brt[i].dest ||
+			    brt[i].prefix != best ||
+			    nrt_avoids(nrt, nn, dst, brt[i].next_hop, pod))
+				continue;
+			prio = far_prio(brt[i].type);
+			nh = dcn_topo_vertex_of(t, brt[i].next_hop);
+			for (j = 0; j < cnt; j++)
+				if (out[j].next == (uint32_t)nh)
+					break;
+			if (j < cnt) {
+				if (prio < out[j].weight)
+					out[j].weight = prio;
+				continue;
+			}
+			port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
+			if (port < 0 || cnt == DCN_ROUTE_MAX_HOPS)
+				continue;
+			h = (struct dcn_hop){ (uint32_t)nh, DCN_ROUTE_NONE,
+					      (uint16_t)port, prio };
+			if (rt_hop_up(r, sw, &h))
+				out[cnt++] = h;
 		}
-		port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
-		if (port < 0 || cnt == DCN_ROUTE_MAX_HOPS)
-			continue;
-		out[cnt++] = (struct dcn_hop){ (uint32_t)nh, DCN_ROUTE_NONE,
-					       (uint16_t)port, prio };
+		if (cnt != 0 || !fallback)
+			return cnt;
+		limit = best;
 	}
-	return cnt;
+}
+
+/* Index of edge switch E_ij among the edge switches. */
+static uint32_t
+edge_index(unsigned int k, unsigned int i, unsigned int j)
+{
+	return (i - 1) * k + (j - 1);
+}
+
+static uint32_t
+ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
+{
+	return a << 24 | b << 16 | c << 8 | d;
+}
+
+/* NRT under construction: entries are first gathered as (edge, entry). */
+struct nrt_build {
+	struct dcn_far_entry *e;
+	uint32_t *owner;
+	uint32_t n, cap;
+	int err;
+};
+
+static void
+nrt_add_typed(struct nrt_build *b, uint32_t edge, uint32_t dest, uint32_t mask,
+	      uint32_t next_hop, uint8_t prefix, uint8_t type)
+{
+	uint32_t i;
+
+	/* The same rule can come from two failures: keep one. */
+	for (i = b->n; i-- > 0 && b->owner[i] == edge;)
+		if (b->e[i].dest == dest && b->e[i].mask == mask &&
+		    b->e[i].next_hop == next_hop)
+			return;
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 256;
+		struct dcn_far_entry *e = realloc(b->e, cap * sizeof(*e));
+		uint32_t *o = realloc(b->owner, cap * sizeof(*o));
+
+		if (e != NULL)
+			b->e = e;
+		if (o != NULL)
+			b->owner = o;
+		if (e == NULL || o == NULL) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->cap = cap;
+	}
+	b->e[b->n] = (struct dcn_far_entry){ dest, mask, next_hop, type, prefix };
+	b->owner[b->n++] = edge;
+}
+
+static void
+nrt_add(struct nrt_build *b, uint32_t edge, uint32_t dest, uint32_t mask,
+	uint32_t next_hop, uint8_t prefix)
+{
+	nrt_add_typed(b, edge, dest, mask, next_hop, prefix, 0);
+}
+
+struct fail_walk {
+	const struct dcn_topo *t;
+	struct nrt_build *b;
+	uint64_t *cdown;   /* [position][pod]: cores c with E_(pod)(pos)-C down */
+};
+
+/* Record one failed cable, edge-edge rules at once, edge-core into cdown. */
+static void
+far_fail_cable(const struct fail_walk *w, uint32_t u, uint32_t v)
+{
+	const struct dcn_topo *t = w->t;
+	unsigned int k = dcn_topo_params(t)->k, half = k / 2, q4 = k / 4;
+	unsigned int ui, uj, ux, vi, vj, vx, p, j, c;
+
+	dcn_topo_dm_decode(t, u, &ui, &uj, &ux);
+	dcn_topo_dm_decode(t, v, &vi, &vj, &vx);
+	if (ux >= 2 || vx >= 2)
+		return; /* server links: no NRT (§IV-D group 1) */
+	if (ux == 0 || vx == 0) {
+		/* Edge E_(pod)(pos) - core C_(pos)(c). */
+		unsigned int pod = ux == 1 ? ui : vi, pos = ux == 1 ? uj : vj;
+		unsigned int core = ux == 0 ? uj : vj;
+
+		w->cdown[(pos - 1) * (k + 1) + pod] |= 1ull << (core - 1);
+		return;
+	}
+	/* Edge-edge E_qa - E_qb inside pod q. */
+	{
+		unsigned int q = ui, a = uj, b = vj;
+
+		for (p = 1; p <= k; p++) {
+			for (j = 1; j <= k; j++) {
+				uint32_t e = edge_index(k, p, j);
+				int same_a = (j <= half) == (a <= half);
+
+				if (p == q) {
+					if (j == a || j == b)
+						continue; /* its own cable */
+					if (same_a)
+						nrt_add(w->b, e, ip4(10, q, a, 0),
+							ip4(255, 255, 255, 0),
+							ip4(10, q, b, 1), 24);
+					else
+						nrt_add(w->b, e, ip4(10, q, b, 0),
+							ip4(255, 255, 255, 0),
+							ip4(10, q, a, 1), 24);
+					continue;
+				}
+				/* Other pod: avoid the next hops that enter pod
+				 * q at a (for b) or at b (for a): this switch's
+				 * cores when it sits at a or b, and the
+				 * opposite-line edge at a or b. */
+				if (j == a || j == b) {
+					unsigned int other = j == a ? b : a;
+
+					for (c = 1; c <= q4; c++)
+						nrt_add(w->b, e, ip4(10, q, other, 0),
+							ip4(255, 255, 255, 0),
+							ip4(10, 0, j, c), 24);
+				}
+				if (same_a)
+					nrt_add(w->b, e, ip4(10, q, a, 0),
+						ip4(255, 255, 255, 0),
+						ip4(10, p, b, 1), 24);
+				else
+					nrt_add(w->b, e, ip4(10, q, b, 0),
+						ip4(255, 255, 255, 0),
+						ip4(10, p, a, 1), 24);
+			}
+		}
+	}
+}
+
+static void
+far_fail_link_cb(uint32_t v, uint16_t port, void *arg)
+{
+	const struct fail_walk *w = arg;
+	struct dcn_adj a[256];
+	unsigned int n = dcn_topo_adj(w->t, v, a), i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].port == port)
+			far_fail_cable(w, v, a[i].peer);
+}
+
+/*
+ * Build every edge switch's NRT from the failure set (§IV-B):
+ *  - a cable in the same pod, E_pa-E_pb: switches on a's line avoid
+ *    E_pb for 10.p.a.0/24, those on b's line avoid E_pa for 10.p.b.0/24;
+ *  - a cable in another pod q: avoid the next hops entering pod q at b
+ *    for 10.q.a.0/24 and at a for 10.q.b.0/24;
+ *  - a core cable C_ec-E_qe: every E_pe (p != q) avoids C_ec for
+ *    10.q.0.0/16;
+ *  - an opposite edge E_pe whose cores cannot carry traffic to pod q
+ *    (every core c has E_pe-C_ec or C_ec-E_qe down) is avoided for
+ *    10.q.0.0/16, and for 10.0.0.0/8 when all its core cables are down.
+ *    With k = 4 (one core a position) these are the paper's two rules.
+ *    The 10.0.0.0/8 entry is for inter-pod traffic ("C31 can't forward
+ *    any inter-pod packets for E11"): read as a plain /8 it would also
+ *    avoid E_pe for its own servers and loop intra-pod packets, so it
+ *    does not apply to the switch's own pod;
+ *  - a cable of this switch itself: its routes through it are removed
+ *    at lookup; a core on the same line that it does not use: nothing.
+ * A failed switch counts as all its cables failed.
+ */
+static int
+far_build_nrt(struct dcn_router *r)
+{
+	const struct dcn_topo *t = r->t;
+	unsigned int k = dcn_topo_params(t)->k, half = k / 2, q4 = k / 4;
+	uint64_t full = q4 == 64 ? ~0ull : (1ull << q4) - 1;
+	struct nrt_build b = { NULL, NULL, 0, 0, 0 };
+	struct fail_walk w = { t, &b, NULL };
+	uint32_t nedge = k * k, v, i;
+	struct route_far *far = &r->u.far;
+	struct dcn_adj *adj;
+	unsigned int e, p, q, j;
+
+	w.cdown = calloc((size_t)k * (k + 1), sizeof(*w.cdown));
+	adj = malloc(k * sizeof(*adj));
+	if (w.cdown == NULL || adj == NULL) {
+		free(w.cdown);
+		free(adj);
+		return -ENOMEM;
+	}
+	dcn_topo_failset_foreach_link(r->fail, far_fail_link_cb, &w);
+	for (v = dcn_topo_servers(t); v < dcn_topo_vertices(t); v++) {
+		unsigned int n;
+
+		if (!dcn_topo_failset_vertex_down(r->fail, v))
+			continue;
+		n = dcn_topo_adj(t, v, adj);
+		for (i = 0; i < n; i++)
+			if (dcn_topo_role(t, adj[i].peer) != DCN_ROLE_SERVER)
+				far_fail_cable(&w, v, adj[i].peer);
+	}
+	for (e = 1; e <= k; e++) {
+		uint64_t *cd = &w.cdown[(e - 1) * (k + 1)];
+
+		for (q = 1; q <= k; q++) {
+			uint32_t c;
+
+			/* Users of C_ec avoid it for pod q. */
+			for (c = 1; c <= q4; c++) {
+				if (!(cd[q] >> (c - 1) & 1))
+					continue;
+				for (p = 1; p <= k; p++)
+					if (p != q)
+						nrt_add(&b, edge_index(k, p, e),
+							ip4(10, q, 0, 0),
+							ip4(255, 255, 0, 0),
+							ip4(10, 0, e, c), 16);
+			}
+		}
+		/* Opposite-line users of E_pe. */
+		for (p = 1; p <= k; p++) {
+			unsigned int ob = e <= half ? half + 1 : 1;
+
+			if (cd[p] == full) {
+				for (j = ob; j < ob + half; j++)
+					nrt_add_typed(&b, edge_index(k, p, j),
+						      ip4(10, 0, 0, 0),
+						      ip4(255, 0, 0, 0),
+						      ip4(10, p, e, 1), 8,
+						      DCN_FAR_INTERPOD);
+				continue;
+			}
+			for (q = 1; q <= k; q++) {
+				if (q == p || (cd[p] | cd[q]) != full)
+					continue;
+				for (j = ob; j < ob + half; j++)
+					nrt_add(&b, edge_index(k, p, j),
+						ip4(10, q, 0, 0),
+						ip4(255, 255, 0, 0),
+						ip4(10, p, e, 1), 16);
+			}
+		}
+	}
+	free(w.cdown);
+	free(adj);
+	if (b.err < 0) {
+		free(b.e);
+		free(b.owner);
+		return b.err;
+	}
+	/* Group by edge switch (counting sort). */
+	far->off = calloc(nedge + 1, sizeof(*far->off));
+	far->cnt = calloc(nedge, sizeof(*far->cnt));
+	far->nrt = malloc((b.n ? b.n : 1) * sizeof(*far->nrt));
+	if (far->off == NULL || far->cnt == NULL || far->nrt == NULL) {
+		free(b.e);
+		free(b.owner);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b.n; i++)
+		far->off[b.owner[i] + 1]++;
+	for (i = 0; i < nedge; i++)
+		far->off[i + 1] += far->off[i];
+	for (i = 0; i < b.n; i++) {
+		uint32_t o = b.owner[i];
+
+		far->nrt[far->off[o] + far->cnt[o]++] = b.e[i];
+	}
+	far->n = b.n;
+	free(b.e);
+	free(b.owner);
+	return 0;
+}
+
+static int
+far_init(struct dcn_router *r, char *err, size_t len)
+{
+	(void)err;
+	(void)len;
+	if (r->fail == NULL)
+		return 0;
+	return far_build_nrt(r);
+}
+
+static void
+far_fini(struct dcn_router *r)
+{
+	free(r->u.far.off);
+	free(r->u.far.cnt);
+	free(r->u.far.nrt);
+}
+
+/* NRT of switch sw (empty for cores and when nothing failed). */
+static const struct dcn_far_entry *
+far_nrt_of(const struct dcn_router *r, uint32_t sw, unsigned int *n)
+{
+	unsigned int i, j, x, k = dcn_topo_params(r->t)->k;
+	uint32_t e;
+
+	*n = 0;
+	if (r->fail == NULL || r->u.far.off == NULL)
+		return NULL;
+	dcn_topo_dm_decode(r->t, sw, &i, &j, &x);
+	if (x != 1)
+		return NULL;
+	e = edge_index(k, i, j);
+	*n = r->u.far.cnt[e];
+	return r->u.far.nrt + r->u.far.off[e];
+}
+
+unsigned int
+dcn_far_nrt(const struct dcn_router *r, uint32_t sw, struct dcn_far_entry *out,
+	    unsigned int max)
+{
+	unsigned int n, i;
+	const struct dcn_far_entry *e;
+
+	if (dcn_topo_kind(r->t) != DCN_TOPO_DIAMOND)
+		return 0;
+	e = far_nrt_of(r, sw, &n);
+	for (i = 0; i < n && i < max; i++)
+		out[i] = e[i];
+	return n;
 }
 
 /* Largest BRT: 9k/4 entries at k = 252. */
 #define FAR_BRT_MAX 576
 
-/* At switch or server cur; brt is cur's BRT when the caller has it. */
+/* At switch or server cur; brt is cur's BRT. */
 static unsigned int
-far_next(const struct dcn_topo *t, uint32_t cur, uint32_t dst,
+far_next(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	 const struct dcn_far_entry *brt, unsigned int nbrt,
 	 struct dcn_hop *out)
 {
+	const struct dcn_topo *t = r->t;
+	const struct dcn_far_entry *nrt;
+	unsigned int nn;
 	struct dcn_adj a[1];
 	unsigned int i, j, x, di, dj, dx;
 
@@ -168,7 +539,7 @@ far_next(const struct dcn_topo *t, uint32_t cur, uint32_t dst,
 		dcn_topo_adj(t, cur, a);
 		out[0] = (struct dcn_hop){ a[0].peer, DCN_ROUTE_NONE, 0,
 					   FAR_PRIO_BEST };
-		return 1;
+		return rt_filter_up(r, cur, out, 1);
 	}
 	dcn_topo_dm_decode(t, dst, &di, &dj, &dx);
 	if (x == 1 && di == i && dj == j) {
@@ -178,9 +549,11 @@ far_next(const struct dcn_topo *t, uint32_t cur, uint32_t dst,
 		out[0] = (struct dcn_hop){ dst, DCN_ROUTE_NONE,
 					   (uint16_t)(k / 2 + k / 4 + dx - 2),
 					   FAR_PRIO_BEST };
-		return 1;
+		return rt_filter_up(r, cur, out, 1);
 	}
-	return far_lookup(t, cur, brt, nbrt, dcn_topo_addr(t, dst), out);
+	nrt = far_nrt_of(r, cur, &nn);
+	return far_lookup(r, cur, brt, nbrt, dcn_topo_addr(t, dst), nrt, nn,
+			  r->algo == DCN_ALGO_FAR, out);
 }
 
 static unsigned int
@@ -191,7 +564,7 @@ far_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	unsigned int n = dcn_far_brt(r->t, cur, brt);
 
 	(void)st;
-	return far_next(r->t, cur, dst, brt, n, out);
+	return far_next(r, cur, dst, brt, n, out);
 }
 
 /*
@@ -233,7 +606,7 @@ far_compile(struct dcn_rtable *tb)
 
 			if (px == 1 && i == pi && j == pj)
 				continue;
-			n = far_next(t, tb->node, d, brt, nbrt, hops);
+			n = far_next(tb->r, tb->node, d, brt, nbrt, hops);
 			id = rtable_add_set(tb, dd, hops, n);
 			if (id < 0)
 				goto fail;
@@ -245,7 +618,7 @@ far_compile(struct dcn_rtable *tb)
 			uint32_t d = dcn_topo_dm_server(t, pi, pj, x);
 			unsigned int n;
 
-			n = far_next(t, tb->node, d, brt, nbrt, hops);
+			n = far_next(tb->r, tb->node, d, brt, nbrt, hops);
 			id = rtable_add_set(tb, dd, hops, n);
 			if (id < 0)
 				goto fail;
@@ -264,6 +637,17 @@ fail:
 const struct route_ops route_far_ops = {
 	.kind = DCN_TOPO_DIAMOND,
 	.pick = DCN_PICK_PRIORITY,
+	.init = far_init,
+	.fini = far_fini,
+	.candidates = far_candidates,
+	.compile = far_compile,
+};
+
+const struct route_ops route_far_literal_ops = {
+	.kind = DCN_TOPO_DIAMOND,
+	.pick = DCN_PICK_PRIORITY,
+	.init = far_init,
+	.fini = far_fini,
 	.candidates = far_candidates,
 	.compile = far_compile,
 };

@@ -28,6 +28,14 @@
  *    dimension (and after a jump); crossing the wraparound link of the
  *    dimension it travels in moves it to VC 1 for the rest of that
  *    dimension.
+ *  - Failures: a neighbour that is down, or behind a cable that is, leaves
+ *    the eq. (12) candidates; in the quadrant, when the DOR hop is down the
+ *    next dimension with distance left is tried, in the quadrant's
+ *    direction. Every hop still shortens the in-quadrant distance, so the
+ *    route stays loop- and livelock-free; when no live hop is left inside
+ *    the quadrant the packet is dropped (the source cannot know).
+ *    DOR on the torus falls back the same way (next dimension, shorter
+ *    direction), which keeps it minimal.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -39,6 +47,8 @@
 
 /* What a node knows of itself: coordinates and neighbours. */
 struct nc_ctx {
+	const struct dcn_router *r;
+	uint32_t self;
 	unsigned int k, n;
 	int literal;
 	const uint32_t *inv;
@@ -87,6 +97,8 @@ ctx_load(const struct dcn_router *r, uint32_t v, struct nc_ctx *x)
 	unsigned int i;
 	int64_t j;
 
+	x->r = r;
+	x->self = v;
 	x->k = p->k;
 	x->n = p->n;
 	x->literal = r->algo == DCN_ALGO_PORA_LITERAL;
@@ -189,6 +201,8 @@ pora_step1(const struct dcn_router *r, const struct nc_ctx *x,
 				continue;
 			out[n] = (struct dcn_hop){ x->nb[2 * i + s], DCN_ROUTE_NONE,
 						   (uint16_t)(2 * i + s), 0 };
+			if (!rt_hop_up(x->r, x->self, &out[n]))
+				continue;
 			dist[n++] = total - base[i] + ring_dist(y, d[i], x->k);
 		}
 	}
@@ -199,7 +213,8 @@ pora_step1(const struct dcn_router *r, const struct nc_ctx *x,
 			dj += ring_dist(x->jc[i], d[i], x->k);
 		out[n] = (struct dcn_hop){ x->jump, DCN_ROUTE_NONE,
 					   (uint16_t)(2 * x->n), 0 };
-		dist[n++] = dj;
+		if (rt_hop_up(x->r, x->self, &out[n]))
+			dist[n++] = dj;
 	}
 	return n;
 }
@@ -221,6 +236,8 @@ pora_quadrant(const struct nc_ctx *x, const uint8_t *d,
 			continue;
 		out[n] = (struct dcn_hop){ x->nb[2 * i + dir], DCN_ROUTE_NONE,
 					   (uint16_t)(2 * i + dir), 0 };
+		if (!rt_hop_up(x->r, x->self, &out[n]))
+			continue; /* fall back to the next dimension */
 		dist[n++] = qd - 1;
 		break;
 	}
@@ -233,7 +250,8 @@ pora_quadrant(const struct nc_ctx *x, const uint8_t *d,
 		if (qj < qd - 1) {
 			out[n] = (struct dcn_hop){ x->jump, DCN_ROUTE_NONE,
 						   (uint16_t)(2 * x->n), 0 };
-			dist[n++] = qj;
+			if (rt_hop_up(x->r, x->self, &out[n]))
+				dist[n++] = qj;
 		}
 	}
 	return eq12(x, out, dist, n);
@@ -355,7 +373,8 @@ dor_core(const struct nc_ctx *x, const uint8_t *d, struct dcn_hop *out)
 			out[0] = (struct dcn_hop){ x->nb[2 * i + dir], DCN_ROUTE_NONE,
 						   (uint16_t)(2 * i + dir),
 						   DCN_ROUTE_WEIGHT_ONE };
-			return 1;
+			if (rt_hop_up(x->r, x->self, &out[0]))
+				return 1;
 		}
 	}
 	return 0;

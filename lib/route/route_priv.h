@@ -42,15 +42,69 @@ struct route_lascada {
 /* NovaCube: eq. (12) numerators, 2^30 / d^2. */
 #define NC_INV_MAX 256
 
+/* FAR: the negative routing table of every edge switch. */
+struct route_far {
+	uint32_t *off;            /* per edge switch, into nrt */
+	uint32_t *cnt;
+	struct dcn_far_entry *nrt;
+	uint32_t n, cap;
+};
+
 struct dcn_router {
 	const struct dcn_topo *t;
 	enum dcn_route_algo algo;
 	const struct route_ops *ops;
+	const struct dcn_failset *fail; /* NULL when nothing has failed */
+	struct dcn_route_conf conf;
 	union {
 		struct route_lascada ls;
 		uint32_t nc_inv[NC_INV_MAX];
+		struct route_far far;
 	} u;
 };
+
+#include "dcn_topo.h"
+
+static inline int
+rt_up(const struct dcn_router *r, uint32_t v)
+{
+	return r->fail == NULL || !dcn_topo_failset_vertex_down(r->fail, v);
+}
+
+/*
+ * Is hop h from cur usable: its next vertex, the cable(s) and the switch
+ * crossed all up? Across a switch, both servers use the same port number
+ * (a server's port l is its level-l switch in every server-centric fabric).
+ */
+static inline int
+rt_hop_up(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h)
+{
+	const struct dcn_failset *f = r->fail;
+
+	if (f == NULL)
+		return 1;
+	if (dcn_topo_failset_vertex_down(f, h->next))
+		return 0;
+	if (h->via == DCN_ROUTE_NONE)
+		return !dcn_topo_failset_link_down(f, cur, h->port, h->next);
+	return !dcn_topo_failset_link_down(f, cur, h->port, h->via) &&
+	       !dcn_topo_failset_link_down(f, h->next, h->port, h->via);
+}
+
+/* Keep the usable hops, in order. @return how many. */
+static inline unsigned int
+rt_filter_up(const struct dcn_router *r, uint32_t cur, struct dcn_hop *h,
+	     unsigned int n)
+{
+	unsigned int i, m = 0;
+
+	if (r->fail == NULL)
+		return n;
+	for (i = 0; i < n; i++)
+		if (rt_hop_up(r, cur, &h[i]))
+			h[m++] = h[i];
+	return m;
+}
 
 struct dcn_rtable {
 	enum dcn_rtable_form form;
@@ -81,6 +135,9 @@ extern const struct route_ops route_far_ops;
 extern const struct route_ops route_rrect_ops;
 extern const struct route_ops route_row_ops;
 extern const struct route_ops route_tra_ops;
+extern const struct route_ops route_tfr_ops;
+extern const struct route_ops route_tfr_literal_ops;
+extern const struct route_ops route_far_literal_ops;
 
 __attribute__((format(printf, 3, 4)))
 void route_err(char *err, size_t len, const char *fmt, ...);

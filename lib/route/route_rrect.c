@@ -14,6 +14,16 @@
  * RRectRouting over all permutations and address formats (Alg. 1), all of
  * the same length; the flow hash picks one, so a flow keeps its path.
  * The compiled table is the node's digits: lookup is O(k) arithmetic.
+ *
+ * Failures (§3.3, §5): failed servers are announced to every server, and
+ * link failures are known the same way (the failover machinery spreads
+ * them). The source then takes the shortest of the k+1 parallel paths of
+ * Alg. 2 whose servers, switches and cables are all up, and the packet
+ * carries that path's index; every server on it recomputes the same path
+ * (Alg. 2 is deterministic here) and forwards to its successor. With no
+ * surviving parallel path the packet is not sent. A failed destination
+ * is answered by the mirror or standby that took its address over
+ * (dcn_route_resolve()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -107,6 +117,67 @@ rr_core(const struct rr_ctx *x, const uint16_t *b, unsigned int bc,
 	return n;
 }
 
+/* The hop from server x to its neighbour y on parallel path i. */
+static int
+rr_path_hop(const struct dcn_topo *t, uint32_t x, uint32_t y, unsigned int i,
+	    struct dcn_hop *h)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(t);
+	uint16_t a[DCN_TOPO_MAX_DIGITS], b[DCN_TOPO_MAX_DIGITS];
+	struct dcn_adj sw[DCN_TOPO_MAX_DIGITS];
+	unsigned int l, level = 0, diff = 0;
+
+	dcn_topo_rr_digits(t, x, a);
+	dcn_topo_rr_digits(t, y, b);
+	for (l = 1; l <= p->k; l++)
+		if (a[l] != b[l]) {
+			level = l;
+			diff++;
+		}
+	if (diff > 1 || (diff == 1 && a[0] % p->n != b[0] % p->n))
+		return -1;
+	if (diff == 0 && a[0] % p->n == b[0] % p->n)
+		level = i; /* mirrors: path i crosses the level-i switch */
+	dcn_topo_adj(t, x, sw);
+	*h = (struct dcn_hop){ y, sw[level].peer, (uint16_t)level, 1 };
+	return 0;
+}
+
+static int
+rr_path_up(const struct dcn_router *r, const uint32_t *path, unsigned int len,
+	   unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j + 1 < len; j++) {
+		struct dcn_hop h;
+
+		if (rr_path_hop(r->t, path[j], path[j + 1], i, &h) < 0 ||
+		    !rt_hop_up(r, path[j], &h) ||
+		    !dcn_route_server_up(r, path[j + 1]))
+			return 0;
+	}
+	return 1;
+}
+
+/* At the source: the shortest surviving parallel path. */
+static void
+rr_state_init(const struct dcn_router *r, uint32_t src, uint32_t dst,
+	      struct dcn_route_state *st)
+{
+	uint32_t paths[DCN_TOPO_MAX_DIGITS][DCN_ROUTE_MAX_PATH];
+	unsigned int lens[DCN_TOPO_MAX_DIGITS], n, i, best = DCN_PATH_NONE;
+
+	if (r->fail == NULL || src == dst)
+		return;
+	n = dcn_rrect_para_paths(r->t, src, dst, 0, paths, lens);
+	for (i = 0; i < n; i++)
+		if (rr_path_up(r, paths[i], lens[i], i) &&
+		    (best == DCN_PATH_NONE || lens[i] < lens[best]))
+			best = i;
+	st->path = (uint8_t)best;
+}
+
 static unsigned int
 rr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	      const struct dcn_route_state *st, struct dcn_hop *out)
@@ -114,7 +185,21 @@ rr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	uint16_t b[DCN_TOPO_MAX_DIGITS], bc;
 	struct rr_ctx x;
 
-	(void)st;
+	if (st->path != DCN_PATH_ANY) {
+		uint32_t paths[DCN_TOPO_MAX_DIGITS][DCN_ROUTE_MAX_PATH];
+		unsigned int lens[DCN_TOPO_MAX_DIGITS], j, i = st->path;
+
+		if (i == DCN_PATH_NONE)
+			return 0;
+		dcn_rrect_para_paths(r->t, st->src, dst, 0, paths, lens);
+		for (j = 0; j + 1 < lens[i]; j++)
+			if (paths[i][j] == cur)
+				break;
+		if (j + 1 >= lens[i] ||
+		    rr_path_hop(r->t, cur, paths[i][j + 1], i, &out[0]) < 0)
+			return 0;
+		return rt_filter_up(r, cur, out, 1);
+	}
 	rr_ctx_load(r->t, cur, &x);
 	rr_digits(&x, dst, b, &bc);
 	return rr_core(&x, b, bc, dst, out);
@@ -316,7 +401,8 @@ rr_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
 	unsigned int l;
 	uint32_t s;
 
-	(void)st;
+	if (st->path != DCN_PATH_ANY)
+		return rr_candidates(tb->r, tb->node, dst, st, out);
 	s = x->split[addr & ((1u << x->bits0) - 1)];
 	b[0] = (uint16_t)(s & 0xffff);
 	addr >>= x->bits0;
@@ -330,6 +416,7 @@ rr_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
 const struct route_ops route_rrect_ops = {
 	.kind = DCN_TOPO_RRECT,
 	.pick = DCN_PICK_EQUAL,
+	.state_init = rr_state_init,
 	.candidates = rr_candidates,
 	.compile = rr_compile,
 	.digit_lookup = rr_digit_lookup,

@@ -31,6 +31,7 @@
  * node agrees, so the packet follows a shortest TRA path. FLAT table.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "route_priv.h"
@@ -169,4 +170,330 @@ const struct route_ops route_tra_ops = {
 	.pick = DCN_PICK_EQUAL,
 	.init = tra_init,
 	.candidates = tra_candidates,
+};
+
+/*
+ * TFR, Totoro fault-tolerant routing (§3.2, §3.3, Alg. 3).
+ *
+ * A server knows the link states of its broadcast domain (TBD), the
+ * Totoro_bcLevel it is in, including the links of the outer servers
+ * across its high-level links (their states arrive over the inter-switch,
+ * §3.2). dijkstraRouting(target) is a shortest path in that known graph:
+ * unweighted, so breadth-first; it finds targets inside the TBD and outer
+ * servers. Otherwise the packet takes a proxy: the far end n of a local
+ * level-k link (m, n) that can be reached, TRA's choice first (the exit
+ * nearest this server, then the one whose far end is the destination,
+ * then the lowest number), then the other local links in the same order.
+ * At the proxy the field is cleared and the next proxy chosen. The TTL
+ * bounds everything. The constraint bcLevel >= log_n(2^K / N) makes every
+ * TBD hold a link of every level.
+ *
+ * Two corrections, each shown by a test against the rule as printed:
+ *  - When the destination is inside this TBD but cut off from this server
+ *    in it (its intra-switch cable down, say), Alg. 3 has no way out:
+ *    lowestCommonLevel is at most bcLevel and no local path leaves towards
+ *    it. The packet then goes out over a local level bcLevel+1 link to a
+ *    sibling partition and is routed back from there.
+ *  - An outer server is taken as proxy only if its own intra-switch cable
+ *    is up (its states reach the TBD over the inter-switch): one that
+ *    cannot get into its Totoro_0 would bounce the packet back.
+ */
+
+/* TFR search state over the servers of one TBD. */
+struct tfr_bfs {
+	uint32_t base, size;   /* first server and number of servers */
+	uint16_t *dist;        /* 0xffff: unreached */
+	uint32_t *first;       /* first hop towards each server */
+	uint32_t *queue;
+};
+
+static int
+tfr_init(struct dcn_router *r, char *err, size_t len)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	uint64_t span = p->N;
+	unsigned int bc = r->conf.bc_level, least = 0;
+
+	/* The least level with N n^bc >= 2^K. */
+	while (span < (1ull << p->K)) {
+		span *= p->n;
+		least++;
+	}
+	if (bc == 0)
+		bc = least;
+	if (bc < least || bc > p->K) {
+		route_err(err, len,
+			  "tfr: bcLevel %u breaks bcLevel >= log_n(2^K/N) = %u (and <= K)",
+			  bc, least);
+		return -EINVAL;
+	}
+	r->conf.bc_level = bc;
+	return 0;
+}
+
+static int
+tfr_link_up(const struct dcn_router *r, uint32_t s, uint16_t port,
+	    uint32_t sw)
+{
+	return r->fail == NULL ||
+	       (!dcn_topo_failset_vertex_down(r->fail, s) &&
+		!dcn_topo_failset_link_down(r->fail, s, port, sw));
+}
+
+/* Breadth-first search from src over its TBD's known graph. */
+static int
+tfr_bfs_run(const struct dcn_router *r, const struct tt_geo *g, uint32_t src,
+	    struct tfr_bfs *b)
+{
+	const struct dcn_topo *t = r->t;
+	unsigned int bc = r->conf.bc_level;
+	uint32_t head = 0, tail = 0, i;
+
+	b->size = g->block[bc];
+	b->base = src - src % b->size;
+	b->dist = malloc(b->size * sizeof(*b->dist));
+	b->first = malloc(b->size * sizeof(*b->first));
+	b->queue = malloc(b->size * sizeof(*b->queue));
+	if (b->dist == NULL || b->first == NULL || b->queue == NULL)
+		return -ENOMEM;
+	for (i = 0; i < b->size; i++)
+		b->dist[i] = 0xffff;
+	if (!rt_up(r, src))
+		return 0;
+	b->dist[src - b->base] = 0;
+	b->first[src - b->base] = src;
+	b->queue[tail++] = src;
+	while (head < tail) {
+		uint32_t s = b->queue[head++];
+		struct dcn_adj a[2];
+		unsigned int ls = level_of(g, s), w;
+		uint32_t t0 = s - s % g->N;
+
+		dcn_topo_adj(t, s, a);
+		/* Intra-switch neighbours. */
+		if (rt_up(r, a[0].peer) && tfr_link_up(r, s, 0, a[0].peer)) {
+			for (w = 0; w < g->N; w++) {
+				uint32_t y = t0 + w;
+
+				if (y == s || b->dist[y - b->base] != 0xffff ||
+				    !tfr_link_up(r, y, 0, a[0].peer))
+					continue;
+				b->dist[y - b->base] = (uint16_t)(b->dist[s - b->base] + 1);
+				b->first[y - b->base] = s == src ? y : b->first[s - b->base];
+				b->queue[tail++] = y;
+			}
+		}
+		/* Inter-switch neighbours inside the TBD. */
+		if (ls != 0 && ls <= bc && rt_up(r, a[1].peer) &&
+		    tfr_link_up(r, s, 1, a[1].peer)) {
+			for (w = 0; w < g->n; w++) {
+				uint32_t y = dcn_topo_tt_across(t, s, ls, w);
+
+				if (y == s || b->dist[y - b->base] != 0xffff ||
+				    !tfr_link_up(r, y, 1, a[1].peer))
+					continue;
+				b->dist[y - b->base] = (uint16_t)(b->dist[s - b->base] + 1);
+				b->first[y - b->base] = s == src ? y : b->first[s - b->base];
+				b->queue[tail++] = y;
+			}
+		}
+	}
+	return 0;
+}
+
+static void
+tfr_bfs_free(struct tfr_bfs *b)
+{
+	free(b->dist);
+	free(b->first);
+	free(b->queue);
+}
+
+/*
+ * dijkstraRouting: hop count from src to target over the known graph and
+ * the first hop, or 0xffff. Outer targets are reached across the
+ * high-level switch of a TBD server.
+ */
+static unsigned int
+tfr_route_to(const struct dcn_router *r, const struct tt_geo *g,
+	     const struct tfr_bfs *b, uint32_t src, uint32_t target,
+	     uint32_t dst_of_search, struct dcn_hop *hop)
+{
+	const struct dcn_topo *t = r->t;
+	struct dcn_adj a[2];
+	uint32_t m, f;
+	unsigned int lt;
+
+	if (target >= b->base && target < b->base + b->size) {
+		if (b->dist[target - b->base] == 0xffff || target == src)
+			return 0xffff;
+		f = b->first[target - b->base];
+	} else {
+		lt = level_of(g, target);
+		if (lt <= r->conf.bc_level || !rt_up(r, target))
+			return 0xffff;
+		if (target != dst_of_search && r->algo == DCN_ALGO_TFR) {
+			/* A proxy must be able to get into its Totoro_0. */
+			dcn_topo_adj(t, target, a);
+			if (!rt_up(r, a[0].peer) || !tfr_link_up(r, target, 0, a[0].peer))
+				return 0xffff;
+		}
+		m = dcn_topo_tt_across(t, target, lt,
+				       (src / g->block[lt - 1]) % g->n);
+		if (m < b->base || m >= b->base + b->size ||
+		    b->dist[m - b->base] == 0xffff)
+			return 0xffff;
+		dcn_topo_adj(t, m, a);
+		if (!rt_up(r, a[1].peer) || !tfr_link_up(r, m, 1, a[1].peer) ||
+		    !tfr_link_up(r, target, 1, a[1].peer))
+			return 0xffff;
+		f = m == src ? target : b->first[m - b->base];
+		if (hop == NULL)
+			return b->dist[m - b->base] + 1u;
+		dcn_topo_adj(t, src, a);
+		if (f == target)
+			*hop = (struct dcn_hop){ target, a[1].peer, 1, 1 };
+		else
+			*hop = (struct dcn_hop){ f, a[0].peer, 0, 1 };
+		return b->dist[m - b->base] + 1u;
+	}
+	if (hop != NULL) {
+		/* The first hop is an intra-switch or an inside inter-switch
+		 * neighbour. */
+		dcn_topo_adj(t, src, a);
+		if (f / g->N == src / g->N)
+			*hop = (struct dcn_hop){ f, a[0].peer, 0, 1 };
+		else
+			*hop = (struct dcn_hop){ f, a[1].peer, 1, 1 };
+	}
+	return b->dist[target - b->base];
+}
+
+/*
+ * getLocalPaths: the best reachable far end of this TBD's level-k links
+ * into child `child` of the Totoro_k (child == n: any sibling of this
+ * server's own), TRA's choice first: fewest hops, then the destination.
+ */
+static uint32_t
+tfr_pick_proxy(const struct dcn_router *r, const struct tt_geo *g,
+	       const struct tfr_bfs *b, uint32_t cur, uint32_t dst,
+	       unsigned int k, unsigned int child)
+{
+	uint32_t step = 1u << k, m, best = DCN_ROUTE_NONE;
+	unsigned int c0 = child == g->n ? 0 : child;
+	unsigned int c1 = child == g->n ? g->n : child + 1, c;
+	unsigned int best_len = 0xffff;
+
+	for (m = b->base + ((step >> 1) - 1 + step - b->base % step) % step;
+	     m < b->base + b->size; m += step) {
+		for (c = c0; c < c1; c++) {
+			uint32_t n = dcn_topo_tt_across(r->t, m, k, c);
+			unsigned int len;
+
+			if (n / g->block[k - 1] == cur / g->block[k - 1])
+				continue;
+			len = tfr_route_to(r, g, b, cur, n, dst, NULL);
+			if (len == 0xffff)
+				continue;
+			if (len < best_len || (len == best_len && n == dst)) {
+				best = n;
+				best_len = len;
+			}
+		}
+	}
+	return best;
+}
+
+/* Alg. 3 lines 5-16: the next hop and the proxy the packet leaves with.
+ * @return 1 with *hop set, 0 to drop. */
+static int
+tfr_decide(const struct dcn_router *r, uint32_t cur,
+	   const struct dcn_route_state *st, struct dcn_hop *hop,
+	   uint32_t *proxy_out)
+{
+	const struct dcn_topo *t = r->t;
+	uint32_t dst = st->dst, proxy = st->proxy;
+	struct tfr_bfs b = { 0, 0, NULL, NULL, NULL };
+	struct tt_geo g;
+	int found = 0;
+
+	tt_geo_load(t, &g);
+	if (proxy == cur)
+		proxy = DCN_ROUTE_NONE;
+	if (tfr_bfs_run(r, &g, cur, &b) < 0)
+		goto out;
+	if (tfr_route_to(r, &g, &b, cur, dst, dst, hop) != 0xffff) {
+		found = 1;
+	} else if (proxy != DCN_ROUTE_NONE) {
+		found = tfr_route_to(r, &g, &b, cur, proxy, dst, hop) != 0xffff;
+	} else {
+		/* getLocalPaths(this, k): level-k links of this TBD, TRA's
+		 * choice first. */
+		unsigned int k = 0, j;
+		uint32_t best;
+
+		for (j = g.K; j >= 1; j--)
+			if (cur / g.block[j - 1] != dst / g.block[j - 1]) {
+				k = j;
+				break;
+			}
+		best = DCN_ROUTE_NONE;
+		if (k > r->conf.bc_level)
+			best = tfr_pick_proxy(r, &g, &b, cur, dst, k,
+					      (dst / g.block[k - 1]) % g.n);
+		/* Cut off inside the TBD, or from every local level-k link:
+		 * out over a level bcLevel+1 link and back (correction). */
+		if (best == DCN_ROUTE_NONE && r->algo == DCN_ALGO_TFR &&
+		    r->conf.bc_level < g.K)
+			best = tfr_pick_proxy(r, &g, &b, cur, dst,
+					      r->conf.bc_level + 1, g.n);
+		if (best != DCN_ROUTE_NONE) {
+			tfr_route_to(r, &g, &b, cur, best, dst, hop);
+			proxy = best;
+			found = 1;
+		}
+	}
+out:
+	tfr_bfs_free(&b);
+	*proxy_out = proxy;
+	return found;
+}
+
+static unsigned int
+tfr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	       const struct dcn_route_state *st, struct dcn_hop *out)
+{
+	uint32_t proxy;
+
+	(void)dst;
+	return (unsigned int)tfr_decide(r, cur, st, &out[0], &proxy);
+}
+
+static void
+tfr_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
+	    struct dcn_route_state *st)
+{
+	struct dcn_hop again;
+	uint32_t proxy;
+
+	(void)h;
+	tfr_decide(r, cur, st, &again, &proxy);
+	st->proxy = proxy;
+}
+
+const struct route_ops route_tfr_ops = {
+	.kind = DCN_TOPO_TOTORO,
+	.pick = DCN_PICK_EQUAL,
+	.init = tfr_init,
+	.candidates = tfr_candidates,
+	.advance = tfr_advance,
+};
+
+/* Alg. 3 as printed, for comparison. */
+const struct route_ops route_tfr_literal_ops = {
+	.kind = DCN_TOPO_TOTORO,
+	.pick = DCN_PICK_EQUAL,
+	.init = tfr_init,
+	.candidates = tfr_candidates,
+	.advance = tfr_advance,
 };

@@ -268,6 +268,87 @@ uint32_t dcn_topo_dm_core(const struct dcn_topo *t, unsigned int i,
 uint32_t dcn_topo_dm_server(const struct dcn_topo *t, unsigned int i,
 			    unsigned int j, unsigned int x);
 
+/*
+ * Failure sets: failed cables, servers and switches. A failed vertex takes
+ * all its cables down with it.
+ */
+
+/** What a random failure draws. */
+enum dcn_fail_kind {
+	DCN_FAIL_LINKS = 0,
+	DCN_FAIL_SERVERS,
+	DCN_FAIL_SWITCHES,
+	DCN_FAIL_RACKS,  /**< a rack: the servers of one base switch and it */
+};
+
+struct dcn_failset;
+
+/** @return an empty failure set for t, or NULL with errno ENOMEM. */
+struct dcn_failset *dcn_topo_failset_create(const struct dcn_topo *t);
+/** Free a failure set; NULL is ignored. */
+void dcn_topo_failset_free(struct dcn_failset *f);
+/** @return the topology of f. */
+const struct dcn_topo *dcn_topo_failset_topo(const struct dcn_failset *f);
+
+/**
+ * Fail the cable at port of vertex v (both ends).
+ * @return 0, -EINVAL when v has no cable on that port, -ENOMEM.
+ */
+int dcn_topo_failset_add_link(struct dcn_failset *f, uint32_t v,
+			      uint16_t port);
+/** Fail vertex v. @return 0 or -EINVAL. */
+int dcn_topo_failset_add_vertex(struct dcn_failset *f, uint32_t v);
+/**
+ * Fail a rack: Totoro_0, RRect(n,m,0) base, LaScaDa cluster or Diamond edge
+ * switch, with its servers; given by any server of it.
+ * @return 0, or -EINVAL (NovaCube has no racks).
+ */
+int dcn_topo_failset_add_rack(struct dcn_failset *f, uint32_t server);
+
+/**
+ * Fail round(ratio * count) distinct items of one kind, drawn uniformly.
+ * @return number failed, or -EINVAL (ratio outside [0,1], or no such
+ *         items in this topology) or -ENOMEM.
+ */
+int64_t dcn_topo_failset_random(struct dcn_failset *f, enum dcn_fail_kind kind,
+				double ratio, uint64_t seed);
+
+/**
+ * Parse and add an explicit list: names separated by ';' or spaces. Links
+ * are "NAME:PORT" or "NAME~NAME" (two neighbours, or a server and its
+ * switch); servers, switches and racks are vertex names.
+ * @return number added, or -1 with a reason in err.
+ */
+int dcn_topo_failset_parse(struct dcn_failset *f, enum dcn_fail_kind kind,
+			   const char *list, char *err, size_t errlen);
+
+/**
+ * Call fn for every failed cable once, as (vertex, port) of its lower end
+ * (cables of failed vertices are not listed; see vertex_down).
+ */
+void dcn_topo_failset_foreach_link(const struct dcn_failset *f,
+				   void (*fn)(uint32_t v, uint16_t port,
+					      void *arg),
+				   void *arg);
+
+/** Has vertex v failed? */
+int dcn_topo_failset_vertex_down(const struct dcn_failset *f, uint32_t v);
+/** Is the cable at port of v down (failed, or either end failed)? */
+int dcn_topo_failset_link_down(const struct dcn_failset *f, uint32_t v,
+			       uint16_t port, uint32_t peer);
+/** Is anything failed? */
+int dcn_topo_failset_empty(const struct dcn_failset *f);
+/** Counts of failed cables, servers and switches (cables not counting
+ * those of failed vertices). */
+void dcn_topo_failset_counts(const struct dcn_failset *f, uint64_t *links,
+			     uint32_t *servers, uint32_t *switches);
+/**
+ * Live cables of v: those whose cable is up and whose peer is up.
+ * @return number written to out.
+ */
+unsigned int dcn_topo_failset_adj(const struct dcn_failset *f, uint32_t v,
+				  struct dcn_adj *out);
+
 #ifdef __cplusplus
 }
 #endif

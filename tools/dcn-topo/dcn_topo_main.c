@@ -18,6 +18,13 @@
 
 #define EXIT_USAGE 2
 
+#define MAX_FAIL_OPTS 4
+
+struct fail_opt {
+	enum dcn_fail_kind kind;
+	const char *arg;   /* ratio, "a:b:step" range, or a list of names */
+};
+
 struct opts {
 	int json;
 	uint32_t sample;
@@ -27,7 +34,14 @@ struct opts {
 	int no_bfs;
 	uint32_t limit;
 	unsigned int draws;
+	unsigned int repeat;
+	struct fail_opt fail[MAX_FAIL_OPTS];
+	unsigned int n_fail;
+	struct dcn_route_conf conf;  /* options beyond the algorithm */
 };
+
+static const char *const fail_names[] = { "links", "servers", "switches",
+					  "racks" };
 
 static void
 usage(FILE *f)
@@ -43,6 +57,8 @@ usage(FILE *f)
 		"  paths SPEC SRC DST    RRect's k+1 parallel paths (Alg. 2)\n"
 		"  table SPEC NODE       NODE's compiled table (FAR: its BRT)\n"
 		"  dot   SPEC            Graphviz picture of a small fabric\n"
+		"  sweep SPEC            CSV of unreachable pairs and path lengths as a\n"
+		"                        failure ratio runs over a range (--fail-X A:B:STEP)\n"
 		"\n"
 		"SPEC: novacube:k=8,n=2  torus:k=8,n=2  diamond:k=8  rrect:n=4,m=2,k=1\n"
 		"      bcube:n=8,k=4  lascada:n=4,k=2  totoro:N=16,n=16,K=2\n"
@@ -61,6 +77,19 @@ usage(FILE *f)
 		"  --no-routed    stats: skip routed paths\n"
 		"  --no-bfs       stats: skip shortest paths\n"
 		"  --limit N      table: print at most N destinations (default all)\n"
+		"\n"
+		"Failures (stats, route, table, sweep):\n"
+		"  --fail-links X     X: a ratio (0.08, 8%%) drawn at random with --seed,\n"
+		"  --fail-servers X   a range A:B:STEP (sweep), or a list of names\n"
+		"  --fail-switches X  separated by ';' (links: NAME:PORT or NAME~NAME)\n"
+		"  --fail-racks X     racks: Totoro_0, RRect base, LaScaDa cluster,\n"
+		"                     Diamond edge switch, each with its servers\n"
+		"  --repeat R         sweep: average R draws per ratio (default 1)\n"
+		"  --max-life N       LaScaDa MaxLifeTime in hops (Alg. 4)\n"
+		"  --bc-level N       Totoro broadcast-domain level (default: least allowed)\n"
+		"  --ttl N            initial TTL (default 64)\n"
+		"  --rrect-mode M     RRect redundancy: mirror, standby (§5)\n"
+		"  --alpha N          RRect standby: working servers have a_0 < alpha n\n"
 		"  -h, --help     this text\n");
 }
 
@@ -76,14 +105,103 @@ load_topo(const char *spec)
 }
 
 static struct dcn_router *
-load_router(const struct dcn_topo *t, const struct opts *o)
+load_router(const struct dcn_topo *t, const struct opts *o,
+	    const struct dcn_failset *f)
 {
 	char err[DCN_TOPO_ERR_LEN];
-	struct dcn_router *r = dcn_router_create(t, o->algo, err, sizeof(err));
+	struct dcn_route_conf conf = o->conf;
+	struct dcn_router *r;
 
+	conf.algo = o->algo;
+	conf.fail = f;
+	r = dcn_router_create_conf(t, &conf, err, sizeof(err));
 	if (r == NULL)
 		fprintf(stderr, "dcn-topo: %s\n", err);
 	return r;
+}
+
+/* A ratio "0.08" or "8%": 0 with *ratio set; -1 when it is not one (a
+ * ratio has a point or a percent sign, so "01" stays a node name). */
+static int
+parse_ratio(const char *s, double *ratio)
+{
+	char *end;
+	double v;
+
+	if (strpbrk(s, ".%") == NULL)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s)
+		return -1;
+	if (*end == '%') {
+		v /= 100;
+		end++;
+	}
+	if (*end != '\0' || v < 0 || v > 1)
+		return -1;
+	*ratio = v;
+	return 0;
+}
+
+/*
+ * Build the failure set of the options, with ratio override for the one
+ * being swept (sweep_idx, or -1). @return 0 with *out (NULL when nothing
+ * fails), or EXIT_USAGE.
+ */
+static int
+build_failset(const struct dcn_topo *t, const struct opts *o, int sweep_idx,
+	      double sweep_ratio, uint64_t seed, struct dcn_failset **out)
+{
+	struct dcn_failset *f;
+	unsigned int i;
+
+	*out = NULL;
+	if (o->n_fail == 0)
+		return 0;
+	f = dcn_topo_failset_create(t);
+	if (f == NULL) {
+		fprintf(stderr, "dcn-topo: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < o->n_fail; i++) {
+		const struct fail_opt *fo = &o->fail[i];
+		char err[DCN_TOPO_ERR_LEN];
+		double ratio;
+		int64_t ret;
+
+		if ((int)i == sweep_idx || parse_ratio(fo->arg, &ratio) == 0) {
+			if ((int)i == sweep_idx)
+				ratio = sweep_ratio;
+			ret = dcn_topo_failset_random(f, fo->kind, ratio,
+						      seed + 1000003 * i);
+			if (ret < 0) {
+				fprintf(stderr, "dcn-topo: --fail-%s %s: %s has none to fail\n",
+					fail_names[fo->kind], fo->arg,
+					dcn_topo_spec(t));
+				dcn_topo_failset_free(f);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		if (strchr(fo->arg, ':') != NULL && sweep_idx < 0 &&
+		    strchr(fo->arg, '~') == NULL &&
+		    strspn(fo->arg, "0123456789.:%") == strlen(fo->arg)) {
+			fprintf(stderr, "dcn-topo: --fail-%s %s: a range is for sweep\n",
+				fail_names[fo->kind], fo->arg);
+			dcn_topo_failset_free(f);
+			return EXIT_USAGE;
+		}
+		if (dcn_topo_failset_parse(f, fo->kind, fo->arg, err,
+					   sizeof(err)) < 0) {
+			fprintf(stderr, "dcn-topo: --fail-%s: %s\n",
+				fail_names[fo->kind], err);
+			dcn_topo_failset_free(f);
+			return EXIT_USAGE;
+		}
+	}
+	*out = f;
+	return 0;
 }
 
 static int
@@ -152,14 +270,19 @@ cmd_stats(const char *spec, const struct opts *o)
 	struct dcn_metrics_opts mo = { o->sample, o->seed, o->draws, !o->no_bfs,
 				       !o->no_routed };
 	struct dcn_topo *t = load_topo(spec);
-	struct dcn_router *r;
+	struct dcn_failset *f = NULL;
+	struct dcn_router *r = NULL;
 	struct dcn_metrics m;
 	const char *unit;
-	int ret = 1;
+	int ret;
 
 	if (t == NULL)
 		return EXIT_USAGE;
-	r = load_router(t, o);
+	ret = build_failset(t, o, -1, 0, o->seed, &f);
+	if (ret != 0)
+		goto out;
+	ret = 1;
+	r = load_router(t, o, f);
 	if (r == NULL)
 		goto out;
 	if (dcn_metrics_compute(r, &mo, &m) < 0) {
@@ -177,6 +300,16 @@ cmd_stats(const char *spec, const struct opts *o)
 		       m.servers, m.switches, m.links);
 		printf("  \"sources\": %u,\n  \"exact\": %s,\n  \"paper_unit\": \"%s\",\n",
 		       m.sources, m.exact ? "true" : "false", unit);
+		if (f != NULL) {
+			uint64_t fl;
+			uint32_t fs, fw;
+
+			dcn_topo_failset_counts(f, &fl, &fs, &fw);
+			printf("  \"failed\": {\"links\": %" PRIu64 ", \"servers\": %u, \"switches\": %u},\n",
+			       fl, fs, fw);
+		}
+		printf("  \"pairs\": {\"routed\": %" PRIu64 ", \"shortest\": %" PRIu64 "},\n",
+		       m.routed.pairs, m.bfs.pairs);
 		if (mo.bfs) {
 			json_max("diameter", m.bfs.max, 0);
 			json_len("apl", m.bfs.mean, 0);
@@ -237,13 +370,91 @@ cmd_stats(const char *spec, const struct opts *o)
 			text_hist("shortest path lengths", &m.bfs, unit);
 		if (mo.routed)
 			text_hist("routed path lengths", &m.routed, unit);
-		if (m.routed.unreachable || m.bfs.unreachable)
-			printf("unreachable pairs: routed %" PRIu64 ", shortest %" PRIu64 "\n",
-			       m.routed.unreachable, m.bfs.unreachable);
+		if (f != NULL || m.routed.unreachable || m.bfs.unreachable)
+			printf("unreachable pairs: routed %" PRIu64 " of %" PRIu64 " (%.4f), shortest %" PRIu64 " of %" PRIu64 " (%.4f)\n",
+			       m.routed.unreachable, m.routed.pairs,
+			       m.routed.pairs ? (double)m.routed.unreachable / m.routed.pairs : 0,
+			       m.bfs.unreachable, m.bfs.pairs,
+			       m.bfs.pairs ? (double)m.bfs.unreachable / m.bfs.pairs : 0);
 	}
 	ret = 0;
 out:
 	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+	return ret;
+}
+
+static int
+cmd_sweep(const char *spec, const struct opts *o)
+{
+	struct dcn_metrics_opts mo = { o->sample, o->seed, o->draws, !o->no_bfs,
+				       !o->no_routed };
+	struct dcn_topo *t = load_topo(spec);
+	double a, b, step, x;
+	int idx = -1, ret = EXIT_USAGE;
+	unsigned int i;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	for (i = 0; i < o->n_fail; i++)
+		if (sscanf(o->fail[i].arg, "%lf:%lf:%lf", &a, &b, &step) == 3) {
+			idx = (int)i;
+			break;
+		}
+	if (idx < 0 || step <= 0 || a < 0 || b > 1 || a > b) {
+		fprintf(stderr,
+			"dcn-topo: sweep needs one --fail-KIND A:B:STEP with 0 <= A <= B <= 1\n");
+		goto out;
+	}
+	printf("spec,algo,kind,ratio,repeat,pairs,routed_unreachable,shortest_unreachable,routed_apl,shortest_apl,routed_max,shortest_max,unit\n");
+	for (x = a; x <= b + 1e-9; x += step) {
+		double sum[6] = { 0 };
+		uint64_t pairs = 0;
+		unsigned int rep, nrep = o->repeat ? o->repeat : 1;
+		const char *algo = "?", *unit = "?";
+
+		for (rep = 0; rep < nrep; rep++) {
+			struct dcn_failset *f = NULL;
+			struct dcn_router *r;
+			struct dcn_metrics m;
+			uint64_t seed = o->seed + 7919 * rep;
+
+			ret = build_failset(t, o, idx, x, seed, &f);
+			if (ret != 0)
+				goto out;
+			ret = 1;
+			r = load_router(t, o, f);
+			if (r == NULL) {
+				dcn_topo_failset_free(f);
+				goto out;
+			}
+			mo.seed = seed;
+			if (dcn_metrics_compute(r, &mo, &m) < 0) {
+				dcn_router_free(r);
+				dcn_topo_failset_free(f);
+				goto out;
+			}
+			algo = dcn_route_algo_name(dcn_router_algo(r));
+			unit = dcn_metrics_unit_name(m.unit);
+			pairs += m.bfs.pairs;
+			sum[0] += m.routed.pairs ? (double)m.routed.unreachable / m.routed.pairs : 0;
+			sum[1] += m.bfs.pairs ? (double)m.bfs.unreachable / m.bfs.pairs : 0;
+			sum[2] += m.routed.mean[m.unit];
+			sum[3] += m.bfs.mean[m.unit];
+			sum[4] += m.routed.max[m.unit];
+			sum[5] += m.bfs.max[m.unit];
+			dcn_router_free(r);
+			dcn_topo_failset_free(f);
+		}
+		printf("%s,%s,%s,%.4f,%u,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%s\n",
+		       dcn_topo_spec(t), algo, fail_names[o->fail[idx].kind], x,
+		       nrep, pairs, sum[0] / nrep, sum[1] / nrep, sum[2] / nrep,
+		       sum[3] / nrep, sum[4] / nrep, sum[5] / nrep, unit);
+		fflush(stdout);
+	}
+	ret = 0;
+out:
 	dcn_topo_free(t);
 	return ret;
 }
@@ -329,6 +540,7 @@ cmd_route(const char *spec, const char *src_s, const char *dst_s,
 	struct dcn_route_state st;
 	struct dcn_path_len len = { 0, 0, 0 };
 	struct dcn_router *r = NULL;
+	struct dcn_failset *f = NULL;
 	uint32_t src, dst, cur;
 	uint64_t rng = o->seed ? o->seed : 1;
 	unsigned int nh = 0;
@@ -336,6 +548,8 @@ cmd_route(const char *spec, const char *src_s, const char *dst_s,
 
 	if (t == NULL)
 		return EXIT_USAGE;
+	if (build_failset(t, o, -1, 0, o->seed, &f) != 0)
+		goto out;
 	if (load_vertex(t, src_s, &src) < 0 || load_vertex(t, dst_s, &dst) < 0)
 		goto out;
 	if (dcn_topo_role(t, src) != DCN_ROLE_SERVER ||
@@ -344,9 +558,26 @@ cmd_route(const char *spec, const char *src_s, const char *dst_s,
 		goto out;
 	}
 	ret = 1;
-	r = load_router(t, o);
+	r = load_router(t, o, f);
 	if (r == NULL)
 		goto out;
+	if (!dcn_route_server_up(r, src)) {
+		fprintf(stderr, "dcn-topo: source %s is down\n", src_s);
+		goto out;
+	}
+	if (dcn_route_resolve(r, dst) != dst) {
+		uint32_t to = dcn_route_resolve(r, dst);
+		char name[DCN_TOPO_NAME_LEN];
+
+		if (to == DCN_ROUTE_NONE) {
+			fprintf(stderr, "dcn-topo: destination %s is down\n", dst_s);
+			goto out;
+		}
+		dcn_topo_format_vertex(t, to, name, sizeof(name));
+		if (!o->json)
+			printf("%s is down; %s answers for it\n", dst_s, name);
+		dst = to;
+	}
 	dcn_route_state_init(r, src, dst, &st);
 	if (o->json)
 		printf("{\n  \"spec\": \"%s\",\n  \"algo\": \"%s\",\n  \"hops\": [\n",
@@ -355,11 +586,15 @@ cmd_route(const char *spec, const char *src_s, const char *dst_s,
 		printf("route %s -> %s in %s (%s)\n", src_s, dst_s,
 		       dcn_topo_spec(t), dcn_route_algo_name(dcn_router_algo(r)));
 	for (cur = src; cur != dst && nh < 255; nh++) {
-		unsigned int n = dcn_route_candidates(r, cur, dst, &st, hops);
+		unsigned int n = st.ttl ? dcn_route_candidates(r, cur, dst, &st, hops)
+					: 0;
 		unsigned int i;
 
 		if (n == 0) {
-			fprintf(stderr, "dcn-topo: no route at hop %u\n", nh);
+			char name[DCN_TOPO_NAME_LEN];
+
+			dcn_topo_format_vertex(t, cur, name, sizeof(name));
+			fprintf(stderr, "dcn-topo: no route at hop %u (%s)\n", nh, name);
 			goto out;
 		}
 		i = dcn_route_pick(dcn_router_pick_mode(r), hops, n,
@@ -378,6 +613,7 @@ cmd_route(const char *spec, const char *src_s, const char *dst_s,
 	ret = cur == dst ? 0 : 1;
 out:
 	dcn_router_free(r);
+	dcn_topo_failset_free(f);
 	dcn_topo_free(t);
 	return ret;
 }
@@ -439,11 +675,14 @@ cmd_table(const char *spec, const char *node_s, const struct opts *o)
 	struct dcn_topo *t = load_topo(spec);
 	struct dcn_router *r = NULL;
 	struct dcn_rtable *tb = NULL;
+	struct dcn_failset *f = NULL;
 	uint32_t node, d, shown = 0;
 	int ret = EXIT_USAGE;
 
 	if (t == NULL)
 		return EXIT_USAGE;
+	if (build_failset(t, o, -1, 0, o->seed, &f) != 0)
+		goto out;
 	if (load_vertex(t, node_s, &node) < 0)
 		goto out;
 	if (!dcn_topo_is_router(t, node)) {
@@ -452,13 +691,19 @@ cmd_table(const char *spec, const char *node_s, const struct opts *o)
 		goto out;
 	}
 	ret = 1;
-	r = load_router(t, o);
+	r = load_router(t, o, f);
 	if (r == NULL)
 		goto out;
 	if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
-		struct dcn_far_entry brt[3 * 256];
-		unsigned int n = dcn_far_brt(t, node, brt), i;
+		struct dcn_far_entry brt[3 * 256], *nrt;
+		unsigned int n = dcn_far_brt(t, node, brt), i, nn;
 		char a[20], m[20], h[20];
+
+		nn = dcn_far_nrt(r, node, NULL, 0);
+		nrt = calloc(nn + 1, sizeof(*nrt));
+		if (nrt == NULL)
+			goto out;
+		dcn_far_nrt(r, node, nrt, nn);
 
 		if (o->json)
 			printf("{\n  \"spec\": \"%s\",\n  \"node\": \"%s\",\n  \"brt\": [\n",
@@ -478,7 +723,23 @@ cmd_table(const char *spec, const char *node_s, const struct opts *o)
 				printf("%s/%s\t%s\t%u\n", a, m, h, brt[i].type);
 		}
 		if (o->json)
+			printf("  ],\n  \"nrt\": [\n");
+		else
+			printf("NRT of %s (%u entries)\n%s", node_s, nn,
+			       nn ? "Destination/Mask\t\tNext Hop\n" : "");
+		for (i = 0; i < nn; i++) {
+			dcn_topo_format_addr(nrt[i].dest, a, sizeof(a));
+			dcn_topo_format_addr(nrt[i].mask, m, sizeof(m));
+			dcn_topo_format_addr(nrt[i].next_hop, h, sizeof(h));
+			if (o->json)
+				printf("    {\"dest\": \"%s\", \"mask\": \"%s\", \"next_hop\": \"%s\"}%s\n",
+				       a, m, h, i + 1 < nn ? "," : "");
+			else
+				printf("%s/%s\t%s\n", a, m, h);
+		}
+		if (o->json)
 			printf("  ]\n}\n");
+		free(nrt);
 		ret = 0;
 		goto out;
 	}
@@ -537,6 +798,7 @@ cmd_table(const char *spec, const char *node_s, const struct opts *o)
 out:
 	dcn_rtable_free(tb);
 	dcn_router_free(r);
+	dcn_topo_failset_free(f);
 	dcn_topo_free(t);
 	return ret;
 }
@@ -612,6 +874,16 @@ main(int argc, char **argv)
 		{ "no-routed", no_argument, NULL, 'R' },
 		{ "no-bfs", no_argument, NULL, 'B' },
 		{ "limit", required_argument, NULL, 'l' },
+		{ "fail-links", required_argument, NULL, 1000 + DCN_FAIL_LINKS },
+		{ "fail-servers", required_argument, NULL, 1000 + DCN_FAIL_SERVERS },
+		{ "fail-switches", required_argument, NULL, 1000 + DCN_FAIL_SWITCHES },
+		{ "fail-racks", required_argument, NULL, 1000 + DCN_FAIL_RACKS },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "max-life", required_argument, NULL, 'M' },
+		{ "bc-level", required_argument, NULL, 'b' },
+		{ "ttl", required_argument, NULL, 'T' },
+		{ "rrect-mode", required_argument, NULL, 'm' },
+		{ "alpha", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -657,6 +929,52 @@ main(int argc, char **argv)
 			if (parse_u32(optarg, "--limit", &o.limit) < 0)
 				return EXIT_USAGE;
 			break;
+		case 1000 + DCN_FAIL_LINKS:
+		case 1000 + DCN_FAIL_SERVERS:
+		case 1000 + DCN_FAIL_SWITCHES:
+		case 1000 + DCN_FAIL_RACKS:
+			if (o.n_fail == MAX_FAIL_OPTS) {
+				fprintf(stderr, "dcn-topo: too many --fail options\n");
+				return EXIT_USAGE;
+			}
+			o.fail[o.n_fail].kind = (enum dcn_fail_kind)(c - 1000);
+			o.fail[o.n_fail++].arg = optarg;
+			break;
+		case 'r':
+			if (parse_u32(optarg, "--repeat", &v) < 0)
+				return EXIT_USAGE;
+			o.repeat = v;
+			break;
+		case 'M':
+			if (parse_u32(optarg, "--max-life", &v) < 0)
+				return EXIT_USAGE;
+			o.conf.max_life = v;
+			break;
+		case 'b':
+			if (parse_u32(optarg, "--bc-level", &v) < 0)
+				return EXIT_USAGE;
+			o.conf.bc_level = v;
+			break;
+		case 'T':
+			if (parse_u32(optarg, "--ttl", &v) < 0)
+				return EXIT_USAGE;
+			o.conf.ttl = v;
+			break;
+		case 'm':
+			if (strcmp(optarg, "mirror") == 0)
+				o.conf.rrect_mode = DCN_RRECT_MIRROR;
+			else if (strcmp(optarg, "standby") == 0)
+				o.conf.rrect_mode = DCN_RRECT_STANDBY;
+			else {
+				fprintf(stderr, "dcn-topo: --rrect-mode is mirror or standby\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'A':
+			if (parse_u32(optarg, "--alpha", &v) < 0)
+				return EXIT_USAGE;
+			o.conf.rrect_alpha = v;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -672,6 +990,8 @@ main(int argc, char **argv)
 	cmd = argv[optind];
 	if (strcmp(cmd, "stats") == 0 && argc - optind == 2)
 		return cmd_stats(argv[optind + 1], &o);
+	if (strcmp(cmd, "sweep") == 0 && argc - optind == 2)
+		return cmd_sweep(argv[optind + 1], &o);
 	if (strcmp(cmd, "info") == 0 && argc - optind == 2)
 		return cmd_info(argv[optind + 1], &o);
 	if (strcmp(cmd, "dot") == 0 && argc - optind == 2)

@@ -1,0 +1,623 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Failure sets and the fault-tolerant routing of each paper: the worked
+ * failure examples, both readings where a literal rule was corrected, and
+ * the single-failure property: every pair still connected is delivered,
+ * without visiting a node twice.
+ */
+#include <errno.h>
+
+#include "test_common.h"
+
+#define MAX_WALK 256
+
+static struct dcn_router *
+ft_router(const struct dcn_topo *t, const struct dcn_failset *f,
+	  enum dcn_route_algo algo, unsigned int max_life)
+{
+	struct dcn_route_conf c = { .algo = algo, .fail = f,
+				    .max_life = max_life };
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_router *r = dcn_router_create_conf(t, &c, err, sizeof(err));
+
+	if (r == NULL)
+		fail_msg("%s: %s", dcn_topo_spec(t), err);
+	return r;
+}
+
+static void
+fail_links(struct dcn_failset *f, const char *list)
+{
+	char err[DCN_TOPO_ERR_LEN];
+
+	if (dcn_topo_failset_parse(f, DCN_FAIL_LINKS, list, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+}
+
+static void
+count_cb(uint32_t v, uint16_t port, void *arg)
+{
+	(void)v;
+	(void)port;
+	(*(unsigned int *)arg)++;
+}
+
+static void
+test_failset(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=2,k=1");
+	struct dcn_topo *nc = topo_or_fail("novacube:k=4,n=2");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_failset *g = dcn_topo_failset_create(nc);
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_adj a[2];
+	uint64_t links;
+	uint32_t servers, switches;
+	unsigned int cnt = 0;
+	uint32_t s00 = vertex_or_fail(t, "00");
+
+	(void)state;
+	assert_true(dcn_topo_failset_empty(f));
+	/* Invalid: no such port, no such vertex, racks in NovaCube. */
+	assert_int_equal(dcn_topo_failset_add_link(f, s00, 7), -EINVAL);
+	assert_int_equal(dcn_topo_failset_add_vertex(f, 99999), -EINVAL);
+	assert_int_equal(dcn_topo_failset_add_rack(g, 0), -EINVAL);
+	assert_int_equal(dcn_topo_failset_random(g, DCN_FAIL_RACKS, 0.5, 1), -EINVAL);
+	assert_int_equal(dcn_topo_failset_random(f, DCN_FAIL_LINKS, 1.5, 1), -EINVAL);
+	assert_int_equal(dcn_topo_failset_parse(f, DCN_FAIL_LINKS, "00:9", err,
+						sizeof(err)), -1);
+	assert_non_null(strstr(err, "no cable"));
+	assert_int_equal(dcn_topo_failset_parse(f, DCN_FAIL_LINKS, "00~37", err,
+						sizeof(err)), -1);
+	assert_non_null(strstr(err, "not neighbours"));
+	assert_int_equal(dcn_topo_failset_parse(f, DCN_FAIL_SERVERS, "sw0.0",
+						err, sizeof(err)), -1);
+	assert_true(dcn_topo_failset_empty(f));
+
+	/* A cable is down from both ends. */
+	dcn_topo_adj(t, s00, a);
+	assert_int_equal(dcn_topo_failset_parse(f, DCN_FAIL_LINKS, "00:1;13:0",
+						err, sizeof(err)), 2);
+	assert_true(dcn_topo_failset_link_down(f, s00, 1, a[1].peer));
+	assert_false(dcn_topo_failset_link_down(f, s00, 0, a[0].peer));
+	assert_int_equal(dcn_topo_failset_adj(f, s00, a), 1);
+	dcn_topo_failset_foreach_link(f, count_cb, &cnt);
+	assert_int_equal(cnt, 2);
+	/* A failed switch takes its cables down. */
+	assert_int_equal(dcn_topo_failset_parse(f, DCN_FAIL_SWITCHES, "#32", err,
+						sizeof(err)), 1);
+	assert_int_equal(dcn_topo_failset_adj(f, s00, a), 0);
+	dcn_topo_failset_counts(f, &links, &servers, &switches);
+	assert_int_equal(links, 2);
+	assert_int_equal(switches, 1);
+	dcn_topo_failset_free(f);
+
+	/* Random draws fail exactly round(ratio * count) distinct items. */
+	f = dcn_topo_failset_create(t);
+	assert_int_equal(dcn_topo_failset_random(f, DCN_FAIL_LINKS, 0.25, 7), 16);
+	cnt = 0;
+	dcn_topo_failset_foreach_link(f, count_cb, &cnt);
+	assert_int_equal(cnt, 16);
+	assert_int_equal(dcn_topo_failset_random(f, DCN_FAIL_SERVERS, 0.5, 7), 16);
+	assert_int_equal(dcn_topo_failset_random(f, DCN_FAIL_RACKS, 0.25, 7), 1);
+	dcn_topo_failset_counts(f, &links, &servers, &switches);
+	assert_true(servers >= 16 && servers <= 24);
+	dcn_topo_failset_free(f);
+	dcn_topo_failset_free(g);
+	dcn_topo_free(t);
+	dcn_topo_free(nc);
+}
+
+/* §IV-C: C11-E41 failed; 10.1.1.1 forwards 10.4.3.2 to 10.1.3.1. */
+static void
+test_far_worked_example(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_router *r;
+	struct dcn_far_entry nrt[8];
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	uint32_t e11 = vertex_or_fail(t, "E11"), d = vertex_or_fail(t, "10.4.3.2");
+	unsigned int n;
+
+	(void)state;
+	fail_links(f, "C11~E41");
+	r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+	assert_int_equal(dcn_far_nrt(r, e11, nrt, 8), 1);
+	assert_int_equal(nrt[0].dest, 0x0a040000);
+	assert_int_equal(nrt[0].mask, 0xffff0000);
+	assert_int_equal(nrt[0].next_hop, 0x0a000101);
+	dcn_route_state_init(r, e11, d, &st);
+	n = dcn_route_candidates(r, e11, d, &st, h);
+	assert_int_equal(n, 2);
+	assert_int_equal(dcn_topo_addr(t, h[dcn_route_pick(DCN_PICK_PRIORITY, h, n,
+							  0)].next),
+			 0x0a010301);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+struct nrt_case {
+	const char *link;
+	unsigned int n;
+	const char *dest[2], *mask[2], *next[2];
+};
+
+/* §IV-B: the NRT of E11 for each failure case the paper lists (k = 4). */
+static void
+test_far_nrt_cases(void **state)
+{
+	static const struct nrt_case cases[] = {
+		/* a link in the same pod */
+		{ "E12~E13", 1, { "10.1.2.0" }, { "255.255.255.0" }, { "10.1.3.1" } },
+		/* a link in another pod */
+		{ "E41~E43", 2, { "10.4.1.0", "10.4.3.0" },
+		  { "255.255.255.0", "255.255.255.0" }, { "10.1.3.1", "10.0.1.1" } },
+		/* a core link of a core E11 uses */
+		{ "C11~E21", 1, { "10.2.0.0" }, { "255.255.0.0" }, { "10.0.1.1" } },
+		/* a core on E11's side it does not use: nothing */
+		{ "C21~E22", 0, { NULL }, { NULL }, { NULL } },
+		/* opposite side, the core's cable to E11's pod */
+		{ "E13~C31", 1, { "10.0.0.0" }, { "255.0.0.0" }, { "10.1.3.1" } },
+		/* opposite side, the core's cable to pod 2 */
+		{ "C31~E23", 1, { "10.2.0.0" }, { "255.255.0.0" }, { "10.1.3.1" } },
+		/* E11's own cable: removed at lookup, no NRT entry */
+		{ "E11~C11", 0, { NULL }, { NULL }, { NULL } },
+	};
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	uint32_t e11 = vertex_or_fail(t, "E11");
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct dcn_failset *f = dcn_topo_failset_create(t);
+		struct dcn_router *r;
+		struct dcn_far_entry nrt[8];
+		unsigned int n, i, j;
+
+		fail_links(f, cases[c].link);
+		r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+		n = dcn_far_nrt(r, e11, nrt, 8);
+		if (n != cases[c].n)
+			fail_msg("%s: NRT of E11 has %u entries, expected %u",
+				 cases[c].link, n, cases[c].n);
+		for (i = 0; i < cases[c].n; i++) {
+			uint32_t d, m, h;
+			int found = 0;
+
+			dcn_topo_parse_addr(cases[c].dest[i], &d);
+			dcn_topo_parse_addr(cases[c].mask[i], &m);
+			dcn_topo_parse_addr(cases[c].next[i], &h);
+			for (j = 0; j < n; j++)
+				found |= nrt[j].dest == d && nrt[j].mask == m &&
+					 nrt[j].next_hop == h;
+			if (!found)
+				fail_msg("%s: NRT of E11 lacks %s/%s -> %s",
+					 cases[c].link, cases[c].dest[i],
+					 cases[c].mask[i], cases[c].next[i]);
+		}
+		dcn_router_free(r);
+		dcn_topo_failset_free(f);
+	}
+	dcn_topo_free(t);
+}
+
+/* FAR as printed drops E11 -> 10.1.3.x when E11-E13 is down; the
+ * corrected rule falls back to the /16 and goes round through E14. */
+static void
+test_far_both_readings(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_router *lit, *fix;
+	uint32_t s = vertex_or_fail(t, "10.1.1.2"), d = vertex_or_fail(t, "10.1.3.2");
+	uint32_t path[16];
+	struct dcn_path_len len;
+
+	(void)state;
+	fail_links(f, "E11~E13");
+	lit = ft_router(t, f, DCN_ALGO_FAR_LITERAL, 0);
+	fix = ft_router(t, f, DCN_ALGO_FAR, 0);
+	assert_int_equal(dcn_route_walk(lit, s, d, NULL, path, 16, NULL), -1);
+	assert_int_equal(dcn_route_walk(fix, s, d, NULL, path, 16, &len), 5);
+	assert_int_equal(path[2], vertex_or_fail(t, "E14"));
+	assert_int_equal(len.switches, 4);
+	dcn_router_free(lit);
+	dcn_router_free(fix);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/* §IV-D: 300 failures at k=48 spread over the three groups give at most
+ * 5n/6 = 250 NRT entries an edge switch. One failure gives at most 2 with
+ * k = 4; with k/4 cores a position, a switch at the failed cable's
+ * position avoids each of its k/4 cores: at most 1 + k/4. */
+static void
+test_far_nrt_sizes(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=48");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_router *r;
+	uint64_t rng = 3, total = 0;
+	unsigned int group[3] = { 0, 0, 0 }, max = 0;
+	uint32_t e, first = vertex_or_fail(t, "E1.1");
+
+	(void)state;
+	while (group[0] + group[1] + group[2] < 300) {
+		uint32_t v = first + (uint32_t)(dcn_rand(&rng) % (48 * 48));
+		uint16_t port = (uint16_t)(dcn_rand(&rng) % 48);
+		unsigned int g = port < 24 ? 1 : port < 36 ? 2 : 0;
+
+		if (group[g] == 100 ||
+		    dcn_topo_failset_link_down(f, v, port, v) ||
+		    dcn_topo_failset_add_link(f, v, port) < 0)
+			continue;
+		group[g]++;
+	}
+	r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+	for (e = first; e < first + 48 * 48; e++) {
+		unsigned int n = dcn_far_nrt(r, e, NULL, 0);
+
+		total += n;
+		if (n > max)
+			max = n;
+	}
+	assert_true(total > 0);
+	assert_true(max <= 250);
+	assert_true(total / (48 * 48) <= 250);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	/* One failure: at most two entries on any edge switch. */
+	for (rng = 0; rng < 40; rng++) {
+		uint32_t v = first + (uint32_t)(rng * 57 % (48 * 48));
+
+		f = dcn_topo_failset_create(t);
+		assert_int_equal(dcn_topo_failset_add_link(f, v, (uint16_t)(rng % 36)),
+				 0);
+		r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+		for (e = first; e < first + 48 * 48; e++)
+			assert_true(dcn_far_nrt(r, e, NULL, 0) <= 1 + 48 / 4);
+		dcn_router_free(r);
+		dcn_topo_failset_free(f);
+	}
+	dcn_topo_free(t);
+}
+
+/*
+ * Fail each cable (or every step-th) alone; every pair of live servers that
+ * the surviving graph still connects must be delivered without a node
+ * visited twice. PORA is random: every branch of its candidate sets is
+ * explored and one delivering branch is enough ("where its rules allow").
+ * @return pairs the router could not deliver although connected.
+ */
+static uint64_t explore_pora(const struct dcn_router *r, uint32_t cur,
+			     uint32_t dst, struct dcn_route_state st,
+			     uint8_t *seen, unsigned int depth);
+
+static uint64_t revisits;
+
+static uint64_t
+single_failures(const char *spec, enum dcn_route_algo algo,
+		unsigned int max_life, uint32_t step, int explore)
+{
+	struct dcn_topo *t = topo_or_fail(spec);
+	uint32_t nv = dcn_topo_vertices(t), ns = dcn_topo_servers(t), v;
+	uint16_t *dist = malloc(nv * sizeof(*dist));
+	uint8_t *seen = calloc(nv, 1);
+	struct dcn_adj *adj = malloc(dcn_topo_max_degree(t) * sizeof(*adj));
+	uint64_t missed = 0, cable = 0;
+
+	assert_non_null(dist);
+	for (v = 0; v < nv; v++) {
+		unsigned int n = dcn_topo_adj(t, v, adj), i;
+
+		for (i = 0; i < n; i++) {
+			struct dcn_failset *f;
+			struct dcn_router *r;
+			uint32_t s, d;
+
+			if (adj[i].peer < v || cable++ % step != 0)
+				continue;
+			f = dcn_topo_failset_create(t);
+			assert_int_equal(dcn_topo_failset_add_link(f, v, adj[i].port), 0);
+			r = ft_router(t, f, algo, max_life);
+			for (s = 0; s < ns; s++) {
+				dcn_metrics_bfs_live(t, f, s, dist);
+				for (d = 0; d < ns; d++) {
+					uint32_t path[MAX_WALK];
+					int h, j;
+
+					if (d == s || dist[d] == 0xffff)
+						continue;
+					if (explore) {
+						struct dcn_route_state st;
+
+						dcn_route_state_init(r, s, d, &st);
+						seen[s] = 1;
+						missed += explore_pora(r, s, d, st, seen, 0) == 0;
+						seen[s] = 0;
+						continue;
+					}
+					h = dcn_route_walk(r, s, d, NULL, path, MAX_WALK,
+							   NULL);
+					if (h < 0) {
+						missed++;
+						continue;
+					}
+					if (max_life != 0 && h > (int)max_life)
+						fail_msg("%s: route longer than MaxLifeTime", spec);
+					for (j = 0; j <= h; j++) {
+						/* Alg. 4's detours may cross a server
+						 * again, within MaxLifeTime: counted. */
+						if (seen[path[j]] && algo == DCN_ALGO_ROW)
+							revisits++;
+						else if (seen[path[j]])
+							fail_msg("%s: #%u -> #%u visits #%u twice",
+								 spec, s, d, path[j]);
+						seen[path[j]] = 1;
+					}
+					for (j = 0; j <= h; j++)
+						seen[path[j]] = 0;
+				}
+			}
+			dcn_router_free(r);
+			dcn_topo_failset_free(f);
+		}
+	}
+	free(adj);
+	free(seen);
+	free(dist);
+	dcn_topo_free(t);
+	return missed;
+}
+
+/* Branches of PORA that deliver (no revisit allowed on any branch). */
+static uint64_t
+explore_pora(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	     struct dcn_route_state st, uint8_t *seen, unsigned int depth)
+{
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	unsigned int n, i;
+	uint64_t ok = 0;
+
+	if (cur == dst)
+		return 1;
+	if (depth > 64)
+		fail_msg("PORA branch longer than 64 hops");
+	n = dcn_route_candidates(r, cur, dst, &st, h);
+	for (i = 0; i < n && ok == 0; i++) {
+		struct dcn_route_state next = st;
+
+		if (seen[h[i].next])
+			fail_msg("PORA branch revisits #%u", h[i].next);
+		dcn_route_advance(r, cur, &h[i], &next);
+		seen[h[i].next] = 1;
+		ok += explore_pora(r, h[i].next, dst, next, seen, depth + 1);
+		seen[h[i].next] = 0;
+	}
+	return ok;
+}
+
+static void
+test_single_failures(void **state)
+{
+	(void)state;
+	assert_int_equal(single_failures("diamond:k=4", DCN_ALGO_FAR, 0, 1, 0), 0);
+	assert_int_equal(single_failures("diamond:k=8", DCN_ALGO_FAR, 0, 9, 0), 0);
+	/* As printed, FAR loses pairs to single failures. */
+	assert_true(single_failures("diamond:k=4", DCN_ALGO_FAR_LITERAL, 0, 1, 0) > 0);
+	assert_int_equal(single_failures("rrect:n=4,m=2,k=1", DCN_ALGO_RRECT, 0, 1, 0), 0);
+	assert_int_equal(single_failures("rrect:n=3,m=2,k=2", DCN_ALGO_RRECT, 0, 3, 0), 0);
+	assert_int_equal(single_failures("totoro:N=4,n=4,K=1", DCN_ALGO_TFR, 0, 1, 0), 0);
+	assert_int_equal(single_failures("totoro:N=8,n=4,K=2", DCN_ALGO_TFR, 0, 7, 0), 0);
+	/* As printed, TFR cannot leave a TBD whose intra cable failed. */
+	assert_true(single_failures("totoro:N=8,n=4,K=2", DCN_ALGO_TFR_LITERAL, 0, 7, 0) > 0);
+	revisits = 0;
+	assert_int_equal(single_failures("lascada:n=4,k=2", DCN_ALGO_ROW, 24, 9, 0), 0);
+	assert_int_equal(single_failures("lascada:n=2,k=3", DCN_ALGO_ROW, 24, 1, 0), 0);
+	print_message("lascada: %llu revisits over all single failures\n",
+		      (unsigned long long)revisits);
+	assert_int_equal(single_failures("novacube:k=5,n=2", DCN_ALGO_PORA, 0, 1, 1), 0);
+	assert_int_equal(single_failures("novacube:k=6,n=2", DCN_ALGO_PORA, 0, 1, 1), 0);
+}
+
+/* §5, Fig. 5 and 6: with 01 down, 03 still reaches 31 in two hops; its
+ * mirror 05 answers for it; as a standby, 05 sleeps until then. */
+static void
+test_rrect_redundancy(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=2,k=1");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_failset *none = dcn_topo_failset_create(t);
+	struct dcn_route_conf c = { 0 };
+	struct dcn_router *r;
+	uint32_t s01 = vertex_or_fail(t, "01"), s05 = vertex_or_fail(t, "05");
+	uint32_t path[8], a, b;
+	char err[DCN_TOPO_ERR_LEN];
+
+	(void)state;
+	assert_int_equal(dcn_topo_failset_add_vertex(f, s01), 0);
+	c.fail = f;
+	r = dcn_router_create_conf(t, &c, err, sizeof(err));
+	assert_int_equal(dcn_route_walk(r, vertex_or_fail(t, "03"),
+					vertex_or_fail(t, "31"), NULL, path, 8, NULL), 2);
+	assert_int_equal(dcn_route_resolve(r, s01), DCN_ROUTE_NONE);
+	dcn_router_free(r);
+
+	c.rrect_mode = DCN_RRECT_MIRROR;
+	r = dcn_router_create_conf(t, &c, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(dcn_route_resolve(r, s01), s05);
+	assert_int_equal(dcn_route_walk(r, vertex_or_fail(t, "03"), s01, NULL,
+					path, 8, NULL), 1);
+	assert_int_equal(path[1], s05);
+	dcn_router_free(r);
+
+	/* Standby (1+1): servers with a_0 >= 4 sleep. */
+	c.rrect_mode = DCN_RRECT_STANDBY;
+	c.fail = none;
+	r = dcn_router_create_conf(t, &c, err, sizeof(err));
+	assert_non_null(r);
+	assert_false(dcn_route_server_up(r, s05));
+	for (a = 0; a < 32; a++)
+		for (b = 0; b < 32; b++) {
+			int h, j;
+
+			if (a == b || a % 8 >= 4 || b % 8 >= 4)
+				continue;
+			h = dcn_route_walk(r, a, b, NULL, path, 8, NULL);
+			assert_true(h > 0);
+			for (j = 0; j <= h; j++)
+				assert_true(path[j] % 8 < 4); /* no sleeper */
+		}
+	dcn_router_free(r);
+	c.fail = f;
+	r = dcn_router_create_conf(t, &c, err, sizeof(err));
+	assert_true(dcn_route_server_up(r, s05));
+	assert_int_equal(dcn_route_resolve(r, s01), s05);
+	assert_false(dcn_route_server_up(r, vertex_or_fail(t, "06")));
+	dcn_router_free(r);
+	/* Redundancy needs m >= 2. */
+	{
+		struct dcn_topo *b1 = topo_or_fail("bcube:n=4,k=1");
+
+		c.fail = NULL;
+		c.rrect_mode = DCN_RRECT_MIRROR;
+		assert_null(dcn_router_create_conf(b1, &c, err, sizeof(err)));
+		dcn_topo_free(b1);
+	}
+	dcn_topo_failset_free(f);
+	dcn_topo_failset_free(none);
+	dcn_topo_free(t);
+}
+
+/* §3.3: with the link of P([0,2],[1,2]) down, [0,2] reaches [1,1] through
+ * the proxy [1,0]. */
+static void
+test_tfr_example(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("totoro:N=4,n=4,K=1");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_router *r;
+	struct dcn_route_conf c = { .algo = DCN_ALGO_TFR, .bc_level = 5 };
+	char err[DCN_TOPO_ERR_LEN];
+	uint32_t path[16];
+	int h, i, via10 = 0;
+
+	(void)state;
+	assert_null(dcn_router_create_conf(t, &c, err, sizeof(err)));
+	assert_non_null(strstr(err, "bcLevel"));
+	fail_links(f, "[0,2]:1");
+	r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+	assert_int_equal(dcn_router_algo(r), DCN_ALGO_TFR);
+	h = dcn_route_walk(r, vertex_or_fail(t, "[0,2]"), vertex_or_fail(t, "[1,1]"),
+			   NULL, path, 16, NULL);
+	assert_true(h > 0);
+	for (i = 0; i <= h; i++)
+		via10 |= path[i] == vertex_or_fail(t, "[1,0]");
+	assert_true(via10);
+	assert_int_equal(h, 3);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/* Alg. 4: MaxLifeTime bounds every route; a detour through a new source
+ * delivers when the row-based hop is down. */
+static void
+test_lascada_max_life(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("lascada:n=4,k=2");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_router *r;
+	uint32_t path[MAX_WALK], s, d;
+	uint64_t long_routes = 0, missed = 0;
+
+	(void)state;
+	dcn_topo_failset_random(f, DCN_FAIL_LINKS, 0.05, 9);
+	r = ft_router(t, f, DCN_ALGO_ROW, 4);
+	for (s = 0; s < 128; s += 3)
+		for (d = 0; d < 128; d++) {
+			int h = dcn_route_walk(r, s, d, NULL, path, MAX_WALK, NULL);
+
+			if (s == d)
+				continue;
+			if (h > 4)
+				long_routes++;
+			missed += h < 0;
+		}
+	assert_int_equal(long_routes, 0);
+	assert_true(missed > 0); /* 6-hop pairs cannot fit in 4 */
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/* With failures the compiled tables still answer as the router. */
+static void
+test_tables_with_failures(void **state)
+{
+	static const char *const specs[] = { "diamond:k=8", "rrect:n=4,m=2,k=2",
+					     "novacube:k=6,n=2" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct dcn_topo *t = topo_or_fail(specs[i]);
+		struct dcn_failset *f = dcn_topo_failset_create(t);
+		struct dcn_router *r;
+		uint32_t v, tested = 0;
+
+		dcn_topo_failset_random(f, DCN_FAIL_LINKS, 0.1, 5);
+		r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+		for (v = 0; v < dcn_topo_vertices(t) && tested < 6; v += 7) {
+			struct dcn_hop a[DCN_ROUTE_MAX_HOPS], sc[DCN_ROUTE_MAX_HOPS];
+			const struct dcn_hop *b;
+			struct dcn_rtable *tb;
+			struct dcn_route_state st;
+			uint32_t d;
+
+			if (!dcn_topo_is_router(t, v) || dcn_topo_failset_vertex_down(f, v))
+				continue;
+			tb = dcn_rtable_compile(r, v);
+			assert_non_null(tb);
+			for (d = 0; d < dcn_topo_servers(t); d++) {
+				unsigned int n, m;
+
+				dcn_route_state_init(r, v, d, &st);
+				n = dcn_route_candidates(r, v, d, &st, a);
+				m = dcn_rtable_lookup(tb, dcn_topo_addr(t, d), &st, sc,
+						      &b);
+				if (n != m || (n && memcmp(a, b, n * sizeof(*a)) != 0))
+					fail_msg("%s: table of #%u differs for #%u",
+						 specs[i], v, d);
+			}
+			dcn_rtable_free(tb);
+			tested++;
+		}
+		dcn_router_free(r);
+		dcn_topo_failset_free(f);
+		dcn_topo_free(t);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_failset),
+		cmocka_unit_test(test_far_worked_example),
+		cmocka_unit_test(test_far_nrt_cases),
+		cmocka_unit_test(test_far_both_readings),
+		cmocka_unit_test(test_far_nrt_sizes),
+		cmocka_unit_test(test_rrect_redundancy),
+		cmocka_unit_test(test_tfr_example),
+		cmocka_unit_test(test_lascada_max_life),
+		cmocka_unit_test(test_tables_with_failures),
+		cmocka_unit_test(test_single_failures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
