@@ -77,6 +77,23 @@ check "dot refuses big fabrics" expect_fail 2 "up to 2000" dot bcube:n=8,k=4
 json=$("$BIN" --json info lascada:n=4,k=2)
 check "info: LCM row" grep -q '"l1": \[1, 2, 4, 8\]' <<<"$json"
 
+# Failures.
+out=$("$BIN" --fail-links 'C11~E41' route diamond:k=4 10.1.1.2 10.4.3.2)
+check "FAR worked example detours via E1.3" grep -q "E1.1 .*-> E1.3" <<<"$out"
+out=$("$BIN" --fail-links 'C11~E41' table diamond:k=4 E11)
+check "NRT printed" grep -q "10.4.0.0/255.255.0.0.10.0.1.1" <<<"$out"
+json=$("$BIN" --json --fail-links 10% --sample 4 stats rrect:n=4,m=2,k=2)
+check "stats --json with failures" has_fields "$json" failed pairs unreachable
+check "unreachable shares" grep -q '"unreachable": {"routed": [0-9.e-]*, "shortest": [0-9.e-]*}' <<<"$json"
+check "bad failure list" expect_fail 2 "not neighbours" --fail-links '00~37' stats rrect:n=4,m=2,k=1
+check "bad failure ratio" expect_fail 2 "range is for sweep" --fail-links 0:0.2:0.1 stats rrect:n=4,m=2,k=1
+check "no racks in NovaCube" expect_fail 2 "has none to fail" --fail-racks 10% stats novacube:k=4,n=2
+out=$("$BIN" --rrect-mode mirror --fail-servers 01 route rrect:n=4,m=2,k=1 03 01)
+check "mirror takes over" grep -q "05 answers for it" <<<"$out"
+csv=$("$BIN" --sample 2 --fail-links 0:0.2:0.1 sweep rrect:n=4,m=2,k=1)
+check "sweep CSV" grep -q '^rrect:n=4 m=2 k=1,rrect,links,0,0.2000,' <<<"$csv"
+check "sweep needs a range" expect_fail 2 "sweep needs" sweep rrect:n=4,m=2,k=1
+
 if [ "$fails" -ne 0 ]; then
 	echo "$fails check(s) failed"
 	exit 1

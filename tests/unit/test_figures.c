@@ -198,6 +198,104 @@ test_totoro_table3(void **state)
 	assert_int_equal(m.routed.unreachable, 0);
 }
 
+static void
+stats_failed(const char *spec, enum dcn_route_algo algo, enum dcn_fail_kind kind,
+	     double ratio, uint32_t sample, int routed, unsigned int max_life,
+	     struct dcn_metrics *m)
+{
+	struct dcn_topo *t = topo_or_fail(spec);
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_route_conf c = { .algo = algo, .fail = f, .max_life = max_life };
+	struct dcn_metrics_opts o = { sample, 1, 0, 1, routed };
+	struct dcn_router *r;
+	char err[DCN_TOPO_ERR_LEN];
+
+	assert_true(dcn_topo_failset_random(f, kind, ratio, 1) >= 0);
+	r = dcn_router_create_conf(t, &c, err, sizeof(err));
+	if (r == NULL)
+		fail_msg("%s", err);
+	assert_int_equal(dcn_metrics_compute(r, &o, m), 0);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+static double
+share(uint64_t part, uint64_t all)
+{
+	return all ? (double)part / all : 0;
+}
+
+/* §6 (BFS over what survives, the paper's own model): APL 4.3754 and
+ * 4.3953 at 30% server failures match; at 30% link failures the APLs come
+ * out higher than the printed 4.4035 and 4.5859. Fig. 9: a server is lost
+ * when its five links are all down, 0.3^5 = 0.24%. */
+static void
+test_rrect_failures(void **state)
+{
+	struct dcn_metrics m;
+
+	(void)state;
+	stats_failed("rrect:n=8,m=2,k=4", DCN_ALGO_DEFAULT, DCN_FAIL_SERVERS, 0.3,
+		     16, 0, 0, &m);
+	assert_near(m.bfs.mean[DCN_UNIT_SERVER_HOPS], 4.3754, 0.002);
+	stats_failed("bcube:n=8,k=4", DCN_ALGO_DEFAULT, DCN_FAIL_SERVERS, 0.3, 16,
+		     0, 0, &m);
+	assert_near(m.bfs.mean[DCN_UNIT_SERVER_HOPS], 4.3953, 0.01);
+	stats_failed("rrect:n=8,m=2,k=4", DCN_ALGO_DEFAULT, DCN_FAIL_LINKS, 0.3, 16,
+		     0, 0, &m);
+	assert_near(m.bfs.mean[DCN_UNIT_SERVER_HOPS], 4.4035, 0.06);
+	assert_near(share(m.bfs.unreachable, m.bfs.pairs), 0.0024, 0.0006);
+	stats_failed("bcube:n=8,k=4", DCN_ALGO_DEFAULT, DCN_FAIL_LINKS, 0.3, 16, 0,
+		     0, &m);
+	assert_true(m.bfs.mean[DCN_UNIT_SERVER_HOPS] > 4.5859);
+	assert_near(share(m.bfs.unreachable, m.bfs.pairs), 0.0024, 0.0008);
+}
+
+/* §4.1, Totoro_2 N=n=16: TFR as printed fails 0.21 and 0.43 of the paths
+ * at 8% and 16% link failures; the corrected TFR far fewer; SP least. */
+static void
+test_totoro_failures(void **state)
+{
+	struct dcn_metrics lit, fix;
+
+	(void)state;
+	stats_failed("totoro:N=16,n=16,K=2", DCN_ALGO_TFR_LITERAL, DCN_FAIL_LINKS,
+		     0.08, 256, 1, 0, &lit);
+	assert_near(share(lit.routed.unreachable, lit.routed.pairs), 0.21, 0.03);
+	assert_near(share(lit.bfs.unreachable, lit.bfs.pairs), 0.05, 0.03);
+	stats_failed("totoro:N=16,n=16,K=2", DCN_ALGO_TFR, DCN_FAIL_LINKS, 0.08,
+		     256, 1, 0, &fix);
+	assert_true(share(fix.routed.unreachable, fix.routed.pairs) <
+		    share(lit.routed.unreachable, lit.routed.pairs) / 2);
+	assert_true(fix.routed.unreachable >= fix.bfs.unreachable);
+	stats_failed("totoro:N=16,n=16,K=2", DCN_ALGO_TFR_LITERAL, DCN_FAIL_LINKS,
+		     0.16, 256, 1, 0, &lit);
+	assert_near(share(lit.routed.unreachable, lit.routed.pairs), 0.43, 0.04);
+	assert_near(share(lit.bfs.unreachable, lit.bfs.pairs), 0.11, 0.04);
+}
+
+/* §VI: with MaxLifeTime counted in hops, this construction's 7-hop routes
+ * already exceed 6 with nothing failed: the connection failure rate
+ * starts at the share of 7-hop routes, and 10.41% at 24% failures cannot
+ * be reached (README.md). */
+static void
+test_lascada_failures(void **state)
+{
+	struct dcn_metrics none, f24;
+
+	(void)state;
+	stats_failed("lascada:n=8,k=2", DCN_ALGO_ROW, DCN_FAIL_LINKS, 0.0, 0, 1, 6,
+		     &none);
+	assert_near(share(none.routed.unreachable, none.routed.pairs),
+		    share(none.bfs.hist[7], none.bfs.pairs), 1e-12);
+	stats_failed("lascada:n=8,k=2", DCN_ALGO_ROW, DCN_FAIL_LINKS, 0.24, 16, 1,
+		     6, &f24);
+	assert_true(share(f24.routed.unreachable, f24.routed.pairs) > 0.1041);
+	assert_true(share(f24.routed.unreachable, f24.routed.pairs) >=
+		    share(f24.bfs.unreachable, f24.bfs.pairs));
+}
+
 int
 main(void)
 {
@@ -209,6 +307,9 @@ main(void)
 		cmocka_unit_test(test_rrect_figures),
 		cmocka_unit_test(test_lascada_table6),
 		cmocka_unit_test(test_totoro_table3),
+		cmocka_unit_test(test_rrect_failures),
+		cmocka_unit_test(test_totoro_failures),
+		cmocka_unit_test(test_lascada_failures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -394,6 +394,7 @@ cmd_sweep(const char *spec, const struct opts *o)
 	double a, b, step, x;
 	int idx = -1, ret = EXIT_USAGE;
 	unsigned int i;
+	char spec_field[64];
 
 	if (t == NULL)
 		return EXIT_USAGE;
@@ -407,7 +408,12 @@ cmd_sweep(const char *spec, const struct opts *o)
 			"dcn-topo: sweep needs one --fail-KIND A:B:STEP with 0 <= A <= B <= 1\n");
 		goto out;
 	}
-	printf("spec,algo,kind,ratio,repeat,pairs,routed_unreachable,shortest_unreachable,routed_apl,shortest_apl,routed_max,shortest_max,unit\n");
+	/* The spec's commas become spaces: one CSV field. */
+	snprintf(spec_field, sizeof(spec_field), "%s", dcn_topo_spec(t));
+	for (i = 0; spec_field[i]; i++)
+		if (spec_field[i] == ',')
+			spec_field[i] = ' ';
+	printf("spec,algo,kind,max_life,ratio,repeat,pairs,routed_unreachable,shortest_unreachable,routed_apl,shortest_apl,routed_max,shortest_max,unit\n");
 	for (x = a; x <= b + 1e-9; x += step) {
 		double sum[6] = { 0 };
 		uint64_t pairs = 0;
@@ -447,8 +453,9 @@ cmd_sweep(const char *spec, const struct opts *o)
 			dcn_router_free(r);
 			dcn_topo_failset_free(f);
 		}
-		printf("%s,%s,%s,%.4f,%u,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%s\n",
-		       dcn_topo_spec(t), algo, fail_names[o->fail[idx].kind], x,
+		printf("%s,%s,%s,%u,%.4f,%u,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%s\n",
+		       spec_field, algo, fail_names[o->fail[idx].kind],
+		       o->conf.max_life, x,
 		       nrep, pairs, sum[0] / nrep, sum[1] / nrep, sum[2] / nrep,
 		       sum[3] / nrep, sum[4] / nrep, sum[5] / nrep, unit);
 		fflush(stdout);
