@@ -20,10 +20,12 @@ static const struct {
 	[DCN_ALGO_RRECT] = { "rrect", &route_rrect_ops },
 	[DCN_ALGO_ROW] = { "row", &route_row_ops },
 	[DCN_ALGO_TRA] = { "tra", &route_tra_ops },
-	[DCN_ALGO_PORA_LITERAL] = { "pora-literal", &route_pora_literal_ops },
+	/* The literal readings share their algorithm's table; the router's
+	 * algo tells the corrections apart. */
+	[DCN_ALGO_PORA_LITERAL] = { "pora-literal", &route_pora_ops },
 	[DCN_ALGO_TFR] = { "tfr", &route_tfr_ops },
-	[DCN_ALGO_FAR_LITERAL] = { "far-literal", &route_far_literal_ops },
-	[DCN_ALGO_TFR_LITERAL] = { "tfr-literal", &route_tfr_literal_ops },
+	[DCN_ALGO_FAR_LITERAL] = { "far-literal", &route_far_ops },
+	[DCN_ALGO_TFR_LITERAL] = { "tfr-literal", &route_tfr_ops },
 };
 
 void

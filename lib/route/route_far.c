@@ -293,31 +293,21 @@ far_fail_cable(const struct fail_walk *w, uint32_t u, uint32_t v)
 				uint32_t e = edge_index(k, p, j);
 				int same_a = (j <= half) == (a <= half);
 
-				if (p == q) {
-					if (j == a || j == b)
-						continue; /* its own cable */
-					if (same_a)
-						nrt_add(w->b, e, ip4(10, q, a, 0),
-							ip4(255, 255, 255, 0),
-							ip4(10, q, b, 1), 24);
-					else
-						nrt_add(w->b, e, ip4(10, q, b, 0),
-							ip4(255, 255, 255, 0),
-							ip4(10, q, a, 1), 24);
-					continue;
-				}
-				/* Other pod: avoid the next hops that enter pod
-				 * q at a (for b) or at b (for a): this switch's
-				 * cores when it sits at a or b, and the
-				 * opposite-line edge at a or b. */
 				if (j == a || j == b) {
 					unsigned int other = j == a ? b : a;
 
+					if (p == q)
+						continue; /* its own cable */
+					/* Another pod: its cores would enter pod q
+					 * at its own position. */
 					for (c = 1; c <= q4; c++)
 						nrt_add(w->b, e, ip4(10, q, other, 0),
 							ip4(255, 255, 255, 0),
 							ip4(10, 0, j, c), 24);
 				}
+				/* The opposite-line edge at b (a): inside pod q it
+				 * would cross the cable to reach a (b); from another
+				 * pod it enters pod q there. */
 				if (same_a)
 					nrt_add(w->b, e, ip4(10, q, a, 0),
 						ip4(255, 255, 255, 0),
@@ -643,11 +633,3 @@ const struct route_ops route_far_ops = {
 	.compile = far_compile,
 };
 
-const struct route_ops route_far_literal_ops = {
-	.kind = DCN_TOPO_DIAMOND,
-	.pick = DCN_PICK_PRIORITY,
-	.init = far_init,
-	.fini = far_fini,
-	.candidates = far_candidates,
-	.compile = far_compile,
-};

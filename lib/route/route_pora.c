@@ -473,17 +473,6 @@ const struct route_ops route_pora_ops = {
 	.digit_lookup = pora_digit_lookup,
 };
 
-/* The same, without the two corrections: for showing why they exist. */
-const struct route_ops route_pora_literal_ops = {
-	.kind = DCN_TOPO_NOVACUBE,
-	.pick = DCN_PICK_WEIGHTED,
-	.init = nc_init,
-	.candidates = pora_candidates,
-	.advance = pora_advance,
-	.compile = nc_compile,
-	.digit_lookup = pora_digit_lookup,
-};
-
 const struct route_ops route_dor_ops = {
 	.kind = DCN_TOPO_TORUS,
 	.pick = DCN_PICK_EQUAL,

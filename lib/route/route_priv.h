@@ -129,15 +129,12 @@ struct dcn_rtable {
 #define RT_NO_SET 0xffffu
 
 extern const struct route_ops route_pora_ops;
-extern const struct route_ops route_pora_literal_ops;
 extern const struct route_ops route_dor_ops;
 extern const struct route_ops route_far_ops;
 extern const struct route_ops route_rrect_ops;
 extern const struct route_ops route_row_ops;
 extern const struct route_ops route_tra_ops;
 extern const struct route_ops route_tfr_ops;
-extern const struct route_ops route_tfr_literal_ops;
-extern const struct route_ops route_far_literal_ops;
 
 __attribute__((format(printf, 3, 4)))
 void route_err(char *err, size_t len, const char *fmt, ...);

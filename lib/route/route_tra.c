@@ -240,6 +240,19 @@ tfr_link_up(const struct dcn_router *r, uint32_t s, uint16_t port,
 		!dcn_topo_failset_link_down(r->fail, s, port, sw));
 }
 
+/* Reach y from s across switch sw (y's port port): one BFS step. */
+static void
+tfr_visit(const struct dcn_router *r, struct tfr_bfs *b, uint32_t src,
+	  uint32_t s, uint32_t y, uint16_t port, uint32_t sw, uint32_t *tail)
+{
+	if (y == s || b->dist[y - b->base] != 0xffff ||
+	    !tfr_link_up(r, y, port, sw))
+		return;
+	b->dist[y - b->base] = (uint16_t)(b->dist[s - b->base] + 1);
+	b->first[y - b->base] = s == src ? y : b->first[s - b->base];
+	b->queue[(*tail)++] = y;
+}
+
 /* Breadth-first search from src over its TBD's known graph. */
 static int
 tfr_bfs_run(const struct dcn_router *r, const struct tt_geo *g, uint32_t src,
@@ -271,32 +284,15 @@ tfr_bfs_run(const struct dcn_router *r, const struct tt_geo *g, uint32_t src,
 
 		dcn_topo_adj(t, s, a);
 		/* Intra-switch neighbours. */
-		if (rt_up(r, a[0].peer) && tfr_link_up(r, s, 0, a[0].peer)) {
-			for (w = 0; w < g->N; w++) {
-				uint32_t y = t0 + w;
-
-				if (y == s || b->dist[y - b->base] != 0xffff ||
-				    !tfr_link_up(r, y, 0, a[0].peer))
-					continue;
-				b->dist[y - b->base] = (uint16_t)(b->dist[s - b->base] + 1);
-				b->first[y - b->base] = s == src ? y : b->first[s - b->base];
-				b->queue[tail++] = y;
-			}
-		}
+		if (rt_up(r, a[0].peer) && tfr_link_up(r, s, 0, a[0].peer))
+			for (w = 0; w < g->N; w++)
+				tfr_visit(r, b, src, s, t0 + w, 0, a[0].peer, &tail);
 		/* Inter-switch neighbours inside the TBD. */
 		if (ls != 0 && ls <= bc && rt_up(r, a[1].peer) &&
-		    tfr_link_up(r, s, 1, a[1].peer)) {
-			for (w = 0; w < g->n; w++) {
-				uint32_t y = dcn_topo_tt_across(t, s, ls, w);
-
-				if (y == s || b->dist[y - b->base] != 0xffff ||
-				    !tfr_link_up(r, y, 1, a[1].peer))
-					continue;
-				b->dist[y - b->base] = (uint16_t)(b->dist[s - b->base] + 1);
-				b->first[y - b->base] = s == src ? y : b->first[s - b->base];
-				b->queue[tail++] = y;
-			}
-		}
+		    tfr_link_up(r, s, 1, a[1].peer))
+			for (w = 0; w < g->n; w++)
+				tfr_visit(r, b, src, s, dcn_topo_tt_across(t, s, ls, w),
+					  1, a[1].peer, &tail);
 	}
 	return 0;
 }
@@ -489,11 +485,3 @@ const struct route_ops route_tfr_ops = {
 	.advance = tfr_advance,
 };
 
-/* Alg. 3 as printed, for comparison. */
-const struct route_ops route_tfr_literal_ops = {
-	.kind = DCN_TOPO_TOTORO,
-	.pick = DCN_PICK_EQUAL,
-	.init = tfr_init,
-	.candidates = tfr_candidates,
-	.advance = tfr_advance,
-};

@@ -59,4 +59,36 @@ vertex_or_fail(const struct dcn_topo *t, const char *name)
 	return (uint32_t)v;
 }
 
+/* Node v's compiled table answers every destination as its router does. */
+static inline void
+expect_table_matches(const struct dcn_router *r, uint32_t v)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	struct dcn_hop a[DCN_ROUTE_MAX_HOPS], scratch[DCN_ROUTE_MAX_HOPS];
+	struct dcn_rtable *tb = dcn_rtable_compile(r, v);
+	struct dcn_route_state st;
+	const struct dcn_hop *b;
+	uint32_t d;
+
+	if (tb == NULL)
+		fail_msg("%s: cannot compile #%u", dcn_topo_spec(t), v);
+	assert_int_equal(dcn_rtable_node(tb), v);
+	assert_true(dcn_rtable_bytes(tb) > 0);
+	for (d = 0; d < dcn_topo_servers(t); d++) {
+		unsigned int n, m;
+
+		dcn_route_state_init(r, v, d, &st);
+		n = dcn_route_candidates(r, v, d, &st, a);
+		m = dcn_rtable_lookup(tb, dcn_topo_addr(t, d), &st, scratch, &b);
+		if (n != m || (n && memcmp(a, b, n * sizeof(*a)) != 0))
+			fail_msg("%s: table of #%u differs for #%u (%u vs %u)",
+				 dcn_topo_spec(t), v, d, m, n);
+	}
+	/* Not a server of the fabric: no route. */
+	dcn_route_state_init(r, v, 0, &st);
+	assert_int_equal(dcn_rtable_lookup(tb, 0x0b000001, &st, scratch, &b), 0);
+	assert_int_equal(dcn_rtable_lookup(tb, 0x0affffff, &st, scratch, &b), 0);
+	dcn_rtable_free(tb);
+}
+
 #endif

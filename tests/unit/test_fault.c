@@ -573,28 +573,9 @@ test_tables_with_failures(void **state)
 		dcn_topo_failset_random(f, DCN_FAIL_LINKS, 0.1, 5);
 		r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
 		for (v = 0; v < dcn_topo_vertices(t) && tested < 6; v += 7) {
-			struct dcn_hop a[DCN_ROUTE_MAX_HOPS], sc[DCN_ROUTE_MAX_HOPS];
-			const struct dcn_hop *b;
-			struct dcn_rtable *tb;
-			struct dcn_route_state st;
-			uint32_t d;
-
 			if (!dcn_topo_is_router(t, v) || dcn_topo_failset_vertex_down(f, v))
 				continue;
-			tb = dcn_rtable_compile(r, v);
-			assert_non_null(tb);
-			for (d = 0; d < dcn_topo_servers(t); d++) {
-				unsigned int n, m;
-
-				dcn_route_state_init(r, v, d, &st);
-				n = dcn_route_candidates(r, v, d, &st, a);
-				m = dcn_rtable_lookup(tb, dcn_topo_addr(t, d), &st, sc,
-						      &b);
-				if (n != m || (n && memcmp(a, b, n * sizeof(*a)) != 0))
-					fail_msg("%s: table of #%u differs for #%u",
-						 specs[i], v, d);
-			}
-			dcn_rtable_free(tb);
+			expect_table_matches(r, v);
 			tested++;
 		}
 		dcn_router_free(r);
