@@ -8,7 +8,7 @@ PKGS=(
 	build-essential pkg-config meson ninja-build  # build
 	libcmocka-dev                                 # unit tests
 	libdpdk-dev dpdk                              # data path, testpmd
-	libbpf-dev clang llvm                         # XDP program, fuzzers
+	libbpf-dev clang llvm libclang-rt-14-dev      # XDP program, fuzzers
 	iproute2 procps python3                       # fabric scripts
 	gnuplot-nox                                   # benchmark plots
 )

@@ -189,7 +189,8 @@ rr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		uint32_t paths[DCN_TOPO_MAX_DIGITS][DCN_ROUTE_MAX_PATH];
 		unsigned int lens[DCN_TOPO_MAX_DIGITS], j, i = st->path;
 
-		if (i == DCN_PATH_NONE)
+		/* The index arrives in a header: never trust it. */
+		if (i > dcn_topo_params(r->t)->k)
 			return 0;
 		dcn_rrect_para_paths(r->t, st->src, dst, 0, paths, lens);
 		for (j = 0; j + 1 < lens[i]; j++)
