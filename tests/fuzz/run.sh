@@ -14,9 +14,17 @@ trap 'rm -rf "$work"' EXIT
 command -v clang >/dev/null || { echo "SKIP: clang is not installed"; exit 77; }
 srcs=("$root"/lib/topo/*.c "$root"/lib/route/*.c "$root"/lib/fabric/*.c)
 incs=(-I"$root/lib/topo" -I"$root/lib/route" -I"$root/lib/fabric")
+libs=()
+if [ "$target" = conf ]; then
+	# The loader reads its file with DPDK's rte_cfgfile.
+	pkg-config --exists libdpdk || { echo "SKIP: libdpdk-dev is not installed"; exit 77; }
+	srcs+=("$root"/lib/conf/*.c)
+	incs+=(-I"$root/lib/conf" $(pkg-config --cflags libdpdk))
+	libs+=($(pkg-config --libs libdpdk))
+fi
 if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined "${incs[@]}" "${srcs[@]}" \
-	"$here/fuzz_$target.c" -lm -o "$work/fuzz" 2>"$work/cc.log"; then
+	"$here/fuzz_$target.c" "${libs[@]}" -lm -o "$work/fuzz" 2>"$work/cc.log"; then
 	if grep -q -e "fuzzer" -e "libclang_rt" "$work/cc.log"; then
 		echo "SKIP: clang's libFuzzer runtime is missing"
 		exit 77
@@ -26,7 +34,7 @@ if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 fi
 mkdir "$work/corpus"
 cp "$here/corpus/$target/"* "$work/corpus/" 2>/dev/null
-"$work/fuzz" -max_total_time="$secs" -print_final_stats=1 \
+"$work/fuzz" -max_total_time="$secs" -print_final_stats=1 -detect_leaks=1 \
 	-artifact_prefix="$work/" "$work/corpus" >"$work/run.log" 2>&1
 rc=$?
 grep -E "^stat::number_of_executed_units|^Done" "$work/run.log"

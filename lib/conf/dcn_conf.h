@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_CONF_H
+#define DCN_CONF_H
+
+/**
+ * @file
+ * dcnfwd configuration: an INI file read with DPDK's rte_cfgfile, checked
+ * against the node's place in its topology. Every error names the file,
+ * the line and the key (FILE:LINE: [section] key: reason).
+ *
+ *   [fabric]
+ *   topology = rrect:n=4,m=2,k=1   ; the spec string
+ *   node = 00                      ; this node, paper notation or address
+ *   role = relay                   ; relay, or edge/core in Diamond
+ *   ethertype = 0x88B5             ; fabric EtherType
+ *   hello_interval_ms = 10
+ *   hello_miss = 3
+ *   algo = default                 ; routing algorithm (dcn-topo --algo)
+ *   draw = flow                    ; flow (hash) or packet (random)
+ *   partial = no                   ; yes: not every cabled port configured
+ *
+ *   [port.up0]                     ; one section a port, any name
+ *   dev = net_memif0,socket=/tmp/a.sock   ; DPDK device or devargs
+ *   fabric_port = 0                ; the node's port number in the topology
+ *   rxq = 1                        ; queues
+ *   txq = 1
+ *
+ *   [port.host]
+ *   dev = net_tap0,iface=dcn0
+ *   host = yes                     ; plain IPv4 in and out
+ *
+ *   [worker.0]                     ; one section a worker lcore
+ *   lcore = 1
+ *   rx = up0:0, host:0             ; the port queues it polls
+ *
+ *   [queues]
+ *   burst = 32
+ *   rx_desc = 1024
+ *   tx_desc = 1024
+ *   mbufs = 8191
+ *   backoff = yes                  ; idle workers pause, then sleep
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcn_route.h"
+#include "dcn_topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DCN_CONF_MAX_PORTS 32
+#define DCN_CONF_MAX_WORKERS 32
+#define DCN_CONF_MAX_QUEUES 16
+#define DCN_CONF_NAME_LEN 32
+#define DCN_CONF_DEV_LEN 256
+#define DCN_CONF_ERR_LEN 512
+
+/** What the node is. */
+enum dcn_node_role {
+	DCN_NODE_RELAY = 0, /**< a server of a server-centric fabric or NovaCube */
+	DCN_NODE_EDGE,      /**< a Diamond edge switch */
+	DCN_NODE_CORE,      /**< a Diamond core switch */
+};
+
+/** One port. */
+struct dcn_conf_port {
+	char name[DCN_CONF_NAME_LEN];
+	char dev[DCN_CONF_DEV_LEN];
+	int host;          /**< plain IPv4: a host, or a Diamond server */
+	int fabric_port;   /**< the node's port number, -1: none */
+	uint16_t rxq, txq;
+};
+
+/** A (port, queue) a worker polls. */
+struct dcn_conf_rxq {
+	uint16_t port;     /**< index into dcn_conf.port */
+	uint16_t queue;
+};
+
+/** One worker lcore. */
+struct dcn_conf_worker {
+	unsigned int lcore;
+	unsigned int n_rx;
+	struct dcn_conf_rxq rx[DCN_CONF_MAX_PORTS * DCN_CONF_MAX_QUEUES];
+};
+
+/** A loaded, checked configuration. */
+struct dcn_conf {
+	char file[256];
+	char spec[128];            /**< canonical topology spec */
+	uint32_t node;             /**< the node's vertex */
+	enum dcn_node_role role;
+	uint16_t ethertype;
+	unsigned int hello_interval_ms;
+	unsigned int hello_miss;
+	enum dcn_route_algo algo;
+	int draw_per_packet;
+	int partial;
+	unsigned int burst, rx_desc, tx_desc, mbufs;
+	int backoff;
+	unsigned int n_ports;
+	struct dcn_conf_port port[DCN_CONF_MAX_PORTS];
+	unsigned int n_workers;
+	struct dcn_conf_worker worker[DCN_CONF_MAX_WORKERS];
+};
+
+/**
+ * Load and check a configuration file.
+ *
+ * @param file  the INI file
+ * @param c     receives the configuration
+ * @param topo  receives the topology it names (the caller frees it)
+ * @param err   "FILE:LINE: [section] key: reason" on failure
+ * @return 0, or -EINVAL (a wrong value or a file that does not match the
+ *         node's place), -ENOENT (no such file), -ENOMEM.
+ */
+int dcn_conf_load(const char *file, struct dcn_conf *c, struct dcn_topo **topo,
+		  char *err, size_t errlen);
+
+/** @return "relay", "edge" or "core". */
+const char *dcn_conf_role_name(enum dcn_node_role r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_CONF_H */

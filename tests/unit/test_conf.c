@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/conf: a valid file loads; every kind of mistake is refused with the
+ * file, the line and the key named.
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "test_common.h"
+#include "dcn_conf.h"
+
+static char path[64];
+
+/* RRect(4,2,1) server 00: level-0 switch on port 0, level-1 on port 1. */
+static const char good[] =
+	"; relay 00 of rrect:n=4,m=2,k=1\n"
+	"[fabric]\n"
+	"topology = rrect:n=4,m=2,k=1\n"
+	"node = 00\n"
+	"role = relay\n"
+	"hello_interval_ms = 20\n"
+	"\n"
+	"[port.l0]\n"
+	"dev = net_ring0\n"
+	"fabric_port = 0\n"
+	"[port.l1]\n"
+	"dev = net_ring1\n"
+	"fabric_port = 1\n"
+	"rxq = 2\n"
+	"[port.host]\n"
+	"dev = net_tap0,iface=dcn0\n"
+	"host = yes\n"
+	"[worker.a]\n"
+	"lcore = 1\n"
+	"rx = l0:0, l1:0\n"
+	"[worker.b]\n"
+	"lcore = 2\n"
+	"rx = l1:1, host:0\n"
+	"[queues]\n"
+	"burst = 16\n"
+	"backoff = no\n";
+
+static int
+write_file(const char *text)
+{
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/dcn-conf-test-%d.ini", (int)getpid());
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	return 0;
+}
+
+/* Replace the first occurrence of what in good with with. */
+static void
+expect_error(const char *what, const char *with, unsigned int line,
+	     const char *key, const char *phrase)
+{
+	char text[2048], err[DCN_CONF_ERR_LEN], where[128];
+	const char *p = strstr(good, what);
+	struct dcn_conf c;
+	struct dcn_topo *t;
+
+	if (p == NULL)
+		fail_msg("test bug: '%s' not in the file", what);
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(p - good), good, with,
+		 p + strlen(what));
+	assert_int_equal(write_file(text), 0);
+	assert_int_equal(dcn_conf_load(path, &c, &t, err, sizeof(err)), -EINVAL);
+	assert_null(t);
+	snprintf(where, sizeof(where), "%s:%u:", path, line);
+	if (strncmp(err, where, strlen(where)) != 0)
+		fail_msg("'%s' does not start with '%s'", err, where);
+	if (key != NULL && strstr(err, key) == NULL)
+		fail_msg("'%s' does not name key '%s'", err, key);
+	if (strstr(err, phrase) == NULL)
+		fail_msg("'%s' does not say '%s'", err, phrase);
+	unlink(path);
+}
+
+static void
+test_conf_errors(void **state)
+{
+	char err[DCN_CONF_ERR_LEN];
+	struct dcn_conf c;
+	struct dcn_topo *t;
+
+	(void)state;
+	assert_int_equal(dcn_conf_load("/nonexistent/dcn.ini", &c, &t, err,
+				       sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/dcn.ini"));
+	expect_error("topology = rrect:n=4,m=2,k=1", "topology = rrect:n=4,k=1",
+		     3, "topology", "missing parameter 'm'");
+	expect_error("topology = rrect:n=4,m=2,k=1\n", "", 2, NULL, "missing");
+	expect_error("node = 00", "node = 99", 4, "node", "out of range");
+	expect_error("node = 00", "node = #33", 4, "node", "does not route");
+	expect_error("role = relay", "role = core", 5, "role", "does not match");
+	expect_error("hello_interval_ms = 20", "hello_interval_ms = 0", 6,
+		     "hello_interval_ms", "out of range");
+	expect_error("hello_interval_ms = 20", "hello_intervall_ms = 20", 6,
+		     "hello_intervall_ms", "unknown key");
+	expect_error("hello_interval_ms = 20", "ethertype = 0x0800", 6,
+		     "ethertype", "belongs to IPv4");
+	expect_error("fabric_port = 1", "fabric_port = 2", 13, "fabric_port",
+		     "no cabled port 2");
+	expect_error("fabric_port = 1", "fabric_port = 0", 13, "fabric_port",
+		     "also [port.l0]");
+	expect_error("dev = net_ring0\n", "", 8, "dev", "missing");
+	expect_error("host = yes", "rxq = 1", 15, "fabric_port",
+		     "give the node's port number");
+	expect_error("rx = l0:0, l1:0", "rx = l0:0, l9:0", 20, "rx",
+		     "no [port.l9]");
+	expect_error("rx = l0:0, l1:0", "rx = l0:0, l1:2", 20, "rx",
+		     "rx queues 0..1");
+	expect_error("rx = l1:1, host:0", "rx = l1:0, host:0", 23, "rx",
+		     "polled by another worker");
+	expect_error("rx = l1:1, host:0", "rx = host:0", 14, "rxq",
+		     "queue 1 is polled by no worker");
+	expect_error("lcore = 2", "lcore = 1", 22, "lcore", "already runs");
+	expect_error("burst = 16", "burst = 100", 25, "burst", "out of range");
+	expect_error("backoff = no", "backoff = maybe", 26, "backoff",
+		     "not yes or no");
+	expect_error("[queues]", "[queue]", 24, NULL, "unknown section");
+	expect_error("burst = 16", "burst 16", 25, NULL, "expected key = value");
+	expect_error("; relay", "stray = 1\n;", 1, NULL, "outside any");
+	/* A cabled port left out, unless partial. */
+	expect_error("fabric_port = 1\n", "host = yes\n", 2, "partial",
+		     "no port configured for fabric port 1");
+}
+
+static void
+test_conf_good(void **state)
+{
+	char err[DCN_CONF_ERR_LEN];
+	struct dcn_conf c;
+	struct dcn_topo *t;
+
+	(void)state;
+	assert_int_equal(write_file(good), 0);
+	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_string_equal(c.spec, "rrect:n=4,m=2,k=1");
+	assert_int_equal(c.node, vertex_or_fail(t, "00"));
+	assert_int_equal(c.role, DCN_NODE_RELAY);
+	assert_int_equal(c.ethertype, 0x88b5);
+	assert_int_equal(c.hello_interval_ms, 20);
+	assert_int_equal(c.hello_miss, 3);
+	assert_int_equal(c.n_ports, 3);
+	assert_int_equal(c.port[1].fabric_port, 1);
+	assert_int_equal(c.port[1].rxq, 2);
+	assert_true(c.port[2].host);
+	assert_int_equal(c.port[2].fabric_port, -1);
+	assert_int_equal(c.n_workers, 2);
+	assert_int_equal(c.worker[1].lcore, 2);
+	assert_int_equal(c.worker[1].n_rx, 2);
+	assert_int_equal(c.worker[1].rx[0].port, 1);
+	assert_int_equal(c.worker[1].rx[0].queue, 1);
+	assert_int_equal(c.burst, 16);
+	assert_false(c.backoff);
+	assert_int_equal(c.rx_desc, 1024);
+	dcn_topo_free(t);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_conf_good),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
