@@ -431,28 +431,3 @@ route_port_to(const struct dcn_topo *t, uint32_t cur, uint32_t peer)
 			return adj[i].port;
 	return -1;
 }
-
-int
-route_make_hop(const struct dcn_topo *t, uint32_t cur, uint32_t next,
-	       struct dcn_hop *h)
-{
-	struct dcn_adj a[DCN_TOPO_MAX_SERVER_PORTS];
-	unsigned int n, i;
-	int p;
-
-	n = dcn_topo_adj(t, cur, a);
-	for (i = 0; i < n; i++) {
-		if (a[i].peer == next) {
-			*h = (struct dcn_hop){ next, DCN_ROUTE_NONE, a[i].port, 1 };
-			return 0;
-		}
-		if (dcn_topo_role(t, a[i].peer) != DCN_ROLE_SWITCH)
-			continue;
-		p = route_port_to(t, a[i].peer, next);
-		if (p >= 0) {
-			*h = (struct dcn_hop){ next, a[i].peer, a[i].port, 1 };
-			return 0;
-		}
-	}
-	return -1;
-}

@@ -142,13 +142,6 @@ void route_err(char *err, size_t len, const char *fmt, ...);
 /* Find cur's port whose cable leads to vertex peer; -1 if none. */
 int route_port_to(const struct dcn_topo *t, uint32_t cur, uint32_t peer);
 
-/*
- * Build the hop from server cur to server next across a shared switch
- * (server-centric fabrics), or over a direct cable. @return 0, or -1 when
- * they are not neighbours.
- */
-int route_make_hop(const struct dcn_topo *t, uint32_t cur, uint32_t next,
-		   struct dcn_hop *h);
 
 /* Add a set of candidates to a table under construction. @return set id. */
 int rtable_add_set(struct dcn_rtable *tb, void *dedup,
