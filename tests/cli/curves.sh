@@ -9,7 +9,7 @@ command -v gnuplot >/dev/null || { echo "SKIP: gnuplot is not installed"; exit 7
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-DCN_TOPO=$TOPO "$here/../../tools/figures/paper-curves.sh" -o "$out" -s 2 rrect-fig8a >/dev/null || exit 1
+DCN_TOPO=$TOPO "$here/../../tools/figures/paper-curves.sh" -o "$out" -s 2 -r 1 rrect-fig8a >/dev/null || exit 1
 rows=$(tail -n +2 "$out/rrect-fig8a.csv" | wc -l)
 # Two fabrics, ratios 0 to 0.3 by 0.05: 14 rows.
 [ "$rows" -eq 14 ] || { echo "FAIL: $rows rows, expected 14"; exit 1; }

@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Produce, as CSV, the failure curves the papers plot, one command each:
-#   tools/figures/paper-curves.sh [-o DIR] [-s SOURCES] FIGURE...
+#   tools/figures/paper-curves.sh [-o DIR] [-s SOURCES] [-r DRAWS] FIGURE...
 # FIGURE: novacube-fig12 totoro-fig2 totoro-fig3 totoro-fig4 totoro-fig5
 #         rrect-fig8a rrect-fig8b rrect-fig9 lascada-fig20, or "all".
 # Each writes DIR/FIGURE.csv (rows of `dcn-topo sweep`, one block per
-# curve). tools/figures/plot-curves.sh DIR turns them into PNG plots.
+# curve; every point the mean of DRAWS failure draws, default 3, from
+# SOURCES sources, default 32). tools/figures/plot-curves.sh DIR turns
+# them into PNG plots.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 TOPO=${DCN_TOPO:-$here/../../build/tools/dcn-topo/dcn-topo}
 out=figures
 sources=32
+draws=3
 
 usage() {
-	sed -n '3,8p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-2}"
 }
 
-while getopts "o:s:h" o; do
+while getopts "o:s:r:h" o; do
 	case $o in
 	o) out=$OPTARG ;;
 	s) sources=$OPTARG ;;
+	r) draws=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -35,9 +39,10 @@ sweep() {
 	local csv=$1 spec=$2
 	shift 2
 	if [ -s "$csv" ]; then
-		"$TOPO" --sample "$sources" "$@" sweep "$spec" | tail -n +2 >>"$csv"
+		"$TOPO" --sample "$sources" --repeat "$draws" "$@" sweep "$spec" |
+			tail -n +2 >>"$csv"
 	else
-		"$TOPO" --sample "$sources" "$@" sweep "$spec" >"$csv"
+		"$TOPO" --sample "$sources" --repeat "$draws" "$@" sweep "$spec" >"$csv"
 	fi
 }
 
