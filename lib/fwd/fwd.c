@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One node's forwarding step on a burst (see dcn_fwd.h). Frames are single
+ * segments; the fabric header goes between the Ethernet header and the
+ * host's IPv4 packet, so encapsulation prepends 20 bytes and writes a new
+ * Ethernet header over the old one, and decapsulation does the reverse.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "dcn_fwd.h"
+
+int
+dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
+	     const struct dcn_rtable *tb, uint16_t ethertype, int per_packet)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->r = r;
+	c->tb = tb;
+	c->node = dcn_rtable_node(tb);
+	if (!dcn_topo_is_router(t, c->node))
+		return -EINVAL;
+	c->node_addr = dcn_topo_addr(t, c->node);
+	c->ethertype = ethertype;
+	c->per_packet = per_packet;
+	c->router_mode = dcn_topo_kind(t) == DCN_TOPO_DIAMOND;
+	c->rng = c->node_addr | 1;
+	c->host_port = -1;
+	for (i = 0; i < DCN_FWD_MAX_FABRIC_PORTS; i++)
+		c->local_of[i] = -1;
+	return 0;
+}
+
+int
+dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
+		 const struct rte_ether_addr *mac)
+{
+	struct dcn_fwd_port *p;
+	uint16_t idx = c->n_ports;
+
+	if (idx == DCN_FWD_MAX_PORTS)
+		return -ENOSPC;
+	if (fabric_port < -1 || fabric_port >= DCN_FWD_MAX_FABRIC_PORTS ||
+	    (fabric_port < 0 && !host) ||
+	    (fabric_port >= 0 && c->local_of[fabric_port] >= 0))
+		return -EINVAL;
+	p = &c->port[idx];
+	p->host = (uint8_t)!!host;
+	p->fabric_port = (int16_t)fabric_port;
+	p->mac = *mac;
+	memset(&p->peer_mac, 0xff, sizeof(p->peer_mac));
+	if (fabric_port >= 0)
+		c->local_of[fabric_port] = (int16_t)idx;
+	else if (c->host_port < 0)
+		c->host_port = (int16_t)idx;
+	c->n_ports++;
+	return idx;
+}
+
+/* A flow's hash: the addresses and, for TCP and UDP, the ports. */
+static inline uint32_t
+flow_hash(const uint8_t *ip, uint32_t a, uint32_t b)
+{
+	uint64_t h = (uint64_t)a << 32 | b;
+	unsigned int ihl = (ip[0] & 0x0f) * 4u;
+
+	h ^= (uint64_t)ip[9] << 56;
+	if (ip[9] == 6 || ip[9] == 17) {
+		uint32_t ports;
+
+		memcpy(&ports, ip + ihl, 4);
+		h ^= ports;
+	}
+	h *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32);
+}
+
+static inline void
+write_eth(uint8_t *p, const struct dcn_fwd_port *out, uint16_t type)
+{
+	memcpy(p, &out->peer_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(p + RTE_ETHER_ADDR_LEN, &out->mac, RTE_ETHER_ADDR_LEN);
+	p[12] = (uint8_t)(type >> 8);
+	p[13] = (uint8_t)type;
+}
+
+/* Choose among candidates and advance the packet's state. @return the
+ * local output port, or -1. */
+static int
+choose(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
+       uint32_t hash, struct dcn_route_state *st)
+{
+	uint32_t draw = hash;
+	unsigned int i;
+
+	if (c->per_packet)
+		draw = (uint32_t)(dcn_rand(&c->rng) >> 32);
+	i = dcn_route_pick(dcn_router_pick_mode(c->r), h, n, draw);
+	if (h[i].port >= DCN_FWD_MAX_FABRIC_PORTS)
+		return -1;
+	dcn_route_advance(c->r, c->node, &h[i], st);
+	return c->local_of[h[i].port];
+}
+
+static enum dcn_drop_reason
+encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+      const struct dcn_frame_info *fi, uint16_t *out)
+{
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcn_hop *h;
+	struct dcn_route_state st;
+	struct dcn_fabric_hdr hdr;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	int64_t dst = dcn_topo_vertex_of(c->t, fi->ip_dst);
+	unsigned int n;
+	int local;
+
+	if (dst < 0 || (uint32_t)dst >= dcn_topo_servers(c->t))
+		return DCN_DROP_NOT_IN_FABRIC;
+	if ((uint32_t)dst == c->node) {
+		/* For this node's own host: straight back. */
+		if (c->host_port < 0)
+			return DCN_DROP_NO_ROUTE;
+		*out = (uint16_t)c->host_port;
+		return DCN_DROP_NONE;
+	}
+	dcn_route_state_init(c->r, c->node, (uint32_t)dst, &st);
+	n = dcn_rtable_lookup(c->tb, fi->ip_dst, &st, scratch, &h);
+	if (n == 0)
+		return DCN_DROP_NO_ROUTE;
+	local = choose(c, h, n, flow_hash(p + fi->l3_off, c->node_addr,
+					  fi->ip_dst), &st);
+	if (local < 0)
+		return DCN_DROP_NO_ROUTE;
+	if (dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
+		return DCN_DROP_NO_ROUTE;
+	/* Drop what follows the IPv4 packet (Ethernet padding). */
+	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
+		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
+	p = (uint8_t *)rte_pktmbuf_prepend(m, DCN_FABRIC_HDR_LEN);
+	if (p == NULL)
+		return DCN_DROP_BAD_LENGTH;
+	hdr.type = DCN_FT_DATA;
+	hdr.len = fi->l3_len;
+	write_eth(p, &c->port[local], c->ethertype);
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &hdr);
+	*out = (uint16_t)local;
+	c->st.encap++;
+	return DCN_DROP_NONE;
+}
+
+static enum dcn_drop_reason
+transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+	const struct dcn_frame_info *fi, uint16_t *out)
+{
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcn_hop *h;
+	struct dcn_route_state st;
+	struct dcn_fabric_hdr hdr = fi->hdr;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	unsigned int n;
+	int local;
+
+	if (dcn_fabric_state_from_hdr(c->t, &fi->hdr, &st) < 0)
+		return DCN_DROP_NOT_IN_FABRIC;
+	if (st.dst == c->node) {
+		/* Last relay: take the fabric header off, to the host. */
+		if (c->host_port < 0)
+			return DCN_DROP_NO_ROUTE;
+		if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
+			rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off -
+					 fi->l3_len);
+		p = (uint8_t *)rte_pktmbuf_adj(m, DCN_FABRIC_HDR_LEN);
+		if (p == NULL)
+			return DCN_DROP_BAD_LENGTH;
+		write_eth(p, &c->port[c->host_port], DCN_ETHERTYPE_IPV4);
+		*out = (uint16_t)c->host_port;
+		c->st.decap++;
+		return DCN_DROP_NONE;
+	}
+	if (fi->hdr.ttl <= 1)
+		return DCN_DROP_TTL_EXPIRED;
+	n = dcn_rtable_lookup(c->tb, fi->hdr.dst, &st, scratch, &h);
+	if (n == 0)
+		return DCN_DROP_NO_ROUTE;
+	local = choose(c, h, n, flow_hash(p + fi->l3_off, fi->hdr.src,
+					  fi->hdr.dst), &st);
+	if (local < 0 || dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
+		return DCN_DROP_NO_ROUTE;
+	hdr.type = DCN_FT_DATA;
+	hdr.len = fi->hdr.len;
+	write_eth(p, &c->port[local], c->ethertype);
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &hdr);
+	*out = (uint16_t)local;
+	c->st.transit++;
+	return DCN_DROP_NONE;
+}
+
+/* Diamond switch: an IPv4 router by FAR. */
+static enum dcn_drop_reason
+route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+	   const struct dcn_frame_info *fi, uint16_t *out)
+{
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcn_hop *h;
+	struct dcn_route_state st;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint8_t *ip = p + fi->l3_off;
+	unsigned int n;
+	int local;
+
+	if (ip[8] <= 1)
+		return DCN_DROP_TTL_EXPIRED;
+	dcn_route_state_init(c->r, c->node, c->node, &st);
+	n = dcn_rtable_lookup(c->tb, fi->ip_dst, &st, scratch, &h);
+	if (n == 0) {
+		int64_t v = dcn_topo_vertex_of(c->t, fi->ip_dst);
+
+		return v < 0 || (uint32_t)v >= dcn_topo_servers(c->t) ?
+			       DCN_DROP_NOT_IN_FABRIC : DCN_DROP_NO_ROUTE;
+	}
+	local = choose(c, h, n, flow_hash(ip, fi->ip_src, fi->ip_dst), &st);
+	if (local < 0)
+		return DCN_DROP_NO_ROUTE;
+	dcn_ipv4_dec_ttl(ip);
+	write_eth(p, &c->port[local], DCN_ETHERTYPE_IPV4);
+	*out = (uint16_t)local;
+	c->st.transit++;
+	return DCN_DROP_NONE;
+}
+
+uint16_t
+dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+	      uint16_t n, uint16_t *out_port)
+{
+	const struct dcn_fwd_port *ip = &c->port[in];
+	uint16_t i, keep = 0;
+
+	c->st.rx += n;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct dcn_frame_info fi;
+		enum dcn_drop_reason why;
+		uint16_t out = 0;
+
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		if (m->nb_segs != 1) {
+			why = DCN_DROP_BAD_LENGTH;
+		} else {
+			dcn_fabric_classify(rte_pktmbuf_mtod(m, uint8_t *),
+					    rte_pktmbuf_data_len(m),
+					    c->router_mode || ip->host,
+					    c->ethertype, &fi);
+			switch (fi.cls) {
+			case DCN_FC_FABRIC_DATA:
+				why = transit(c, m, &fi, &out);
+				break;
+			case DCN_FC_HOST_IPV4:
+				why = c->router_mode ? route_ipv4(c, m, &fi, &out)
+						     : encap(c, m, &fi, &out);
+				break;
+			case DCN_FC_FABRIC_CONTROL:
+				out = DCN_FWD_CONTROL;
+				c->st.control++;
+				why = DCN_DROP_NONE;
+				break;
+			case DCN_FC_OTHER:
+				why = DCN_DROP_UNKNOWN_ETHERTYPE;
+				break;
+			default:
+				why = fi.reason;
+				break;
+			}
+		}
+		if (why != DCN_DROP_NONE) {
+			c->st.drop[why]++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		pkts[keep] = m;
+		out_port[keep++] = out;
+	}
+	return keep;
+}

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/fwd on real mbufs (EAL with --no-huge, no ports): a host packet is
+ * encapsulated at the first relay, passed on in transit and decapsulated
+ * at the last; Diamond routes plain IPv4; PORA draws per packet; every bad
+ * frame is dropped under its reason and the mempool gets all mbufs back.
+ */
+#include <ftw.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_mempool.h>
+
+#include "test_common.h"
+#include "dcn_fwd.h"
+
+static struct rte_mempool *mp;
+static const struct rte_ether_addr mac0 = { { 2, 0, 0, 0, 0, 1 } };
+
+/* Ethernet | IPv4/UDP to dst, 60 bytes. */
+static struct rte_mbuf *
+host_packet(uint32_t dst, uint16_t sport)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	p = (uint8_t *)rte_pktmbuf_append(m, 60);
+	memset(p, 0, 60);
+	p[12] = 0x08;
+	p[14] = 0x45;
+	p[17] = 46;          /* total length 46 */
+	p[22] = 64;
+	p[23] = 17;
+	p[26] = 10; p[29] = 9;
+	p[30] = (uint8_t)(dst >> 24); p[31] = (uint8_t)(dst >> 16);
+	p[32] = (uint8_t)(dst >> 8); p[33] = (uint8_t)dst;
+	p[34] = (uint8_t)(sport >> 8); p[35] = (uint8_t)sport;
+	{
+		uint16_t c = dcn_ipv4_cksum(p + 14, 5);
+
+		p[24] = (uint8_t)(c >> 8);
+		p[25] = (uint8_t)c;
+	}
+	return m;
+}
+
+static void
+setup_ctx(struct dcn_fwd_ctx *c, const struct dcn_router *r,
+	  const struct dcn_rtable *tb, int per_packet)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	struct dcn_adj a[16];
+	unsigned int n, i;
+
+	assert_int_equal(dcn_fwd_init(c, r, tb, DCN_FABRIC_ETHERTYPE, per_packet), 0);
+	n = dcn_topo_adj(t, dcn_rtable_node(tb), a);
+	for (i = 0; i < n; i++)
+		assert_int_equal(dcn_fwd_add_port(c, a[i].port, 0, &mac0), (int)i);
+	assert_int_equal(dcn_fwd_add_port(c, -1, 1, &mac0), (int)n);
+}
+
+/* The server behind topology port port of cur, on a route to dst. */
+static uint32_t
+next_on_port(const struct dcn_router *r, uint32_t cur, uint32_t dst, int port)
+{
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	unsigned int n, i;
+
+	dcn_route_state_init(r, cur, dst, &st);
+	n = dcn_route_candidates(r, cur, dst, &st, h);
+	for (i = 0; i < n; i++)
+		if (h[i].port == port)
+			return h[i].next;
+	fail_msg("no candidate on port %d", port);
+	return 0;
+}
+
+/* RRect(4,2,1): 00 -> 37 over two relays. */
+static void
+test_encap_transit_decap(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=2,k=1");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	uint32_t s00 = vertex_or_fail(t, "00"), s37 = vertex_or_fail(t, "37");
+	struct dcn_rtable *tb00 = dcn_rtable_compile(r, s00);
+	struct dcn_rtable *tbx = NULL;
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct rte_mbuf *m[1];
+	uint16_t out[1];
+	struct dcn_frame_info fi;
+	uint8_t *p;
+	unsigned int base = rte_mempool_in_use_count(mp);
+
+	(void)state;
+	setup_ctx(c, r, tb00, 0);
+	m[0] = host_packet(dcn_topo_addr(t, s37), 1234);
+	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 1);
+	assert_true(out[0] < 2);
+	assert_int_equal(c->st.encap, 1);
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	assert_int_equal(rte_pktmbuf_data_len(m[0]), 14 + 20 + 46);
+	assert_int_equal(dcn_fabric_classify(p, rte_pktmbuf_data_len(m[0]), 0,
+					     DCN_FABRIC_ETHERTYPE, &fi),
+			 DCN_FC_FABRIC_DATA);
+	assert_int_equal(fi.hdr.src, dcn_topo_addr(t, s00));
+	assert_int_equal(fi.hdr.dst, dcn_topo_addr(t, s37));
+	assert_int_equal(fi.hdr.len, 46);
+	assert_int_equal(fi.ip_dst, dcn_topo_addr(t, s37));
+	assert_memory_equal(p + 6, &mac0, 6);
+
+	/* Follow the frame: the neighbour on the output port forwards it
+	 * with its own table, until the last relay decapsulates. */
+	{
+		uint32_t cur = s00;
+		uint8_t ttl = fi.hdr.ttl;
+		int hops = 0;
+
+		while (c->st.decap == 0) {
+			cur = next_on_port(r, cur, s37, c->port[out[0]].fabric_port);
+			assert_true(++hops <= 2);
+			dcn_rtable_free(tbx);
+			tbx = dcn_rtable_compile(r, cur);
+			setup_ctx(c, r, tbx, 0);
+			assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 1);
+			if (c->st.transit == 1) {
+				/* Transit: TTL went down by one. */
+				dcn_fabric_classify(rte_pktmbuf_mtod(m[0], uint8_t *),
+						    rte_pktmbuf_data_len(m[0]), 0,
+						    DCN_FABRIC_ETHERTYPE, &fi);
+				assert_int_equal(fi.hdr.ttl, ttl - 1);
+			}
+		}
+		assert_int_equal(cur, s37);
+		assert_int_equal(hops, 2);
+		assert_int_equal(out[0], c->host_port);
+		p = rte_pktmbuf_mtod(m[0], uint8_t *);
+		assert_int_equal(rte_pktmbuf_data_len(m[0]), 14 + 46);
+		assert_int_equal(p[12] << 8 | p[13], 0x0800);
+		assert_int_equal(p[14], 0x45);
+		assert_int_equal(p[30] << 24 | p[31] << 16 | p[32] << 8 | p[33],
+				 (int)dcn_topo_addr(t, s37));
+	}
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tbx);
+	dcn_rtable_free(tb00);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
+static struct rte_mbuf *
+raw(const uint8_t *bytes, unsigned int len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), bytes, len);
+	return m;
+}
+
+/* Bad frames: each counted under its reason; no mbuf lost. */
+static void
+test_bad_frames_dropped(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=2,k=1");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "07"));
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct rte_mbuf *m[8], *good;
+	uint16_t out[8];
+	uint8_t f[128];
+	struct dcn_fabric_hdr h = { .version = 1, .type = DCN_FT_DATA, .ttl = 9,
+				    .len = 46 };
+	unsigned int base = rte_mempool_in_use_count(mp);
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	good = host_packet(dcn_topo_addr(t, vertex_or_fail(t, "37")), 1);
+	memset(f, 0, sizeof(f));
+	memcpy(f + 34, rte_pktmbuf_mtod_offset(good, uint8_t *, 14), 46);
+	rte_pktmbuf_free(good);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	h.src = dcn_topo_addr(t, vertex_or_fail(t, "00"));
+	h.dst = dcn_topo_addr(t, vertex_or_fail(t, "37"));
+	m[0] = raw(f, 10);                         /* runt */
+	dcn_fabric_write_hdr(f + 14, &h);
+	f[14] = 0x21;                              /* version 2 */
+	m[1] = raw(f, 80);
+	dcn_fabric_write_hdr(f + 14, &h);
+	f[16] = 1;                                 /* TTL 1: expires here */
+	m[2] = raw(f, 80);
+	dcn_fabric_write_hdr(f + 14, &h);
+	f[26] = 11;                                /* destination 11.x */
+	m[3] = raw(f, 80);
+	dcn_fabric_write_hdr(f + 14, &h);
+	m[4] = raw(f, 80);                         /* fabric frame on host port */
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	m[5] = raw(f, 80);                         /* IPv6 on a fabric port */
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 4, out), 0);
+	assert_int_equal(dcn_fwd_burst(c, 2, &m[4], 1, out), 0);
+	assert_int_equal(dcn_fwd_burst(c, 1, &m[5], 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_RUNT], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_BAD_VERSION], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_TTL_EXPIRED], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_NOT_IN_FABRIC], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_FABRIC_ON_HOST], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_UNKNOWN_ETHERTYPE], 1);
+	/* A host packet for an address outside the fabric. */
+	m[0] = host_packet(0x0b000001, 1);
+	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_NOT_IN_FABRIC], 2);
+	assert_int_equal(c->st.rx, 7);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
+/* Diamond E11 routes 10.1.1.2 -> 10.4.3.2 to C11 as IPv4, TTL - 1. */
+static void
+test_diamond_router(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	uint32_t e11 = vertex_or_fail(t, "E11");
+	struct dcn_rtable *tb = dcn_rtable_compile(r, e11);
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct rte_mbuf *m[1];
+	uint16_t out[1];
+	uint8_t *p;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(dcn_fwd_init(c, r, tb, DCN_FABRIC_ETHERTYPE, 0), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(dcn_fwd_add_port(c, (int)i, i == 3, &mac0), (int)i);
+	m[0] = host_packet(0x0a040302, 7);
+	assert_int_equal(dcn_fwd_burst(c, 3, m, 1, out), 1);
+	assert_int_equal(out[0], 2); /* E11's port 2 faces C11 */
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	assert_int_equal(p[12] << 8 | p[13], 0x0800);
+	assert_int_equal(p[22], 63);
+	assert_int_equal(p[24] << 8 | p[25], dcn_ipv4_cksum(p + 14, 5));
+	rte_pktmbuf_free(m[0]);
+	/* To its own server: out of the server port. */
+	m[0] = host_packet(0x0a010102, 7);
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 1);
+	assert_int_equal(out[0], 3);
+	rte_pktmbuf_free(m[0]);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
+/* PORA draws per packet: eq. (12)'s shares at the source of Fig. 4. */
+static void
+test_pora_per_packet(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_PORA);
+	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "(0,0)"));
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	unsigned int cnt[5] = { 0 }, i;
+	const unsigned int total = 20000;
+
+	(void)state;
+	setup_ctx(c, r, tb, 1);
+	for (i = 0; i < total; i++) {
+		struct rte_mbuf *m[1] = { host_packet(dcn_topo_addr(t,
+						 vertex_or_fail(t, "(2,3)")), 5) };
+		uint16_t out[1];
+
+		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+		cnt[out[0]]++;
+		rte_pktmbuf_free(m[0]);
+	}
+	/* Ports: 0 +x, 1 -x, 2 +y, 3 -y, 4 jump. */
+	assert_near(cnt[0] / (double)total, 0.2143, 0.015);
+	assert_near(cnt[2] / (double)total, 0.2143, 0.015);
+	assert_near(cnt[1] / (double)total, 0.0952, 0.015);
+	assert_near(cnt[3] / (double)total, 0.0952, 0.015);
+	assert_near(cnt[4] / (double)total, 0.3810, 0.015);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
+static int
+rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int
+main(int argc, char **argv)
+{
+	char prefix[48], rundir[96];
+	char *eal[] = { argv[0], "--no-huge", "-m", "128", "--no-pci",
+			prefix, "--log-level=4", NULL };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_frames_dropped),
+		cmocka_unit_test(test_encap_transit_decap),
+		cmocka_unit_test(test_diamond_router),
+		cmocka_unit_test(test_pora_per_packet),
+	};
+	int ret;
+
+	(void)argc;
+	/* Its own prefix, and its runtime directory removed at the end. */
+	snprintf(prefix, sizeof(prefix), "--file-prefix=dcn-test-fwd-%d",
+		 (int)getpid());
+	snprintf(rundir, sizeof(rundir), "/var/run/dpdk/dcn-test-fwd-%d",
+		 (int)getpid());
+	if (rte_eal_init(7, eal) < 0) {
+		printf("SKIP: EAL did not start (no --no-huge memory?)\n");
+		return 77;
+	}
+	mp = rte_pktmbuf_pool_create("fwd_test", 4095, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (mp == NULL) {
+		printf("SKIP: no mempool\n");
+		rte_eal_cleanup();
+		nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		return 77;
+	}
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	return ret;
+}
