@@ -57,7 +57,10 @@ enum dcn_frame_type {
 	_(TTL_EXPIRED, "ttl_expired", "TTL reached 0")                        \
 	_(NOT_IN_FABRIC, "not_in_fabric", "destination outside the fabric")   \
 	_(FABRIC_ON_HOST, "fabric_on_host", "fabric frame on a host port")    \
-	_(NO_ROUTE, "no_route", "no next hop for the destination")
+	_(NO_ROUTE, "no_route", "no next hop for the destination")            \
+	_(NO_NEIGHBOUR, "no_neighbour", "next hop's MAC not learnt yet")     \
+	_(NOT_OUR_MAC, "not_our_mac", "unicast to another station")          \
+	_(TX_FULL, "tx_full", "output queue full")
 
 enum dcn_drop_reason {
 	DCN_DROP_NONE = 0,

@@ -14,6 +14,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -30,13 +31,81 @@ extern "C" {
 /** out_port value of a control frame handed back to the caller. */
 #define DCN_FWD_CONTROL 0xfffe
 
+/**
+ * Neighbours reached through an L2 switch (RRect, LaScaDa, Totoro), keyed
+ * by vertex: the next hop's MAC is chosen per packet from here. The keys
+ * are fixed when the table is made; only the MACs change, written whole
+ * (one 64-bit store) by the control thread as hellos arrive, so workers
+ * read them without a lock. A cable port keeps its one peer's MAC in
+ * dcn_fwd_port.peer_mac instead.
+ */
+struct dcn_fwd_nbr {
+	uint32_t vertex;    /**< key; DCN_FWD_NBR_EMPTY: a free slot */
+	uint16_t fabric_port; /**< key: our port that reaches it */
+	uint16_t reserved;
+	uint64_t mac;       /**< MAC in its first 6 bytes; 0: not learnt */
+};
+
+#define DCN_FWD_NBR_EMPTY UINT32_MAX
+
+struct dcn_fwd_nbrs {
+	uint32_t mask;      /**< slots - 1, a power of two minus one */
+	uint32_t count;
+	struct dcn_fwd_nbr *slot;
+};
+
+/**
+ * Make the neighbour table of node: every routing vertex behind each of
+ * its switch ports. @return 0, or -ENOMEM.
+ */
+int dcn_fwd_nbrs_init(struct dcn_fwd_nbrs *nb, const struct dcn_topo *t,
+		      uint32_t node);
+void dcn_fwd_nbrs_free(struct dcn_fwd_nbrs *nb);
+
+/**
+ * @return the entry of vertex behind topology port fabric_port, or NULL.
+ * A vertex may share two switches with the node (RRect, m > 1), with a
+ * different MAC on each: the key is the pair.
+ */
+static inline struct dcn_fwd_nbr *
+dcn_fwd_nbr_find(const struct dcn_fwd_nbrs *nb, uint32_t vertex,
+		 uint16_t fabric_port)
+{
+	uint32_t i = ((vertex * 0x9e3779b1u) ^ (fabric_port * 0x85ebca6bu)) &
+		     nb->mask;
+
+	if (nb->slot == NULL)
+		return NULL;
+	for (;; i = (i + 1) & nb->mask) {
+		struct dcn_fwd_nbr *e = &nb->slot[i];
+
+		if (e->vertex == vertex && e->fabric_port == fabric_port)
+			return e;
+		if (e->vertex == DCN_FWD_NBR_EMPTY)
+			return NULL;
+	}
+}
+
+/** Set a neighbour's MAC (control thread). */
+static inline void
+dcn_fwd_nbr_set_mac(struct dcn_fwd_nbr *e, const struct rte_ether_addr *mac)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, mac, RTE_ETHER_ADDR_LEN);
+	__atomic_store_n(&e->mac, v, __ATOMIC_RELEASE);
+}
+
 /** One local (DPDK) port as the forwarding step sees it. */
 struct dcn_fwd_port {
 	uint8_t host;                 /**< a host port: plain IPv4 */
+	uint8_t shared;               /**< on an L2 switch: many neighbours */
 	int16_t fabric_port;          /**< its port number in the topology */
 	struct rte_ether_addr mac;    /**< its own MAC */
-	/** MAC of the neighbour(s) behind it; broadcast until learnt. */
-	struct rte_ether_addr peer_mac;
+	/** MAC of the neighbour behind a cable (first 6 bytes), broadcast
+	 * until learnt; one 64-bit word so the control thread can change it
+	 * under a running worker. */
+	uint64_t peer_mac;
 };
 
 /** Counters of one context (one worker). */
@@ -64,6 +133,9 @@ struct dcn_fwd_ctx {
 	int16_t host_port;      /**< local port delivering to the host, -1 */
 	struct dcn_fwd_port port[DCN_FWD_MAX_PORTS];
 	int16_t local_of[DCN_FWD_MAX_FABRIC_PORTS]; /**< topology port -> local */
+	const struct dcn_fwd_nbrs *nbrs; /**< shared by the node's workers */
+	/** Frames sent per local output port (the path a flow takes). */
+	uint64_t out_frames[DCN_FWD_MAX_PORTS];
 	struct dcn_fwd_stats st;
 };
 
@@ -83,6 +155,24 @@ int dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 int dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 		     const struct rte_ether_addr *mac);
 
+/** Set the MAC behind local port idx (control thread). */
+static inline void
+dcn_fwd_set_peer_mac(struct dcn_fwd_ctx *c, uint16_t idx,
+		     const struct rte_ether_addr *mac)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, mac, RTE_ETHER_ADDR_LEN);
+	__atomic_store_n(&c->port[idx].peer_mac, v, __ATOMIC_RELEASE);
+}
+
+/** Use a neighbour table (made with dcn_fwd_nbrs_init) for switch ports. */
+static inline void
+dcn_fwd_set_nbrs(struct dcn_fwd_ctx *c, const struct dcn_fwd_nbrs *nb)
+{
+	c->nbrs = nb;
+}
+
 /**
  * Forward a burst received on local port in.
  *
@@ -92,6 +182,11 @@ int dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
  *                  DCN_FWD_CONTROL for a control frame
  * @return number of frames kept; the others were dropped (counted under
  *         their reason) and freed.
+ *
+ * A data frame on a switch port must be unicast to the port's own MAC (an
+ * L2 switch floods unknown unicast); the next hop behind a switch port
+ * needs its MAC in the neighbour table, else the frame is dropped as
+ * no_neighbour rather than flooded to every server on the switch.
  */
 uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
 		       struct rte_mbuf **pkts, uint16_t n, uint16_t *out_port);

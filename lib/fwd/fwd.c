@@ -6,6 +6,7 @@
  * Ethernet header over the old one, and decapsulation does the reverse.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dcn_fwd.h"
@@ -36,6 +37,79 @@ dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 }
 
 int
+dcn_fwd_nbrs_init(struct dcn_fwd_nbrs *nb, const struct dcn_topo *t,
+		  uint32_t node)
+{
+	unsigned int deg = dcn_topo_max_degree(t);
+	struct dcn_adj *a = calloc(deg, sizeof(*a)), *b = calloc(deg, sizeof(*b));
+	unsigned int na, nb_, i, j, total = 0;
+	uint32_t size = 4;
+
+	memset(nb, 0, sizeof(*nb));
+	if (a == NULL || b == NULL)
+		goto nomem;
+	na = dcn_topo_adj(t, node, a);
+	for (i = 0; i < na; i++)
+		if (dcn_topo_role(t, a[i].peer) == DCN_ROLE_SWITCH)
+			total += dcn_topo_adj(t, a[i].peer, b);
+	while (size < 2 * total)
+		size <<= 1;
+	nb->slot = malloc(size * sizeof(*nb->slot));
+	if (nb->slot == NULL)
+		goto nomem;
+	nb->mask = size - 1;
+	for (i = 0; i < size; i++)
+		nb->slot[i] = (struct dcn_fwd_nbr){ .vertex = DCN_FWD_NBR_EMPTY };
+	for (i = 0; i < na; i++) {
+		if (dcn_topo_role(t, a[i].peer) != DCN_ROLE_SWITCH)
+			continue;
+		nb_ = dcn_topo_adj(t, a[i].peer, b);
+		for (j = 0; j < nb_; j++) {
+			uint32_t v = b[j].peer, k;
+
+			if (v == node || dcn_fwd_nbr_find(nb, v, a[i].port) != NULL)
+				continue;
+			k = ((v * 0x9e3779b1u) ^ (a[i].port * 0x85ebca6bu)) & nb->mask;
+			while (nb->slot[k].vertex != DCN_FWD_NBR_EMPTY)
+				k = (k + 1) & nb->mask;
+			nb->slot[k].vertex = v;
+			nb->slot[k].fabric_port = a[i].port;
+			nb->count++;
+		}
+	}
+	free(a);
+	free(b);
+	return 0;
+nomem:
+	free(a);
+	free(b);
+	return -ENOMEM;
+}
+
+void
+dcn_fwd_nbrs_free(struct dcn_fwd_nbrs *nb)
+{
+	free(nb->slot);
+	memset(nb, 0, sizeof(*nb));
+}
+
+/* Is topology port fp of the context's node cabled to an L2 switch? */
+static int
+port_on_switch(const struct dcn_fwd_ctx *c, int fp)
+{
+	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
+	unsigned int n, i;
+
+	if (dcn_topo_max_degree(c->t) > DCN_FWD_MAX_FABRIC_PORTS)
+		return 0;
+	n = dcn_topo_adj(c->t, c->node, a);
+	for (i = 0; i < n; i++)
+		if (a[i].port == fp)
+			return dcn_topo_role(c->t, a[i].peer) == DCN_ROLE_SWITCH;
+	return 0;
+}
+
+int
 dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 		 const struct rte_ether_addr *mac)
 {
@@ -51,8 +125,10 @@ dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 	p = &c->port[idx];
 	p->host = (uint8_t)!!host;
 	p->fabric_port = (int16_t)fabric_port;
+	p->shared = (uint8_t)(fabric_port >= 0 && port_on_switch(c, fabric_port));
 	p->mac = *mac;
-	memset(&p->peer_mac, 0xff, sizeof(p->peer_mac));
+	p->peer_mac = 0;
+	memset(&p->peer_mac, 0xff, RTE_ETHER_ADDR_LEN);
 	if (fabric_port >= 0)
 		c->local_of[fabric_port] = (int16_t)idx;
 	else if (c->host_port < 0)
@@ -80,30 +156,46 @@ flow_hash(const uint8_t *ip, uint32_t a, uint32_t b)
 }
 
 static inline void
-write_eth(uint8_t *p, const struct dcn_fwd_port *out, uint16_t type)
+write_eth(uint8_t *p, const struct dcn_fwd_port *out, const void *dst_mac,
+	  uint16_t type)
 {
-	memcpy(p, &out->peer_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(p, dst_mac, RTE_ETHER_ADDR_LEN);
 	memcpy(p + RTE_ETHER_ADDR_LEN, &out->mac, RTE_ETHER_ADDR_LEN);
 	p[12] = (uint8_t)(type >> 8);
 	p[13] = (uint8_t)type;
 }
 
-/* Choose among candidates and advance the packet's state. @return the
- * local output port, or -1. */
+/* Choose among candidates and advance the packet's state; *mac gets the
+ * next hop's MAC (8 readable bytes). @return the local output port, or a
+ * negative drop reason. */
 static int
 choose(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
-       uint32_t hash, struct dcn_route_state *st)
+       uint32_t hash, struct dcn_route_state *st, uint64_t *mac)
 {
 	uint32_t draw = hash;
 	unsigned int i;
+	int local;
 
 	if (c->per_packet)
 		draw = (uint32_t)(dcn_rand(&c->rng) >> 32);
 	i = dcn_route_pick(dcn_router_pick_mode(c->r), h, n, draw);
 	if (h[i].port >= DCN_FWD_MAX_FABRIC_PORTS)
-		return -1;
+		return -DCN_DROP_NO_ROUTE;
+	local = c->local_of[h[i].port];
+	if (local < 0)
+		return -DCN_DROP_NO_ROUTE;
+	if (c->port[local].shared) {
+		const struct dcn_fwd_nbr *e = c->nbrs != NULL ?
+			dcn_fwd_nbr_find(c->nbrs, h[i].next, h[i].port) : NULL;
+
+		*mac = e != NULL ? __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE) : 0;
+		if (*mac == 0)
+			return -DCN_DROP_NO_NEIGHBOUR;
+	} else {
+		*mac = __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE);
+	}
 	dcn_route_advance(c->r, c->node, &h[i], st);
-	return c->local_of[h[i].port];
+	return local;
 }
 
 static enum dcn_drop_reason
@@ -117,6 +209,7 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	int64_t dst = dcn_topo_vertex_of(c->t, fi->ip_dst);
 	unsigned int n;
+	uint64_t mac = 0;
 	int local;
 
 	if (dst < 0 || (uint32_t)dst >= dcn_topo_servers(c->t))
@@ -133,9 +226,9 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	if (n == 0)
 		return DCN_DROP_NO_ROUTE;
 	local = choose(c, h, n, flow_hash(p + fi->l3_off, c->node_addr,
-					  fi->ip_dst), &st);
+					  fi->ip_dst), &st, &mac);
 	if (local < 0)
-		return DCN_DROP_NO_ROUTE;
+		return (enum dcn_drop_reason)-local;
 	if (dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
 		return DCN_DROP_NO_ROUTE;
 	/* Drop what follows the IPv4 packet (Ethernet padding). */
@@ -146,7 +239,7 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		return DCN_DROP_BAD_LENGTH;
 	hdr.type = DCN_FT_DATA;
 	hdr.len = fi->l3_len;
-	write_eth(p, &c->port[local], c->ethertype);
+	write_eth(p, &c->port[local], &mac, c->ethertype);
 	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &hdr);
 	*out = (uint16_t)local;
 	c->st.encap++;
@@ -163,6 +256,7 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	struct dcn_fabric_hdr hdr = fi->hdr;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	unsigned int n;
+	uint64_t mac = 0;
 	int local;
 
 	if (dcn_fabric_state_from_hdr(c->t, &fi->hdr, &st) < 0)
@@ -177,7 +271,12 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		p = (uint8_t *)rte_pktmbuf_adj(m, DCN_FABRIC_HDR_LEN);
 		if (p == NULL)
 			return DCN_DROP_BAD_LENGTH;
-		write_eth(p, &c->port[c->host_port], DCN_ETHERTYPE_IPV4);
+		{
+			uint64_t hm = __atomic_load_n(&c->port[c->host_port].peer_mac,
+						      __ATOMIC_ACQUIRE);
+
+			write_eth(p, &c->port[c->host_port], &hm, DCN_ETHERTYPE_IPV4);
+		}
 		*out = (uint16_t)c->host_port;
 		c->st.decap++;
 		return DCN_DROP_NONE;
@@ -188,12 +287,14 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	if (n == 0)
 		return DCN_DROP_NO_ROUTE;
 	local = choose(c, h, n, flow_hash(p + fi->l3_off, fi->hdr.src,
-					  fi->hdr.dst), &st);
-	if (local < 0 || dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
+					  fi->hdr.dst), &st, &mac);
+	if (local < 0)
+		return (enum dcn_drop_reason)-local;
+	if (dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
 		return DCN_DROP_NO_ROUTE;
 	hdr.type = DCN_FT_DATA;
 	hdr.len = fi->hdr.len;
-	write_eth(p, &c->port[local], c->ethertype);
+	write_eth(p, &c->port[local], &mac, c->ethertype);
 	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &hdr);
 	*out = (uint16_t)local;
 	c->st.transit++;
@@ -211,6 +312,7 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint8_t *ip = p + fi->l3_off;
 	unsigned int n;
+	uint64_t mac = 0;
 	int local;
 
 	if (ip[8] <= 1)
@@ -223,14 +325,21 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		return v < 0 || (uint32_t)v >= dcn_topo_servers(c->t) ?
 			       DCN_DROP_NOT_IN_FABRIC : DCN_DROP_NO_ROUTE;
 	}
-	local = choose(c, h, n, flow_hash(ip, fi->ip_src, fi->ip_dst), &st);
+	local = choose(c, h, n, flow_hash(ip, fi->ip_src, fi->ip_dst), &st, &mac);
 	if (local < 0)
-		return DCN_DROP_NO_ROUTE;
+		return (enum dcn_drop_reason)-local;
 	dcn_ipv4_dec_ttl(ip);
-	write_eth(p, &c->port[local], DCN_ETHERTYPE_IPV4);
+	write_eth(p, &c->port[local], &mac, DCN_ETHERTYPE_IPV4);
 	*out = (uint16_t)local;
 	c->st.transit++;
 	return DCN_DROP_NONE;
+}
+
+static inline int
+mac_is_ours(const struct rte_mbuf *m, const struct dcn_fwd_port *p)
+{
+	return rte_is_same_ether_addr(rte_pktmbuf_mtod(m, const struct rte_ether_addr *),
+				      &p->mac);
 }
 
 uint16_t
@@ -252,13 +361,23 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		if (m->nb_segs != 1) {
 			why = DCN_DROP_BAD_LENGTH;
 		} else {
-			dcn_fabric_classify(rte_pktmbuf_mtod(m, uint8_t *),
-					    rte_pktmbuf_data_len(m),
-					    c->router_mode || ip->host,
+			const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+			/* A Diamond switch takes IPv4 on every port, and
+			 * fabric control (hellos) on its switch-facing ones. */
+			int as_host = ip->host ||
+				      (c->router_mode && rte_pktmbuf_data_len(m) >= 14 &&
+				       (e[12] << 8 | e[13]) != c->ethertype);
+
+			dcn_fabric_classify(e, rte_pktmbuf_data_len(m), as_host,
 					    c->ethertype, &fi);
 			switch (fi.cls) {
 			case DCN_FC_FABRIC_DATA:
-				why = transit(c, m, &fi, &out);
+				if (c->router_mode)
+					why = DCN_DROP_BAD_TYPE;
+				else if (ip->shared && !mac_is_ours(m, ip))
+					why = DCN_DROP_NOT_OUR_MAC;
+				else
+					why = transit(c, m, &fi, &out);
 				break;
 			case DCN_FC_HOST_IPV4:
 				why = c->router_mode ? route_ipv4(c, m, &fi, &out)
@@ -282,6 +401,8 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 			rte_pktmbuf_free(m);
 			continue;
 		}
+		if (out < DCN_FWD_MAX_PORTS)
+			c->out_frames[out]++;
 		pkts[keep] = m;
 		out_port[keep++] = out;
 	}

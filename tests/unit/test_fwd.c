@@ -45,6 +45,10 @@ host_packet(uint32_t dst, uint16_t sport)
 	return m;
 }
 
+/* The node's switch neighbours, all learnt with MAC mac0 (every test
+ * port has mac0, so each node accepts what the previous one sent). */
+static struct dcn_fwd_nbrs nbrs;
+
 static void
 setup_ctx(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	  const struct dcn_rtable *tb, int per_packet)
@@ -58,6 +62,12 @@ setup_ctx(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	for (i = 0; i < n; i++)
 		assert_int_equal(dcn_fwd_add_port(c, a[i].port, 0, &mac0), (int)i);
 	assert_int_equal(dcn_fwd_add_port(c, -1, 1, &mac0), (int)n);
+	dcn_fwd_nbrs_free(&nbrs);
+	assert_int_equal(dcn_fwd_nbrs_init(&nbrs, t, dcn_rtable_node(tb)), 0);
+	for (i = 0; i <= nbrs.mask; i++)
+		if (nbrs.slot[i].vertex != DCN_FWD_NBR_EMPTY)
+			dcn_fwd_nbr_set_mac(&nbrs.slot[i], &mac0);
+	dcn_fwd_set_nbrs(c, &nbrs);
 }
 
 /* The server behind topology port port of cur, on a route to dst. */
@@ -180,6 +190,7 @@ test_bad_frames_dropped(void **state)
 	setup_ctx(c, r, tb, 0);
 	good = host_packet(dcn_topo_addr(t, vertex_or_fail(t, "37")), 1);
 	memset(f, 0, sizeof(f));
+	memcpy(f, &mac0, 6);
 	memcpy(f + 34, rte_pktmbuf_mtod_offset(good, uint8_t *, 14), 46);
 	rte_pktmbuf_free(good);
 	f[12] = 0x88;
@@ -197,24 +208,43 @@ test_bad_frames_dropped(void **state)
 	f[26] = 11;                                /* destination 11.x */
 	m[3] = raw(f, 80);
 	dcn_fabric_write_hdr(f + 14, &h);
-	m[4] = raw(f, 80);                         /* fabric frame on host port */
+	m[4] = raw(f, 80);                         /* fabric data on host port */
+	f[14] = 0x13;                              /* a hello */
+	m[6] = raw(f, 80);                         /* fabric control on host port */
 	f[12] = 0x86;
 	f[13] = 0xdd;
 	m[5] = raw(f, 80);                         /* IPv6 on a fabric port */
 	assert_int_equal(dcn_fwd_burst(c, 0, m, 4, out), 0);
 	assert_int_equal(dcn_fwd_burst(c, 2, &m[4], 1, out), 0);
+	assert_int_equal(dcn_fwd_burst(c, 2, &m[6], 1, out), 0);
 	assert_int_equal(dcn_fwd_burst(c, 1, &m[5], 1, out), 0);
 	assert_int_equal(c->st.drop[DCN_DROP_RUNT], 1);
 	assert_int_equal(c->st.drop[DCN_DROP_BAD_VERSION], 1);
 	assert_int_equal(c->st.drop[DCN_DROP_TTL_EXPIRED], 1);
 	assert_int_equal(c->st.drop[DCN_DROP_NOT_IN_FABRIC], 1);
-	assert_int_equal(c->st.drop[DCN_DROP_FABRIC_ON_HOST], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_FABRIC_ON_HOST], 2);
+	assert_int_equal(c->st.control, 0);
 	assert_int_equal(c->st.drop[DCN_DROP_UNKNOWN_ETHERTYPE], 1);
 	/* A host packet for an address outside the fabric. */
 	m[0] = host_packet(0x0b000001, 1);
 	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 0);
 	assert_int_equal(c->st.drop[DCN_DROP_NOT_IN_FABRIC], 2);
-	assert_int_equal(c->st.rx, 7);
+	/* A data frame unicast to another station on the switch. */
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	dcn_fabric_write_hdr(f + 14, &h);
+	f[5] = 0x77;
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_NOT_OUR_MAC], 1);
+	/* The same frame to us, but the next hop's MAC is not learnt. */
+	f[5] = mac0.addr_bytes[5];
+	m[0] = raw(f, 80);
+	for (unsigned int i = 0; i <= nbrs.mask; i++)
+		nbrs.slot[i].mac = 0;
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_NO_NEIGHBOUR], 1);
+	assert_int_equal(c->st.rx, 10);
 	assert_int_equal(rte_mempool_in_use_count(mp), base);
 	dcn_rtable_free(tb);
 	free(c);
@@ -335,6 +365,7 @@ main(int argc, char **argv)
 		return 77;
 	}
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	dcn_fwd_nbrs_free(&nbrs);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
 	nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);

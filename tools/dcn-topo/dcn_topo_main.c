@@ -32,6 +32,7 @@ struct opts {
 	int algo;
 	int no_routed;
 	int no_bfs;
+	int all;
 	uint32_t limit;
 	unsigned int draws;
 	unsigned int repeat;
@@ -76,6 +77,8 @@ usage(FILE *f)
 		"  --draws N      walks per pair for random routing (PORA default 16)\n"
 		"  --no-routed    stats: skip routed paths\n"
 		"  --no-bfs       stats: skip shortest paths\n"
+		"  --all          route: every hop any packet may take (each\n"
+		"                 candidate, each state), not one drawn path\n"
 		"  --limit N      table: print at most N destinations (default all)\n"
 		"\n"
 		"Failures (stats, route, table, sweep):\n"
@@ -538,6 +541,95 @@ print_hop(const struct dcn_topo *t, uint32_t from, const struct dcn_hop *h,
 	}
 }
 
+#define MIN_U(a, b) ((a) < (b) ? (a) : (b))
+
+/* Every hop a packet from src to dst may take: the candidates of each
+ * reachable (vertex, state), each printed once. */
+struct hop_set {
+	uint32_t from[4096];
+	struct dcn_hop hop[4096];
+	unsigned int n;
+	unsigned long expansions;
+	int dead_end;
+};
+
+static void
+explore(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	struct dcn_route_state *st, unsigned int depth, struct hop_set *hs)
+{
+	struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
+	unsigned int n, i, k;
+
+	if (cur == dst)
+		return;
+	n = st->ttl && depth < 64 ? dcn_route_candidates(r, cur, dst, st, hops) : 0;
+	if (n == 0 || ++hs->expansions > 2000000) {
+		hs->dead_end = 1;
+		return;
+	}
+	/* Only what dcn_route_pick can return: FAR's best priority, and
+	 * PORA's candidates of non-zero weight. */
+	if (dcn_router_pick_mode(r) == DCN_PICK_PRIORITY) {
+		unsigned int best = hops[0].weight, m = 0;
+
+		for (i = 1; i < n; i++)
+			best = MIN_U(best, hops[i].weight);
+		for (i = 0; i < n; i++)
+			if (hops[i].weight == best)
+				hops[m++] = hops[i];
+		n = m;
+	} else if (dcn_router_pick_mode(r) == DCN_PICK_WEIGHTED) {
+		unsigned int m = 0, sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += hops[i].weight;
+		for (i = 0; i < n && sum > 0; i++)
+			if (hops[i].weight > 0)
+				hops[m++] = hops[i];
+		n = sum > 0 ? m : n;
+	}
+	for (i = 0; i < n; i++) {
+		struct dcn_route_state next = *st;
+
+		for (k = 0; k < hs->n; k++)
+			if (hs->from[k] == cur && hs->hop[k].port == hops[i].port &&
+			    hs->hop[k].next == hops[i].next)
+				break;
+		if (k == hs->n && hs->n < 4096) {
+			hs->from[hs->n] = cur;
+			hs->hop[hs->n++] = hops[i];
+		}
+		dcn_route_advance(r, cur, &hops[i], &next);
+		explore(r, hops[i].next, dst, &next, depth + 1, hs);
+	}
+}
+
+static int
+route_all(const struct dcn_router *r, uint32_t src, uint32_t dst,
+	  struct dcn_route_state *st, int json)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	struct hop_set *hs = calloc(1, sizeof(*hs));
+	unsigned int i;
+
+	if (hs == NULL)
+		return 1;
+	explore(r, src, dst, st, 0, hs);
+	if (json)
+		printf("{\n  \"spec\": \"%s\",\n  \"algo\": \"%s\",\n  \"hops\": [\n",
+		       dcn_topo_spec(t), dcn_route_algo_name(dcn_router_algo(r)));
+	for (i = 0; i < hs->n; i++)
+		print_hop(t, hs->from[i], &hs->hop[i], json, i == 0);
+	if (json)
+		printf("\n  ],\n  \"complete\": %s\n}\n",
+		       hs->dead_end ? "false" : "true");
+	else if (hs->dead_end)
+		printf("some walks found no route\n");
+	i = (unsigned int)hs->dead_end;
+	free(hs);
+	return i ? 1 : 0;
+}
+
 static int
 cmd_route(const char *spec, const char *src_s, const char *dst_s,
 	  const struct opts *o)
@@ -586,6 +678,10 @@ cmd_route(const char *spec, const char *src_s, const char *dst_s,
 		dst = to;
 	}
 	dcn_route_state_init(r, src, dst, &st);
+	if (o->all) {
+		ret = route_all(r, src, dst, &st, o->json);
+		goto out;
+	}
 	if (o->json)
 		printf("{\n  \"spec\": \"%s\",\n  \"algo\": \"%s\",\n  \"hops\": [\n",
 		       dcn_topo_spec(t), dcn_route_algo_name(dcn_router_algo(r)));
@@ -880,6 +976,7 @@ main(int argc, char **argv)
 		{ "draws", required_argument, NULL, 'd' },
 		{ "no-routed", no_argument, NULL, 'R' },
 		{ "no-bfs", no_argument, NULL, 'B' },
+		{ "all", no_argument, NULL, 'X' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "fail-links", required_argument, NULL, 1000 + DCN_FAIL_LINKS },
 		{ "fail-servers", required_argument, NULL, 1000 + DCN_FAIL_SERVERS },
@@ -931,6 +1028,9 @@ main(int argc, char **argv)
 			break;
 		case 'B':
 			o.no_bfs = 1;
+			break;
+		case 'X':
+			o.all = 1;
 			break;
 		case 'l':
 			if (parse_u32(optarg, "--limit", &o.limit) < 0)

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCNFWD_H
+#define DCNFWD_H
+
+/*
+ * dcnfwd's process: nodes (one for a real appliance; every node of a small
+ * instance in emulation), their ports, the workers that poll them, and the
+ * control thread on the main lcore.
+ *
+ * A port is a DPDK ethdev (any PMD) or, in emulation, a pair of rte_rings
+ * standing for a cable: the emulated fabric needs hundreds of ports and an
+ * ethdev per port would run into RTE_MAX_ETHPORTS. Both kinds look the same
+ * to a worker (port_rx / port_tx below).
+ */
+
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "dcn_conf.h"
+#include "dcn_fwd.h"
+#include "dcn_gen.h"
+#include "dcn_route.h"
+#include "dcn_topo.h"
+
+extern int dcnfwd_logtype;
+#define DCNFWD_LOG(level, ...) \
+	rte_log(RTE_LOG_##level, dcnfwd_logtype, "dcnfwd: " __VA_ARGS__)
+
+#define DCNFWD_MAX_WORKERS 16
+#define DCNFWD_MAX_BURST 64
+#define DCNFWD_MAX_SW_MACS 256
+
+enum dcnfwd_owner {
+	OWNER_NODE = 0, /* a port of a routing node */
+	OWNER_SWITCH,   /* a port of an emulated L2 switch */
+	OWNER_HOST,     /* an emulated host's NIC (generator and sink) */
+};
+
+struct dcnfwd_port {
+	char name[96];
+	enum dcnfwd_owner owner;
+	uint32_t owner_idx;      /* node, switch or host index */
+	uint16_t local;          /* port index within its owner */
+	int16_t fabric_port;     /* the owner's topology port, -1: host port */
+	uint8_t is_host;         /* plain IPv4 (host, or Diamond server port) */
+	uint8_t is_ethdev;
+	uint16_t ethdev;
+	uint16_t nb_rxq, nb_txq;
+	struct rte_ring *rx_ring, *tx_ring;   /* ring ports */
+	struct rte_ring *ctl_tx;              /* frames from the control thread */
+	uint16_t ctl_worker;                  /* worker that drains ctl_tx */
+	struct rte_ether_addr mac;
+	/* hello state of a fabric port (control thread only) */
+	uint64_t hello_rx, hello_refused;
+	uint32_t peer_vertex;    /* last accepted neighbour, UINT32_MAX: none */
+	uint64_t peer_seen_tsc;
+};
+
+struct dcnfwd_node {
+	uint32_t vertex;
+	uint32_t addr;
+	char name[DCN_TOPO_NAME_LEN];
+	struct dcn_rtable *tb;
+	struct dcn_fwd_nbrs nbrs;
+	uint16_t n_ports;
+	uint32_t port[DCN_FWD_MAX_PORTS]; /* local index -> global port */
+	struct rte_ether_addr mac[DCN_FWD_MAX_PORTS];
+	int host_local;                  /* local index of the host port, -1 */
+	uint32_t hello_seq;
+};
+
+/* An emulated learning L2 switch. */
+struct dcnfwd_switch {
+	uint32_t vertex;
+	uint16_t n_ports;
+	uint32_t *port;          /* local -> global port */
+	uint32_t n_macs;
+	uint64_t mac[DCNFWD_MAX_SW_MACS]; /* learnt MAC (6 bytes) ... */
+	uint16_t mac_port[DCNFWD_MAX_SW_MACS]; /* ... and its local port */
+};
+
+/* An emulated host: a generator and a sink on one port. */
+struct dcnfwd_host {
+	uint32_t vertex;         /* the server it stands for */
+	uint32_t addr;
+	uint32_t port;           /* global port */
+	struct dcn_gen gen;
+	int gen_on;              /* worker sends while set */
+	struct dcn_gen_sink sink;
+};
+
+struct dcnfwd_port_stats {
+	uint64_t rx, tx, tx_drop;
+};
+
+struct dcnfwd_txbuf {
+	uint16_t n;
+	uint16_t listed;         /* on the worker's dirty list */
+	struct rte_mbuf *m[DCNFWD_MAX_BURST];
+};
+
+struct dcnfwd_rxq {
+	uint32_t port;
+	uint16_t queue;
+};
+
+struct dcnfwd_worker {
+	unsigned int lcore;
+	unsigned int idx;
+	unsigned int n_rx;
+	struct dcnfwd_rxq *rx;
+	struct dcn_fwd_ctx **ctx;          /* per node; NULL: not served */
+	struct dcnfwd_port_stats *pst;     /* per global port */
+	struct dcnfwd_txbuf *txb;          /* per global port */
+	uint32_t *hosts;                   /* hosts whose port it polls */
+	unsigned int n_hosts;
+	uint32_t *ctl_ports;               /* ports whose ctl_tx it drains */
+	unsigned int n_ctl_ports;
+	uint32_t *dirty;                   /* ports with frames in txb */
+	unsigned int n_dirty;
+	uint64_t sw_forwarded, sw_flooded;
+	uint64_t ctl_drop;                 /* control ring full */
+	uint64_t idle_sleeps;
+	uint64_t loops;
+} __rte_cache_aligned;
+
+struct dcnfwd {
+	/* options */
+	const char *conf_file;
+	const char *emulate;
+	int json;
+	double duration;
+	double stats_interval;
+	int backoff;
+	unsigned int burst;
+	/* what was built */
+	struct dcn_conf conf;
+	struct dcn_topo *t;
+	struct dcn_router *r;
+	struct dcn_route_conf rconf;
+	uint16_t ethertype;
+	int per_packet;
+	unsigned int hello_interval_ms;
+	uint32_t topo_hash;
+	struct rte_mempool *mp;
+	unsigned int n_nodes, n_switches, n_hosts, n_ports, max_ports;
+	struct dcnfwd_node *node;
+	uint32_t *node_of_vertex;           /* vertex -> node index or UINT32_MAX */
+	struct dcnfwd_switch *sw;
+	struct dcnfwd_host *host;
+	struct dcnfwd_port *port;
+	unsigned int n_workers;
+	struct dcnfwd_worker *worker;
+	struct rte_ring *ctl_rx;            /* control frames from workers */
+	uint64_t tsc_hz;
+	uint64_t drain_tsc;
+};
+
+extern volatile int dcnfwd_quit;
+extern struct dcnfwd dcnfwd_g;
+
+/* ring or ethdev receive */
+static inline uint16_t
+port_rx(const struct dcnfwd_port *p, uint16_t q, struct rte_mbuf **m,
+	uint16_t n)
+{
+	if (p->is_ethdev)
+		return rte_eth_rx_burst(p->ethdev, q, m, n);
+	return (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+}
+
+static inline uint16_t
+port_tx(const struct dcnfwd_port *p, uint16_t q, struct rte_mbuf **m,
+	uint16_t n)
+{
+	if (p->is_ethdev)
+		return rte_eth_tx_burst(p->ethdev, q, m, n);
+	return (uint16_t)rte_ring_enqueue_burst(p->tx_ring, (void **)m, n, NULL);
+}
+
+/* setup.c */
+int dcnfwd_setup_from_conf(struct dcnfwd *d);
+int dcnfwd_setup_emulation(struct dcnfwd *d, const char *spec);
+int dcnfwd_setup_workers(struct dcnfwd *d);
+void dcnfwd_teardown(struct dcnfwd *d);
+
+/* worker.c */
+int dcnfwd_worker_main(void *arg);
+void dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
+			struct dcnfwd_port_stats *s);
+void dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
+			struct dcn_fwd_stats *s);
+
+/* control.c */
+void dcnfwd_control_poll(struct dcnfwd *d, uint64_t now);
+void dcnfwd_send_hellos(struct dcnfwd *d);
+int dcnfwd_neighbours_ready(const struct dcnfwd *d);
+int dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
+		  unsigned int n);
+
+/* telemetry.c */
+void dcnfwd_telemetry_register(void);
+
+/* emulate.c */
+int dcnfwd_emulate_run(struct dcnfwd *d, unsigned int pairs, double rate,
+		       unsigned int size, const char *pattern);
+
+/* main.c */
+struct live {
+	uint64_t tsc;
+	uint64_t rx, tx, encap, decap, transit, drops;
+};
+void dcnfwd_control_tick(struct dcnfwd *d, uint64_t *next_hello);
+void dcnfwd_live_print(const struct dcnfwd *d, struct live *prev,
+		       double elapsed);
+
+#endif /* DCNFWD_H */

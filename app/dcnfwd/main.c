@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcnfwd: one node of a data-center fabric on DPDK ports, or (--emulate)
+ * every node of a small fabric in one process, fed by built-in hosts.
+ *
+ *   dcnfwd [EAL options] -- --config FILE [overrides]
+ *   dcnfwd [EAL options] -- --emulate SPEC [traffic options]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+
+#include "dcnfwd.h"
+
+volatile int dcnfwd_quit;
+struct dcnfwd dcnfwd_g;
+int dcnfwd_logtype;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dcnfwd [EAL options] -- --config FILE [options]\n"
+		"       dcnfwd [EAL options] -- --emulate SPEC [options]\n"
+		"       dcnfwd --check-config FILE\n"
+		"\n"
+		"A node of a NovaCube, Diamond, RRect, LaScaDa or Totoro fabric on\n"
+		"DPDK ports: frames from host ports are carried in the fabric header to\n"
+		"the node of their destination address, by the topology's routing.\n"
+		"\n"
+		"  --config FILE       the node, its ports and workers (see conf/)\n"
+		"  --check-config FILE load and check FILE, print a summary, exit\n"
+		"                      (no EAL needed)\n"
+		"  --emulate SPEC      every node of SPEC in this process: cables are\n"
+		"                      rings, L2 switches and hosts are emulated, and\n"
+		"                      each host sends stamped traffic (see dcn-gen)\n"
+		"\n"
+		"Overrides and run control:\n"
+		"  --algo NAME         routing algorithm (dcn-topo --algo)\n"
+		"  --draw flow|packet  next hop by flow hash (default) or per packet\n"
+		"  --burst N           rx/tx burst (default from config, or 32)\n"
+		"  --no-backoff        idle workers spin (benchmarks)\n"
+		"  --hello-ms N        hello interval\n"
+		"  --stats SEC         print live figures every SEC seconds (0: off;\n"
+		"                      default 1)\n"
+		"  --duration SEC      stop after SEC seconds (default: until Ctrl-C;\n"
+		"                      --emulate: 10)\n"
+		"  --json              final report as JSON\n"
+		"\n"
+		"Emulation traffic (--emulate):\n"
+		"  --rate PPS          frames per second each host sends (default 1000)\n"
+		"  --size BYTES        frame size without FCS, 60..1514 (default 60)\n"
+		"  --pattern P         uniform (default), permutation, all-to-one\n"
+		"  --pairs N           instead of traffic: for every ordered pair of\n"
+		"                      hosts, send N frames of one flow alone and print\n"
+		"                      (JSON lines) where they went, port by port\n"
+		"\n"
+		"EAL: give at least two lcores (-l 0-1); the main lcore runs the\n"
+		"control thread (hellos, telemetry, figures), the others are workers.\n"
+		"Without hugepages add --no-huge -m 1024. Each process needs its own\n"
+		"--file-prefix. Telemetry: /dcn/stats, /dcn/ports, /dcn/neighbours,\n"
+		"/dcn/route, /dcn/table.\n");
+}
+
+struct app_opts {
+	const char *check;
+	const char *algo;
+	const char *draw;
+	unsigned int burst;
+	int no_backoff;
+	unsigned int hello_ms;
+	double stats;
+	double duration;
+	int duration_set;
+	double rate;
+	unsigned int size;
+	const char *pattern;
+	unsigned int pairs;
+};
+
+static struct app_opts ao = { .stats = 1, .rate = 1000, .size = 60 };
+
+static int
+parse_double(const char *s, const char *opt, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || *end || end == s || *v < lo || *v > hi) {
+		fprintf(stderr, "dcnfwd: %s: '%s' is not a number in %g..%g\n",
+			opt, s, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_app_args(struct dcnfwd *d, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check-config", required_argument, NULL, 'C' },
+		{ "emulate", required_argument, NULL, 'e' },
+		{ "algo", required_argument, NULL, 'a' },
+		{ "draw", required_argument, NULL, 'D' },
+		{ "burst", required_argument, NULL, 'b' },
+		{ "no-backoff", no_argument, NULL, 'B' },
+		{ "hello-ms", required_argument, NULL, 'H' },
+		{ "stats", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "pairs", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			d->conf_file = optarg;
+			break;
+		case 'C':
+			ao.check = optarg;
+			break;
+		case 'e':
+			d->emulate = optarg;
+			break;
+		case 'a':
+			ao.algo = optarg;
+			break;
+		case 'D':
+			if (strcmp(optarg, "flow") && strcmp(optarg, "packet")) {
+				fprintf(stderr, "dcnfwd: --draw: flow or packet\n");
+				return -1;
+			}
+			ao.draw = optarg;
+			break;
+		case 'b':
+			if (parse_double(optarg, "--burst", 1, DCNFWD_MAX_BURST, &v))
+				return -1;
+			ao.burst = (unsigned int)v;
+			break;
+		case 'B':
+			ao.no_backoff = 1;
+			break;
+		case 'H':
+			if (parse_double(optarg, "--hello-ms", 1, 60000, &v))
+				return -1;
+			ao.hello_ms = (unsigned int)v;
+			break;
+		case 's':
+			if (parse_double(optarg, "--stats", 0, 86400, &ao.stats))
+				return -1;
+			break;
+		case 't':
+			if (parse_double(optarg, "--duration", 0, 1e9, &ao.duration))
+				return -1;
+			ao.duration_set = 1;
+			break;
+		case 'j':
+			d->json = 1;
+			break;
+		case 'r':
+			if (parse_double(optarg, "--rate", 0, 1e9, &ao.rate))
+				return -1;
+			break;
+		case 'S':
+			if (parse_double(optarg, "--size", DCN_GEN_MIN_FRAME, 1514, &v))
+				return -1;
+			ao.size = (unsigned int)v;
+			break;
+		case 'p':
+			if (strcmp(optarg, "uniform") && strcmp(optarg, "permutation") &&
+			    strcmp(optarg, "all-to-one")) {
+				fprintf(stderr, "dcnfwd: --pattern: uniform, permutation "
+					"or all-to-one\n");
+				return -1;
+			}
+			ao.pattern = optarg;
+			break;
+		case 'P':
+			if (parse_double(optarg, "--pairs", 1, 1000, &v))
+				return -1;
+			ao.pairs = (unsigned int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "dcnfwd: unexpected argument '%s' (EAL options go "
+			"before --)\n", argv[optind]);
+		return -1;
+	}
+	if (ao.check == NULL && (d->conf_file == NULL) == (d->emulate == NULL)) {
+		fprintf(stderr, "dcnfwd: give --config FILE or --emulate SPEC "
+			"(--help)\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_config(const char *file)
+{
+	struct dcn_conf c;
+	struct dcn_topo *t = NULL;
+	char err[DCN_CONF_ERR_LEN], name[DCN_TOPO_NAME_LEN];
+	unsigned int i;
+
+	if (dcn_conf_load(file, &c, &t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	dcn_topo_format_vertex(t, c.node, name, sizeof(name));
+	printf("%s: %s, node %s (%s), %u ports, %u workers\n", file, c.spec, name,
+	       dcn_conf_role_name(c.role), c.n_ports, c.n_workers);
+	for (i = 0; i < c.n_ports; i++)
+		printf("  port %-10s %-6s fabric_port %-3d %s\n", c.port[i].name,
+		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,
+		       c.port[i].dev);
+	dcn_topo_free(t);
+	return 0;
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&dcnfwd_quit, 1, __ATOMIC_RELAXED);
+}
+
+/* Live figures: one line per interval. */
+
+static void
+live_sample(const struct dcnfwd *d, struct live *l)
+{
+	unsigned int i, r;
+
+	memset(l, 0, sizeof(*l));
+	l->tsc = rte_rdtsc();
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port_stats ps;
+
+		if (d->port[i].owner != OWNER_NODE)
+			continue;
+		dcnfwd_port_totals(d, i, &ps);
+		l->rx += ps.rx;
+		l->tx += ps.tx;
+		l->drops += ps.tx_drop;
+	}
+	for (i = 0; i < d->n_nodes; i++) {
+		struct dcn_fwd_stats s;
+
+		dcnfwd_node_totals(d, i, &s);
+		l->encap += s.encap;
+		l->decap += s.decap;
+		l->transit += s.transit;
+		for (r = 1; r < DCN_DROP_MAX; r++)
+			l->drops += s.drop[r];
+	}
+}
+
+void
+dcnfwd_live_print(const struct dcnfwd *d, struct live *prev, double elapsed)
+{
+	struct live now;
+	double dt;
+
+	live_sample(d, &now);
+	dt = (double)(now.tsc - prev->tsc) / (double)d->tsc_hz;
+	if (dt <= 0)
+		return;
+	printf("%7.1fs  rx %8.3f Mpps  tx %8.3f Mpps  encap %9lu  transit %9lu  "
+	       "decap %9lu  drops %lu\n", elapsed,
+	       (double)(now.rx - prev->rx) / dt / 1e6,
+	       (double)(now.tx - prev->tx) / dt / 1e6, (unsigned long)now.encap,
+	       (unsigned long)now.transit, (unsigned long)now.decap,
+	       (unsigned long)now.drops);
+	fflush(stdout);
+	*prev = now;
+}
+
+void
+dcnfwd_control_tick(struct dcnfwd *d, uint64_t *next_hello)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (now >= *next_hello) {
+		dcnfwd_send_hellos(d);
+		*next_hello = now + d->hello_interval_ms * d->tsc_hz / 1000;
+	}
+	dcnfwd_control_poll(d, now);
+}
+
+static void
+final_report(const struct dcnfwd *d)
+{
+	unsigned int i, r;
+	struct dcn_fwd_stats all, s;
+
+	memset(&all, 0, sizeof(all));
+	for (i = 0; i < d->n_nodes; i++) {
+		dcnfwd_node_totals(d, i, &s);
+		all.rx += s.rx;
+		all.encap += s.encap;
+		all.transit += s.transit;
+		all.decap += s.decap;
+		all.control += s.control;
+		for (r = 0; r < DCN_DROP_MAX; r++)
+			all.drop[r] += s.drop[r];
+	}
+	if (d->json)
+		return;
+	printf("\nfinal counters\n");
+	if (d->n_nodes == 1) {
+		printf("  %-16s %12s %12s %10s\n", "port", "rx", "tx", "tx_drop");
+		for (i = 0; i < d->n_ports; i++) {
+			struct dcnfwd_port_stats ps;
+
+			dcnfwd_port_totals(d, i, &ps);
+			printf("  %-16s %12lu %12lu %10lu\n", d->port[i].name,
+			       (unsigned long)ps.rx, (unsigned long)ps.tx,
+			       (unsigned long)ps.tx_drop);
+		}
+	}
+	printf("  frames in %lu: encapsulated %lu, transit %lu, decapsulated %lu, "
+	       "control %lu\n", (unsigned long)all.rx, (unsigned long)all.encap,
+	       (unsigned long)all.transit, (unsigned long)all.decap,
+	       (unsigned long)all.control);
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		if (all.drop[r])
+			printf("  dropped %-18s %lu  (%s)\n", dcn_drop_name(r),
+			       (unsigned long)all.drop[r], dcn_drop_desc(r));
+}
+
+static int
+apply_overrides(struct dcnfwd *d)
+{
+	d->burst = ao.burst ? ao.burst : d->conf_file ? d->conf.burst : 32;
+	if (d->burst > DCNFWD_MAX_BURST)
+		d->burst = DCNFWD_MAX_BURST;
+	d->backoff = ao.no_backoff ? 0 : d->conf_file ? d->conf.backoff : 1;
+	d->ethertype = d->conf_file ? d->conf.ethertype : DCN_FABRIC_ETHERTYPE;
+	d->hello_interval_ms = ao.hello_ms ? ao.hello_ms :
+			       d->conf_file ? d->conf.hello_interval_ms : 10;
+	d->per_packet = ao.draw ? !strcmp(ao.draw, "packet") :
+			d->conf_file ? d->conf.draw_per_packet : 0;
+	d->rconf.algo = d->conf_file ? d->conf.algo : DCN_ALGO_DEFAULT;
+	if (ao.algo != NULL) {
+		int a = dcn_route_algo_parse(ao.algo);
+
+		if (a < 0) {
+			fprintf(stderr, "dcnfwd: --algo: unknown algorithm '%s'\n",
+				ao.algo);
+			return -1;
+		}
+		d->rconf.algo = (enum dcn_route_algo)a;
+	}
+	d->duration = ao.duration_set ? ao.duration : d->emulate ? 10 : 0;
+	d->stats_interval = ao.stats;
+	return 0;
+}
+
+static int
+run_node(struct dcnfwd *d)
+{
+	uint64_t start = rte_rdtsc(), next_hello = 0, next_stats;
+	struct live prev;
+
+	printf("dcnfwd: node %s of %s up: %u ports, %u workers\n", d->node[0].name,
+	       dcn_topo_spec(d->t), d->n_ports, d->n_workers);
+	fflush(stdout);
+	live_sample(d, &prev);
+	next_stats = start + (uint64_t)(d->stats_interval * (double)d->tsc_hz);
+	while (!__atomic_load_n(&dcnfwd_quit, __ATOMIC_RELAXED)) {
+		uint64_t now = rte_rdtsc();
+		double elapsed = (double)(now - start) / (double)d->tsc_hz;
+
+		dcnfwd_control_tick(d, &next_hello);
+		if (d->stats_interval > 0 && now >= next_stats) {
+			dcnfwd_live_print(d, &prev, elapsed);
+			next_stats = now + (uint64_t)(d->stats_interval *
+						      (double)d->tsc_hz);
+		}
+		if (d->duration > 0 && elapsed >= d->duration)
+			break;
+		rte_delay_us_sleep(1000);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct dcnfwd *d = &dcnfwd_g;
+	int app_argc = argc, eal_argc = argc, i, ret;
+	char **app_argv = argv;
+	unsigned int lcore;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	if (i < argc) {
+		eal_argc = i;
+		app_argc = argc - i;
+		app_argv = argv + i;
+	} else {
+		/* No "--": everything is ours (--help, --check-config). */
+		eal_argc = 1;
+	}
+	if (app_argc <= 1 && i == argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (parse_app_args(d, app_argc, app_argv) != 0)
+		return 2;
+	if (ao.check != NULL)
+		return check_config(ao.check);
+	if (d->conf_file != NULL) {
+		char err[DCN_CONF_ERR_LEN];
+
+		if (dcn_conf_load(d->conf_file, &d->conf, &d->t, err,
+				  sizeof(err)) != 0) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+	}
+	if (apply_overrides(d) != 0)
+		return 2;
+	if (i == argc) {
+		fprintf(stderr, "dcnfwd: EAL options and '--' go first, e.g. "
+			"dcnfwd -l 0-1 --no-huge -m 1024 -- ...\n");
+		return 2;
+	}
+	ret = rte_eal_init(eal_argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "dcnfwd: EAL init failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	dcnfwd_logtype = rte_log_register_type_and_pick_level("dcnfwd",
+							       RTE_LOG_INFO);
+	if (dcnfwd_logtype < 0)
+		dcnfwd_logtype = RTE_LOGTYPE_USER1;
+	d->tsc_hz = rte_get_tsc_hz();
+	d->drain_tsc = (d->tsc_hz + 9999) / 10000; /* 100 us */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (d->conf_file != NULL)
+		ret = dcnfwd_setup_from_conf(d);
+	else
+		ret = dcnfwd_setup_emulation(d, d->emulate);
+	if (ret == 0)
+		ret = dcnfwd_setup_workers(d);
+	if (ret != 0) {
+		dcnfwd_teardown(d);
+		rte_eal_cleanup();
+		return 1;
+	}
+	dcnfwd_telemetry_register();
+	for (i = 0; i < (int)d->n_workers; i++)
+		rte_eal_remote_launch(dcnfwd_worker_main, &d->worker[i],
+				      d->worker[i].lcore);
+	if (d->emulate != NULL)
+		ret = dcnfwd_emulate_run(d, ao.pairs, ao.rate, ao.size, ao.pattern);
+	else
+		ret = run_node(d);
+	__atomic_store_n(&dcnfwd_quit, 1, __ATOMIC_RELAXED);
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		rte_eal_wait_lcore(lcore);
+	/* Counted after the workers stopped: the final figures. */
+	dcnfwd_control_poll(d, rte_rdtsc());
+	final_report(d);
+	dcnfwd_teardown(d);
+	rte_eal_cleanup();
+	return ret;
+}

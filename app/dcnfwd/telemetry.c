@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Telemetry under /dcn/ (dpdk-telemetry.py, or tools/dcn-telemetry):
+ *   /dcn/stats                 totals and drops by reason
+ *   /dcn/ports,NODE            one node's ports: counters and neighbour
+ *   /dcn/neighbours,NODE       what the hellos taught
+ *   /dcn/route,[NODE ]ADDR     the table's next hops for an address
+ *   /dcn/table,NODE            the compiled table's form and size
+ * NODE (a fabric address or the paper's notation) defaults to the first
+ * node, the only one outside emulation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
+
+#include "dcnfwd.h"
+
+/* Telemetry keys take letters, digits, '_', '-' and '.' only. */
+static const char *
+key_of(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] != '\0' && i + 1 < len; i++) {
+		char c = name[i];
+
+		buf[i] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				(c >= '0' && c <= '9') || c == '-' || c == '.' ?
+					c : '_');
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+static int
+find_node(const struct dcnfwd *d, const char *s, size_t len)
+{
+	char buf[64];
+	int64_t v;
+
+	if (len == 0)
+		return d->n_nodes ? 0 : -1;
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	v = dcn_topo_parse_vertex(d->t, buf, NULL, 0);
+	if (v < 0 || d->node_of_vertex[v] == UINT32_MAX)
+		return -1;
+	return (int)d->node_of_vertex[v];
+}
+
+static int
+tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	struct dcn_fwd_stats s, all;
+	struct rte_tel_data *drops = rte_tel_data_alloc();
+	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
+	unsigned int i, r;
+
+	(void)cmd;
+	(void)params;
+	if (drops == NULL)
+		return -1;
+	memset(&all, 0, sizeof(all));
+	for (i = 0; i < d->n_nodes; i++) {
+		dcnfwd_node_totals(d, i, &s);
+		all.rx += s.rx;
+		all.encap += s.encap;
+		all.transit += s.transit;
+		all.decap += s.decap;
+		all.control += s.control;
+		for (r = 0; r < DCN_DROP_MAX; r++)
+			all.drop[r] += s.drop[r];
+	}
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port_stats ps;
+
+		dcnfwd_port_totals(d, i, &ps);
+		rx += ps.rx;
+		tx += ps.tx;
+		tx_drop += ps.tx_drop;
+		refused += d->port[i].hello_refused;
+		hellos += d->port[i].hello_rx;
+	}
+	rte_tel_data_start_dict(t);
+	rte_tel_data_add_dict_string(t, "topology", dcn_topo_spec(d->t));
+	rte_tel_data_add_dict_u64(t, "nodes", d->n_nodes);
+	rte_tel_data_add_dict_u64(t, "ports", d->n_ports);
+	rte_tel_data_add_dict_u64(t, "port_rx", rx);
+	rte_tel_data_add_dict_u64(t, "port_tx", tx);
+	rte_tel_data_add_dict_u64(t, "port_tx_drop", tx_drop);
+	rte_tel_data_add_dict_u64(t, "fwd_rx", all.rx);
+	rte_tel_data_add_dict_u64(t, "encap", all.encap);
+	rte_tel_data_add_dict_u64(t, "transit", all.transit);
+	rte_tel_data_add_dict_u64(t, "decap", all.decap);
+	rte_tel_data_add_dict_u64(t, "control", all.control);
+	rte_tel_data_add_dict_u64(t, "hello_rx", hellos);
+	rte_tel_data_add_dict_u64(t, "hello_refused", refused);
+	rte_tel_data_start_dict(drops);
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		rte_tel_data_add_dict_u64(drops, dcn_drop_name(r), all.drop[r]);
+	rte_tel_data_add_dict_container(t, "drop", drops, 0);
+	return 0;
+}
+
+static int
+tel_ports(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	int ni = find_node(d, params, params ? strlen(params) : 0);
+	const struct dcnfwd_node *n;
+	unsigned int l;
+
+	(void)cmd;
+	if (ni < 0)
+		return -1;
+	n = &d->node[ni];
+	rte_tel_data_start_dict(t);
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+		struct rte_tel_data *e = rte_tel_data_alloc();
+		struct dcnfwd_port_stats ps;
+		char key[RTE_TEL_MAX_STRING_LEN];
+		uint64_t fwd = 0;
+		unsigned int w;
+
+		if (e == NULL)
+			return -1;
+		dcnfwd_port_totals(d, n->port[l], &ps);
+		for (w = 0; w < d->n_workers; w++)
+			if (d->worker[w].ctx[ni] != NULL)
+				fwd += d->worker[w].ctx[ni]->out_frames[l];
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_int(e, "fabric_port", p->fabric_port);
+		rte_tel_data_add_dict_string(e, "kind", p->is_host ? "host" : "fabric");
+		rte_tel_data_add_dict_u64(e, "rx", ps.rx);
+		rte_tel_data_add_dict_u64(e, "tx", ps.tx);
+		rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop);
+		rte_tel_data_add_dict_u64(e, "forwarded_out", fwd);
+		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
+						e, 0);
+	}
+	return 0;
+}
+
+static int
+tel_neighbours(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	int ni = find_node(d, params, params ? strlen(params) : 0);
+	const struct dcnfwd_node *n;
+	uint64_t now = rte_rdtsc();
+	unsigned int l;
+
+	(void)cmd;
+	if (ni < 0)
+		return -1;
+	n = &d->node[ni];
+	rte_tel_data_start_dict(t);
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+		struct rte_tel_data *e;
+		char name[DCN_TOPO_NAME_LEN] = "-", key[RTE_TEL_MAX_STRING_LEN];
+
+		if (p->fabric_port < 0 || p->is_host)
+			continue;
+		e = rte_tel_data_alloc();
+		if (e == NULL)
+			return -1;
+		if (p->peer_vertex != UINT32_MAX)
+			dcn_topo_format_vertex(d->t, p->peer_vertex, name, sizeof(name));
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_string(e, "last_hello_from", name);
+		rte_tel_data_add_dict_u64(e, "hello_rx", p->hello_rx);
+		rte_tel_data_add_dict_u64(e, "hello_refused", p->hello_refused);
+		rte_tel_data_add_dict_u64(e, "ms_since_hello",
+					  p->peer_seen_tsc ? (now - p->peer_seen_tsc) *
+						  1000 / d->tsc_hz : UINT64_MAX);
+		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
+						e, 0);
+	}
+	return 0;
+}
+
+static int
+tel_route(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcn_hop *h;
+	struct dcn_route_state st;
+	const char *sp, *addr_s;
+	int ni;
+	uint32_t addr;
+	int64_t dst;
+	unsigned int n, i;
+
+	(void)cmd;
+	if (params == NULL)
+		return -1;
+	sp = strchr(params, ' ');
+	ni = find_node(d, params, sp ? (size_t)(sp - params) : 0);
+	addr_s = sp ? sp + 1 : params;
+	if (ni < 0 || dcn_topo_parse_addr(addr_s, &addr) != 0)
+		return -1;
+	dst = dcn_topo_vertex_of(d->t, addr);
+	rte_tel_data_start_dict(t);
+	rte_tel_data_add_dict_string(t, "node", d->node[ni].name);
+	if (dst < 0) {
+		rte_tel_data_add_dict_string(t, "result", "not in the fabric");
+		return 0;
+	}
+	dcn_route_state_init(d->r, d->node[ni].vertex, (uint32_t)dst, &st);
+	n = dcn_rtable_lookup(d->node[ni].tb, addr, &st, scratch, &h);
+	rte_tel_data_add_dict_u64(t, "candidates", n);
+	for (i = 0; i < n && i < 64; i++) {
+		char key[16], val[96], nm[DCN_TOPO_NAME_LEN];
+
+		dcn_topo_format_vertex(d->t, h[i].next, nm, sizeof(nm));
+		snprintf(key, sizeof(key), "hop%u", i);
+		snprintf(val, sizeof(val), "port %u to %s weight %u", h[i].port,
+			 nm, h[i].weight);
+		rte_tel_data_add_dict_string(t, key, val);
+	}
+	return 0;
+}
+
+static int
+tel_table(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	int ni = find_node(d, params, params ? strlen(params) : 0);
+	static const char *const form[] = { "flat", "class", "digit" };
+	enum dcn_rtable_form f;
+
+	(void)cmd;
+	if (ni < 0)
+		return -1;
+	f = dcn_rtable_form(d->node[ni].tb);
+	rte_tel_data_start_dict(t);
+	rte_tel_data_add_dict_string(t, "node", d->node[ni].name);
+	rte_tel_data_add_dict_string(t, "algo",
+				     dcn_route_algo_name(dcn_router_algo(d->r)));
+	rte_tel_data_add_dict_string(t, "form", (unsigned int)f < 3 ? form[f] : "?");
+	rte_tel_data_add_dict_u64(t, "bytes", dcn_rtable_bytes(d->node[ni].tb));
+	rte_tel_data_add_dict_u64(t, "candidate_sets", dcn_rtable_sets(d->node[ni].tb));
+	return 0;
+}
+
+void
+dcnfwd_telemetry_register(void)
+{
+	rte_telemetry_register_cmd("/dcn/stats", tel_stats,
+		"dcnfwd totals and drops by reason. No parameters");
+	rte_telemetry_register_cmd("/dcn/ports", tel_ports,
+		"A node's ports and counters. Parameter: node (default the first)");
+	rte_telemetry_register_cmd("/dcn/neighbours", tel_neighbours,
+		"Neighbours learnt from hellos. Parameter: node");
+	rte_telemetry_register_cmd("/dcn/route", tel_route,
+		"Next hops for an address. Parameters: [node ]address");
+	rte_telemetry_register_cmd("/dcn/table", tel_table,
+		"The compiled table's form and size. Parameter: node");
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Three DPDK processes joined by memif: dcn-gen sends host traffic into
+# relay (0,0) of a NovaCube, which carries it in the fabric header over a
+# memif cable to relay (1,0), which delivers it out of its host port back
+# to dcn-gen. Both relays run from configuration files (the appliance's
+# own path: devargs, port setup, workers, hellos). Checks: every frame
+# arrives, in order, and the per-port counters show the path.
+# Usage: memif_relay.sh DCNFWD DCN_GEN DCN_TOPO  (exit 77: cannot run here)
+set -u
+DCNFWD=$1
+GEN=$2
+TOPO=$3
+TELEMETRY=$(dirname "$0")/../../tools/dcn-telemetry
+SPEC=novacube:k=4,n=2
+# Each relay's fabric address, from the other's table.
+SRC_ADDR=$("$TOPO" table $SPEC "(1,0)" | awk '$1 == "(0,0)" { print $2 }')
+DST_ADDR=$("$TOPO" table $SPEC "(0,0)" | awk '$1 == "(1,0)" { print $2 }')
+dir=$(mktemp -d /tmp/dcn-memif.XXXXXX)
+pids=()
+prefixes=("dcn-mr-a-$$" "dcn-mr-b-$$" "dcn-mr-g-$$")
+
+cleanup() {
+	for p in "${pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	for f in "${prefixes[@]}"; do
+		rm -rf "/var/run/dpdk/$f"
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+relay_conf() { # file node cable-port cable-role
+	cat > "$1" <<CONF
+[fabric]
+topology = $SPEC
+node = $2
+role = relay
+algo = dor
+partial = yes
+hello_interval_ms = 10
+[port.cable]
+dev = net_memif0,role=$4,socket=$dir/cable.sock
+fabric_port = $3
+[port.host]
+dev = net_memif1,role=server,socket=$dir/host-$3.sock
+host = yes
+[worker.0]
+lcore = 1
+rx = cable:0, host:0
+[queues]
+mbufs = 8191
+CONF
+}
+# A memif client needs its server's socket: start in order.
+wait_for() { # what log
+	local i
+	for i in $(seq 100); do
+		grep -q " up: " "$dir/$2.log" && return 0
+		if grep -q "EAL init failed" "$dir/$2.log"; then
+			echo "SKIP: EAL did not start"; cat "$dir/$2.log"; return 77
+		fi
+		sleep 0.1
+	done
+	echo "FAIL: $1 did not come up"; cat "$dir/$2.log"; return 1
+}
+relay_conf "$dir/a.ini" "(0,0)" 0 server
+relay_conf "$dir/b.ini" "(1,0)" 1 client
+
+EAL="-l 0-1 --no-huge -m 256 --no-pci --log-level=5"
+"$DCNFWD" $EAL --file-prefix="${prefixes[0]}" -- --config "$dir/a.ini" \
+	--stats 0 > "$dir/a.log" 2>&1 &
+pids+=($!)
+wait_for "relay (0,0)" a || exit $?
+"$DCNFWD" $EAL --file-prefix="${prefixes[1]}" -- --config "$dir/b.ini" \
+	--stats 0 > "$dir/b.log" 2>&1 &
+pids+=($!)
+wait_for "relay (1,0)" b || exit $?
+
+# Telemetry: each relay learnt the other from its hellos.
+for i in $(seq 50); do
+	tel=$(python3 "$TELEMETRY" -p "${prefixes[0]}" /dcn/neighbours 2>&1)
+	grep -q '"last_hello_from": "(1,0)"' <<< "$tel" && break
+	sleep 0.1
+done
+if ! grep -q '"last_hello_from": "(1,0)"' <<< "$tel"; then
+	echo "FAIL: (0,0) did not learn (1,0): $tel"; exit 1
+fi
+
+"$GEN" -l 0 --no-huge -m 256 --no-pci --log-level=5 \
+	--file-prefix="${prefixes[2]}" -- \
+	--tx "net_memif0,role=client,socket=$dir/host-0.sock" \
+	--rx "net_memif1,role=client,socket=$dir/host-1.sock" \
+	--src "$SRC_ADDR" --dst "$DST_ADDR" --rate 20000 --duration 3 --linger 1 \
+	--json > "$dir/gen.json" 2> "$dir/gen.log"
+rc=$?
+for p in "${pids[@]}"; do
+	kill -TERM "$p"
+done
+for p in "${pids[@]}"; do
+	wait "$p"
+done
+pids=()
+if [ $rc -ne 0 ]; then
+	echo "FAIL: dcn-gen exited $rc"; cat "$dir/gen.log"; exit 1
+fi
+cat "$dir/gen.json"
+python3 - "$dir" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+g = json.load(open(d + "/gen.json"))
+def ports(log):
+    t = {}
+    for l in open(d + "/" + log):
+        m = re.match(r"\s+(cable|host)\s+(\d+)\s+(\d+)\s+(\d+)$", l)
+        if m:
+            t[m.group(1)] = tuple(int(x) for x in m.group(2, 3, 4))
+    return t
+a, b = ports("a.log"), ports("b.log")
+print("relay (0,0) ports (rx, tx, tx_drop):", a)
+print("relay (1,0) ports (rx, tx, tx_drop):", b)
+sent = g["sent"]
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        print("FAIL:", msg); ok = False
+check(sent > 20000, "only %d frames sent" % sent)
+check(g["received"] == sent and g["lost"] == 0, "sent %d received %d" % (sent, g["received"]))
+check(g["reordered"] == 0, "%d reordered" % g["reordered"])
+check(a.get("host", (0,))[0] == sent, "(0,0) host port received %s" % (a.get("host"),))
+# The cable carries the data plus hellos; the data is all of it.
+check(a.get("cable", (0, 0))[1] >= sent, "(0,0) cable sent %s" % (a.get("cable"),))
+check(b.get("cable", (0,))[0] >= sent, "(1,0) cable received %s" % (b.get("cable"),))
+check(b.get("host", (0, 0))[1] == sent, "(1,0) host port sent %s" % (b.get("host"),))
+for log in ("a.log", "b.log"):
+    text = open(d + "/" + log).read()
+    check("encapsulated" in text, "%s has no final counters" % log)
+    check("refused" not in text, "%s refused a hello" % log)
+sys.exit(0 if ok else 1)
+PY
+[ $? -eq 0 ] || exit 1
+
+# Miscabled: (1,0) believes the cable is its +y port (2), where the
+# topology puts (1,1). Both ends refuse the other's hellos and say so.
+sed -i 's/^fabric_port = 1$/fabric_port = 2/' "$dir/b.ini"
+"$DCNFWD" $EAL --file-prefix="${prefixes[0]}" -- --config "$dir/a.ini" \
+	--stats 0 > "$dir/a.log" 2>&1 &
+pids+=($!)
+wait_for "relay (0,0)" a || exit $?
+"$DCNFWD" $EAL --file-prefix="${prefixes[1]}" -- --config "$dir/b.ini" \
+	--stats 0 > "$dir/b.log" 2>&1 &
+pids+=($!)
+wait_for "relay (1,0)" b || exit $?
+for i in $(seq 50); do
+	tel=$(python3 "$TELEMETRY" -p "${prefixes[1]}" /dcn/stats 2>&1)
+	grep -q '"hello_refused": [1-9]' <<< "$tel" && break
+	sleep 0.1
+done
+for p in "${pids[@]}"; do
+	kill -TERM "$p"
+done
+for p in "${pids[@]}"; do
+	wait "$p"
+done
+pids=()
+if ! grep -q '"hello_refused": [1-9]' <<< "$tel"; then
+	echo "FAIL: miscabled (1,0) refused nothing: $tel"; exit 1
+fi
+if ! grep -q "hello from (0,0) refused: the topology puts another node" "$dir/b.log" ||
+   ! grep -q "hello from (1,0) refused" "$dir/a.log"; then
+	echo "FAIL: refusal not logged"; cat "$dir/a.log" "$dir/b.log"; exit 1
+fi
+grep -h "refused" "$dir/a.log" "$dir/b.log" | head -2
+echo "miscabled port refused at both ends"

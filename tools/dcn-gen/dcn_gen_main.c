@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcn-gen: a DPDK traffic generator and sink for dcnfwd. It sends stamped
+ * IPv4/UDP frames, as a host would, out of one port, and checks what comes
+ * back on another (or the same): rate, loss, reordering, latency.
+ *
+ *   dcn-gen [EAL options] -- --tx DEV --rx DEV --src ADDR --dst ADDR[,...]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "dcn_gen.h"
+#include "dcn_topo.h"
+
+#define MAX_DST 4096
+#define BURST 32
+
+static volatile int quit;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dcn-gen [EAL options] -- [options]\n"
+		"\n"
+		"Sends stamped IPv4/UDP frames (sequence number and TSC in the payload)\n"
+		"and reports what a sink port receives: rate, loss, reordering and\n"
+		"latency percentiles. Sender and sink may be the same process (two\n"
+		"ports) or two processes.\n"
+		"\n"
+		"  --tx DEV          port to send on (DPDK device name or devargs)\n"
+		"  --rx DEV          port to receive on (may equal --tx)\n"
+		"  --src ADDR        source IPv4 address (the sending node's address)\n"
+		"  --dst LIST        destination addresses, comma separated\n"
+		"  --pattern P       uniform (random from the list, default), list\n"
+		"                    (round robin), permutation (the first only)\n"
+		"  --rate PPS        frames per second (default 10000; 0: as fast as\n"
+		"                    the port takes them)\n"
+		"  --count N         stop sending after N frames\n"
+		"  --size BYTES      frame size without FCS, 60..1514 (default 60)\n"
+		"  --dst-mac MAC     destination MAC (default broadcast)\n"
+		"  --duration SEC    send for SEC seconds (default 5)\n"
+		"  --linger SEC      keep receiving after sending stops (default 1)\n"
+		"  --link-wait SEC   wait for links to come up first (default 10)\n"
+		"  --json            report as JSON\n");
+}
+
+static void
+on_signal(int s)
+{
+	(void)s;
+	quit = 1;
+}
+
+static int
+open_port(const char *dev, struct rte_mempool *mp, uint16_t *pid)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	const char *comma = strchr(dev, ',');
+	size_t len = comma ? (size_t)(comma - dev) : strlen(dev);
+	struct rte_eth_conf ec;
+	int ret;
+
+	if (len >= sizeof(name))
+		return -ENAMETOOLONG;
+	memcpy(name, dev, len);
+	name[len] = '\0';
+	if (rte_eth_dev_get_port_by_name(name, pid) == 0)
+		return 0; /* already set up (--rx equal to --tx) */
+	ret = rte_dev_probe(dev);
+	if (ret == 0)
+		ret = rte_eth_dev_get_port_by_name(name, pid);
+	if (ret != 0)
+		return ret;
+	memset(&ec, 0, sizeof(ec));
+	ret = rte_eth_dev_configure(*pid, 1, 1, &ec);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(*pid, 0, 1024,
+					     rte_eth_dev_socket_id(*pid), NULL, mp);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(*pid, 0, 1024,
+					     rte_eth_dev_socket_id(*pid), NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(*pid);
+	if (ret == 0)
+		rte_eth_promiscuous_enable(*pid);
+	return ret;
+}
+
+static int
+link_up(uint16_t pid)
+{
+	struct rte_eth_link l;
+
+	return rte_eth_link_get_nowait(pid, &l) == 0 && l.link_status;
+}
+
+static int
+parse_num(const char *s, const char *opt, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || *v < lo || *v > hi) {
+		fprintf(stderr, "dcn-gen: %s: '%s' is not a number in %g..%g\n", opt,
+			s, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "tx", required_argument, NULL, 't' },
+		{ "rx", required_argument, NULL, 'r' },
+		{ "src", required_argument, NULL, 's' },
+		{ "dst", required_argument, NULL, 'd' },
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "dst-mac", required_argument, NULL, 'm' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "linger", required_argument, NULL, 'L' },
+		{ "link-wait", required_argument, NULL, 'W' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static uint32_t dst[MAX_DST];
+	const char *tx_dev = NULL, *rx_dev = NULL;
+	struct dcn_gen_conf gc;
+	struct dcn_gen gen;
+	struct dcn_gen_sink sink;
+	const struct dcn_gen_sink *sinks[1] = { &sink };
+	struct dcn_gen_report rep;
+	struct rte_mempool *mp;
+	struct rte_mbuf *m[BURST];
+	double duration = 5, linger = 1, link_wait = 10, v;
+	uint16_t txp = 0, rxp = 0;
+	uint64_t hz, start, stop_tx, stop_all, tx_fail = 0;
+	int json = 0, c, ret;
+	char *tok, *save;
+
+	memset(&gc, 0, sizeof(gc));
+	gc.frame_len = 60;
+	gc.rate_pps = 10000;
+	gc.flow_base = 1024;
+	memset(&gc.dst_mac, 0xff, sizeof(gc.dst_mac));
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "dcn-gen: EAL init failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tx_dev = optarg;
+			break;
+		case 'r':
+			rx_dev = optarg;
+			break;
+		case 's':
+			if (dcn_topo_parse_addr(optarg, &gc.src_addr) != 0) {
+				fprintf(stderr, "dcn-gen: --src: bad address '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			for (tok = strtok_r(optarg, ",", &save); tok != NULL;
+			     tok = strtok_r(NULL, ",", &save)) {
+				if (gc.n_dst == MAX_DST ||
+				    dcn_topo_parse_addr(tok, &dst[gc.n_dst]) != 0) {
+					fprintf(stderr, "dcn-gen: --dst: bad address '%s'\n",
+						tok);
+					return 2;
+				}
+				gc.n_dst++;
+			}
+			break;
+		case 'p':
+			if (!strcmp(optarg, "uniform"))
+				gc.pattern = DCN_GEN_UNIFORM;
+			else if (!strcmp(optarg, "list"))
+				gc.pattern = DCN_GEN_LIST;
+			else if (!strcmp(optarg, "permutation"))
+				gc.pattern = DCN_GEN_PERMUTATION;
+			else {
+				fprintf(stderr, "dcn-gen: --pattern: uniform, list or "
+					"permutation\n");
+				return 2;
+			}
+			break;
+		case 'R':
+			if (parse_num(optarg, "--rate", 0, 1e9, &gc.rate_pps))
+				return 2;
+			break;
+		case 'c':
+			if (parse_num(optarg, "--count", 1, 1e15, &v))
+				return 2;
+			gc.count = (uint64_t)v;
+			break;
+		case 'S':
+			if (parse_num(optarg, "--size", DCN_GEN_MIN_FRAME, 1514, &v))
+				return 2;
+			gc.frame_len = (uint16_t)v;
+			break;
+		case 'm':
+			if (rte_ether_unformat_addr(optarg, &gc.dst_mac) != 0) {
+				fprintf(stderr, "dcn-gen: --dst-mac: bad MAC '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'D':
+			if (parse_num(optarg, "--duration", 0, 1e9, &duration))
+				return 2;
+			break;
+		case 'L':
+			if (parse_num(optarg, "--linger", 0, 3600, &linger))
+				return 2;
+			break;
+		case 'W':
+			if (parse_num(optarg, "--link-wait", 0, 3600, &link_wait))
+				return 2;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (tx_dev == NULL && rx_dev == NULL) {
+		fprintf(stderr, "dcn-gen: give --tx and/or --rx (--help)\n");
+		return 2;
+	}
+	if (tx_dev != NULL && (gc.n_dst == 0 || gc.src_addr == 0)) {
+		fprintf(stderr, "dcn-gen: sending needs --src and --dst\n");
+		return 2;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	hz = rte_get_tsc_hz();
+	mp = rte_pktmbuf_pool_create("gen_mbufs", 8191, 256, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (mp == NULL || dcn_gen_sink_init(&sink, 65536) != 0) {
+		fprintf(stderr, "dcn-gen: out of memory (EAL -m?)\n");
+		return 1;
+	}
+	if ((tx_dev && (ret = open_port(tx_dev, mp, &txp)) != 0) ||
+	    (rx_dev && (ret = open_port(rx_dev, mp, &rxp)) != 0)) {
+		fprintf(stderr, "dcn-gen: cannot open port: %s\n", strerror(-ret));
+		return 1;
+	}
+	start = rte_rdtsc();
+	while (!quit && rte_rdtsc() - start < (uint64_t)(link_wait * (double)hz) &&
+	       !((!tx_dev || link_up(txp)) && (!rx_dev || link_up(rxp))))
+		rte_delay_ms(10);
+	if (tx_dev != NULL) {
+		struct rte_ether_addr mac;
+
+		rte_eth_macaddr_get(txp, &mac);
+		gc.src_mac = mac;
+		gc.dst = dst;
+		if (dcn_gen_init(&gen, &gc, hz) != 0) {
+			fprintf(stderr, "dcn-gen: bad generator settings\n");
+			return 2;
+		}
+	}
+	start = rte_rdtsc();
+	stop_tx = start + (uint64_t)(duration * (double)hz);
+	stop_all = stop_tx + (uint64_t)(linger * (double)hz);
+	while (!quit) {
+		uint64_t now = rte_rdtsc();
+
+		if (tx_dev != NULL && now < stop_tx) {
+			unsigned int n = dcn_gen_due(&gen, now, BURST);
+
+			if (n && rte_pktmbuf_alloc_bulk(mp, m, n) == 0) {
+				uint16_t sent;
+
+				dcn_gen_build(&gen, m, n, now);
+				sent = rte_eth_tx_burst(txp, 0, m, (uint16_t)n);
+				if (sent < n) {
+					/* Not sent: not counted as sent. */
+					tx_fail += n - sent;
+					gen.sent -= n - sent;
+					rte_pktmbuf_free_bulk(&m[sent], n - sent);
+				}
+			}
+		}
+		if (rx_dev != NULL) {
+			uint16_t n = rte_eth_rx_burst(rxp, 0, m, BURST);
+
+			if (n) {
+				dcn_gen_sink_rx(&sink, m, n, now);
+				rte_pktmbuf_free_bulk(m, n);
+			}
+		}
+		if (now >= (rx_dev ? stop_all : stop_tx))
+			break;
+		if (tx_dev != NULL && gc.count && gen.sent >= gc.count && !rx_dev)
+			break;
+	}
+	dcn_gen_sink_report(sinks, 1, hz, &rep);
+	if (json) {
+		printf("{\"sent\": %lu, \"tx_fail\": %lu, \"received\": %lu, "
+		       "\"foreign\": %lu, \"lost\": %ld, \"seq_gaps\": %lu, "
+		       "\"reordered\": %lu, \"flows\": %u, \"rx_mpps\": %.4f, "
+		       "\"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
+		       "\"p999\": %.1f, \"max\": %.1f}}\n",
+		       (unsigned long)(tx_dev ? gen.sent : 0), (unsigned long)tx_fail,
+		       (unsigned long)(rep.rx - rep.foreign),
+		       (unsigned long)rep.foreign,
+		       tx_dev && rx_dev ? (long)gen.sent - (long)(rep.rx - rep.foreign)
+					: (long)rep.lost,
+		       (unsigned long)rep.lost, (unsigned long)rep.reordered,
+		       rep.flows,
+		       rep.seconds > 0 ? (double)rep.rx / rep.seconds / 1e6 : 0.0,
+		       rep.p50_us, rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
+	} else {
+		if (tx_dev)
+			printf("sent %lu frames (%lu not taken by the port)\n",
+			       (unsigned long)gen.sent, (unsigned long)tx_fail);
+		if (rx_dev)
+			printf("received %lu stamped frames (%lu others) in %.2f s, "
+			       "%.4f Mpps; %lu missing in sequence, %lu reordered, %u "
+			       "flows\nlatency us: p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f "
+			       "max %.1f\n", (unsigned long)(rep.rx - rep.foreign),
+			       (unsigned long)rep.foreign, rep.seconds,
+			       rep.seconds > 0 ? (double)rep.rx / rep.seconds / 1e6 : 0,
+			       (unsigned long)rep.lost, (unsigned long)rep.reordered,
+			       rep.flows, rep.p50_us, rep.p90_us, rep.p99_us,
+			       rep.p999_us, rep.max_us);
+	}
+	if (tx_dev != NULL)
+		dcn_gen_fini(&gen);
+	dcn_gen_sink_fini(&sink);
+	if (tx_dev) {
+		rte_eth_dev_stop(txp);
+		rte_eth_dev_close(txp);
+	}
+	if (rx_dev && (!tx_dev || rxp != txp)) {
+		rte_eth_dev_stop(rxp);
+		rte_eth_dev_close(rxp);
+	}
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	return 0;
+}
