@@ -145,6 +145,40 @@ sys.exit(0 if ok else 1)
 PY
 [ $? -eq 0 ] || exit 1
 
+# Transit traffic: dcn-gen plays relay (0,0) and sends fabric data frames
+# straight into (1,0)'s cable; (1,0) decapsulates them to its host port.
+sed 's/^dev = net_memif1,role=server/dev = net_memif1,role=client/' \
+	"$dir/b.ini" > "$dir/b2.ini"
+"$GEN" -l 0 --no-huge -m 256 --no-pci --log-level=5 \
+	--file-prefix="${prefixes[2]}" -- \
+	--tx "net_memif0,role=server,socket=$dir/cable.sock" \
+	--rx "net_memif1,role=server,socket=$dir/host-1.sock" \
+	--fabric $SPEC --src "$SRC_ADDR" --dst "$DST_ADDR" --rate 20000 \
+	--duration 2 --linger 1 --json > "$dir/gen2.json" 2> "$dir/gen2.log" &
+gen=$!
+sleep 0.5
+"$DCNFWD" $EAL --file-prefix="${prefixes[1]}" -- --config "$dir/b2.ini" \
+	--stats 0 > "$dir/b.log" 2>&1 &
+pids+=($!)
+wait "$gen"
+rc=$?
+kill -TERM "${pids[0]}"
+wait "${pids[0]}"
+pids=()
+cat "$dir/gen2.json"
+python3 - "$dir" <<'PY' || exit 1
+import json, re, sys
+d = sys.argv[1]
+g = json.load(open(d + "/gen2.json"))
+text = open(d + "/b.log").read()
+m = re.search(r"decapsulated (\d+)", text)
+decap = int(m.group(1)) if m else -1
+ok = g["sent"] > 10000 and g["received"] == g["sent"] and decap == g["sent"]
+print("fabric frames: sent %d, delivered %d, decapsulated at (1,0) %d" %
+      (g["sent"], g["received"], decap))
+sys.exit(0 if ok else 1)
+PY
+
 # Miscabled: (1,0) believes the cable is its +y port (2), where the
 # topology puts (1,1). Both ends refuse the other's hellos and say so.
 sed -i 's/^fabric_port = 1$/fabric_port = 2/' "$dir/b.ini"

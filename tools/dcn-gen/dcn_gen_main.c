@@ -20,7 +20,9 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "dcn_fabric.h"
 #include "dcn_gen.h"
+#include "dcn_route.h"
 #include "dcn_topo.h"
 
 #define MAX_DST 4096
@@ -53,6 +55,9 @@ usage(FILE *f)
 		"  --duration SEC    send for SEC seconds (default 5)\n"
 		"  --linger SEC      keep receiving after sending stops (default 1)\n"
 		"  --link-wait SEC   wait for links to come up first (default 10)\n"
+		"  --fabric SPEC     send fabric data frames instead, as the first\n"
+		"                    relay (--src) would put them on its cable to the\n"
+		"                    next hop: transit traffic for a relay\n"
 		"  --json            report as JSON\n");
 }
 
@@ -98,6 +103,61 @@ open_port(const char *dev, struct rte_mempool *mp, uint16_t *pid)
 	return ret;
 }
 
+/*
+ * Turn host frames into fabric data frames as the source relay sends them:
+ * its first hop taken (the first candidate), the header carrying the
+ * state after it. Frames whose destination has no route are dropped here.
+ * @return frames kept, in order.
+ */
+static unsigned int
+encapsulate(const struct dcn_router *r, struct rte_mbuf **m, unsigned int n)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	unsigned int i, keep = 0;
+
+	for (i = 0; i < n; i++) {
+		struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
+		struct dcn_route_state st;
+		struct dcn_fabric_hdr h;
+		uint8_t *p = rte_pktmbuf_mtod(m[i], uint8_t *), eth[12];
+		uint32_t src = (uint32_t)p[26] << 24 | p[27] << 16 | p[28] << 8 | p[29];
+		uint32_t dst = (uint32_t)p[30] << 24 | p[31] << 16 | p[32] << 8 | p[33];
+		uint16_t l3 = (uint16_t)(rte_pktmbuf_data_len(m[i]) - 14);
+		int64_t vs = dcn_topo_vertex_of(t, src), vd = dcn_topo_vertex_of(t, dst);
+		unsigned int nh;
+
+		if (vs < 0 || vd < 0 || vs == vd) {
+			rte_pktmbuf_free(m[i]);
+			continue;
+		}
+		dcn_route_state_init(r, (uint32_t)vs, (uint32_t)vd, &st);
+		nh = dcn_route_candidates(r, (uint32_t)vs, (uint32_t)vd, &st, hops);
+		if (nh == 0) {
+			rte_pktmbuf_free(m[i]);
+			continue;
+		}
+		dcn_route_advance(r, (uint32_t)vs, &hops[0], &st);
+		if (dcn_fabric_hdr_from_state(t, &st, &h) != 0) {
+			rte_pktmbuf_free(m[i]);
+			continue;
+		}
+		h.type = DCN_FT_DATA;
+		h.len = l3;
+		memcpy(eth, p, 12);
+		p = (uint8_t *)rte_pktmbuf_prepend(m[i], DCN_FABRIC_HDR_LEN);
+		if (p == NULL) {
+			rte_pktmbuf_free(m[i]);
+			continue;
+		}
+		memcpy(p, eth, 12);
+		p[12] = DCN_FABRIC_ETHERTYPE >> 8;
+		p[13] = DCN_FABRIC_ETHERTYPE & 0xff;
+		dcn_fabric_write_hdr(p + 14, &h);
+		m[keep++] = m[i];
+	}
+	return keep;
+}
+
 static int
 link_up(uint16_t pid)
 {
@@ -138,6 +198,7 @@ main(int argc, char **argv)
 		{ "linger", required_argument, NULL, 'L' },
 		{ "link-wait", required_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "fabric", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -153,6 +214,9 @@ main(int argc, char **argv)
 	double duration = 5, linger = 1, link_wait = 10, v;
 	uint16_t txp = 0, rxp = 0;
 	uint64_t hz, start, stop_tx, stop_all, tx_fail = 0;
+	const char *fabric_spec = NULL;
+	struct dcn_topo *topo = NULL;
+	struct dcn_router *router = NULL;
 	int json = 0, c, ret;
 	char *tok, *save;
 
@@ -244,6 +308,9 @@ main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'F':
+			fabric_spec = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -259,6 +326,24 @@ main(int argc, char **argv)
 	if (tx_dev != NULL && (gc.n_dst == 0 || gc.src_addr == 0)) {
 		fprintf(stderr, "dcn-gen: sending needs --src and --dst\n");
 		return 2;
+	}
+	if (fabric_spec != NULL) {
+		struct dcn_route_conf rc;
+		char err[256];
+
+		memset(&rc, 0, sizeof(rc));
+		topo = dcn_topo_create(fabric_spec, err, sizeof(err));
+		router = topo ? dcn_router_create_conf(topo, &rc, err, sizeof(err))
+			      : NULL;
+		if (router == NULL) {
+			fprintf(stderr, "dcn-gen: --fabric %s: %s\n", fabric_spec, err);
+			return 2;
+		}
+		if (dcn_topo_vertex_of(topo, gc.src_addr) < 0) {
+			fprintf(stderr, "dcn-gen: --src is not a node of %s\n",
+				fabric_spec);
+			return 2;
+		}
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -302,6 +387,12 @@ main(int argc, char **argv)
 				uint16_t sent;
 
 				dcn_gen_build(&gen, m, n, now);
+				if (router != NULL) {
+					unsigned int k = encapsulate(router, m, n);
+
+					gen.sent -= n - k;
+					n = k;
+				}
 				sent = rte_eth_tx_burst(txp, 0, m, (uint16_t)n);
 				if (sent < n) {
 					/* Not sent: not counted as sent. */
@@ -357,6 +448,8 @@ main(int argc, char **argv)
 	}
 	if (tx_dev != NULL)
 		dcn_gen_fini(&gen);
+	dcn_router_free(router);
+	dcn_topo_free(topo);
 	dcn_gen_sink_fini(&sink);
 	if (tx_dev) {
 		rte_eth_dev_stop(txp);
