@@ -26,7 +26,7 @@ txb_flush(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t pi)
 	sent = port_tx(p, (uint16_t)(w->idx % p->nb_txq), b->m, b->n);
 	w->pst[pi].tx += sent;
 	if (unlikely(sent < b->n)) {
-		/* Issue 5's credits keep these; for now they are counted. */
+		/* Dropped and counted: there are no credits to hold them yet. */
 		w->pst[pi].tx_drop += b->n - sent;
 		rte_pktmbuf_free_bulk(&b->m[sent], b->n - sent);
 	}
