@@ -471,6 +471,13 @@ worker_take(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t pi, uint16_t q)
 				return -EINVAL;
 		}
 		dcn_fwd_set_nbrs(c, &n->nbrs);
+		if (n->nbrs.slot != NULL) {
+			c->nbr_frames = rte_zmalloc("dcn_nbr_frames",
+						    (n->nbrs.mask + 1) * sizeof(uint64_t),
+						    RTE_CACHE_LINE_SIZE);
+			if (c->nbr_frames == NULL)
+				return -ENOMEM;
+		}
 		w->ctx[p->owner_idx] = c;
 	}
 	return 0;
@@ -615,8 +622,11 @@ dcnfwd_teardown(struct dcnfwd *d)
 		struct dcnfwd_worker *w = &d->worker[i];
 		unsigned int k;
 
-		for (k = 0; w->ctx && k < d->n_nodes; k++)
+		for (k = 0; w->ctx && k < d->n_nodes; k++) {
+			if (w->ctx[k] != NULL)
+				rte_free(w->ctx[k]->nbr_frames);
 			rte_free(w->ctx[k]);
+		}
 		free(w->rx);
 		free(w->ctx);
 		rte_free(w->pst);

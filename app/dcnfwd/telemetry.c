@@ -155,7 +155,7 @@ tel_neighbours(const char *cmd, const char *params, struct rte_tel_data *t)
 	int ni = find_node(d, params, params ? strlen(params) : 0);
 	const struct dcnfwd_node *n;
 	uint64_t now = rte_rdtsc();
-	unsigned int l;
+	unsigned int l, k;
 
 	(void)cmd;
 	if (ni < 0)
@@ -181,6 +181,25 @@ tel_neighbours(const char *cmd, const char *params, struct rte_tel_data *t)
 		rte_tel_data_add_dict_u64(e, "ms_since_hello",
 					  p->peer_seen_tsc ? (now - p->peer_seen_tsc) *
 						  1000 / d->tsc_hz : UINT64_MAX);
+		/* Behind a switch port: data frames sent to each next hop. */
+		for (k = 0; n->nbrs.slot != NULL && k <= n->nbrs.mask; k++) {
+			const struct dcn_fwd_nbr *nb = &n->nbrs.slot[k];
+			char nm[DCN_TOPO_NAME_LEN + 8], vn[DCN_TOPO_NAME_LEN];
+			uint64_t frames = 0;
+			unsigned int w;
+
+			if (nb->vertex == DCN_FWD_NBR_EMPTY ||
+			    nb->fabric_port != p->fabric_port)
+				continue;
+			for (w = 0; w < d->n_workers; w++)
+				if (d->worker[w].ctx[ni] != NULL &&
+				    d->worker[w].ctx[ni]->nbr_frames != NULL)
+					frames += d->worker[w].ctx[ni]->nbr_frames[k];
+			dcn_topo_format_vertex(d->t, nb->vertex, vn, sizeof(vn));
+			snprintf(nm, sizeof(nm), "to_%s", vn);
+			rte_tel_data_add_dict_u64(e, key_of(nm, key, sizeof(key)),
+						  frames);
+		}
 		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
 						e, 0);
 	}

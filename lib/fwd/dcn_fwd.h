@@ -134,6 +134,9 @@ struct dcn_fwd_ctx {
 	struct dcn_fwd_port port[DCN_FWD_MAX_PORTS];
 	int16_t local_of[DCN_FWD_MAX_FABRIC_PORTS]; /**< topology port -> local */
 	const struct dcn_fwd_nbrs *nbrs; /**< shared by the node's workers */
+	/** Frames sent to each neighbour-table slot (this worker's count),
+	 * NULL: not counted; mask + 1 entries. */
+	uint64_t *nbr_frames;
 	/** Frames sent per local output port (the path a flow takes). */
 	uint64_t out_frames[DCN_FWD_MAX_PORTS];
 	struct dcn_fwd_stats st;

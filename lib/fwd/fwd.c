@@ -191,6 +191,8 @@ choose(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
 		*mac = e != NULL ? __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE) : 0;
 		if (*mac == 0)
 			return -DCN_DROP_NO_NEIGHBOUR;
+		if (c->nbr_frames != NULL)
+			c->nbr_frames[e - c->nbrs->slot]++;
 	} else {
 		*mac = __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE);
 	}

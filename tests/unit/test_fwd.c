@@ -105,10 +105,26 @@ test_encap_transit_decap(void **state)
 
 	(void)state;
 	setup_ctx(c, r, tb00, 0);
+	c->nbr_frames = calloc(nbrs.mask + 1, sizeof(uint64_t));
 	m[0] = host_packet(dcn_topo_addr(t, s37), 1234);
 	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 1);
 	assert_true(out[0] < 2);
 	assert_int_equal(c->st.encap, 1);
+	/* Counted against the one neighbour it went to, behind that port. */
+	{
+		uint32_t next = next_on_port(r, s00, s37, c->port[out[0]].fabric_port);
+		const struct dcn_fwd_nbr *e = dcn_fwd_nbr_find(&nbrs, next,
+			(uint16_t)c->port[out[0]].fabric_port);
+		uint64_t total = 0;
+
+		assert_non_null(e);
+		assert_int_equal(c->nbr_frames[e - nbrs.slot], 1);
+		for (unsigned int i = 0; i <= nbrs.mask; i++)
+			total += c->nbr_frames[i];
+		assert_int_equal(total, 1);
+	}
+	free(c->nbr_frames);
+	c->nbr_frames = NULL;
 	p = rte_pktmbuf_mtod(m[0], uint8_t *);
 	assert_int_equal(rte_pktmbuf_data_len(m[0]), 14 + 20 + 46);
 	assert_int_equal(dcn_fabric_classify(p, rte_pktmbuf_data_len(m[0]), 0,
