@@ -53,7 +53,6 @@ struct dcnfwd_port {
 	uint16_t nb_rxq, nb_txq;
 	struct rte_ring *rx_ring, *tx_ring;   /* ring ports */
 	struct rte_ring *ctl_tx;              /* frames from the control thread */
-	uint16_t ctl_worker;                  /* worker that drains ctl_tx */
 	struct rte_ether_addr mac;
 	/* hello state of a fabric port (control thread only) */
 	uint64_t hello_rx, hello_refused;
@@ -193,8 +192,16 @@ void dcnfwd_teardown(struct dcnfwd *d);
 int dcnfwd_worker_main(void *arg);
 void dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 			struct dcnfwd_port_stats *s);
+/* node: one node, or DCNFWD_ALL_NODES for the sum of all */
+#define DCNFWD_ALL_NODES UINT32_MAX
 void dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
 			struct dcn_fwd_stats *s);
+/* Data frames a node sent out of local port local, all workers. */
+uint64_t dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node,
+				uint16_t local);
+/* Data frames a node sent to neighbour-table slot slot, all workers. */
+uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
+				uint32_t slot);
 
 /* control.c */
 void dcnfwd_control_poll(struct dcnfwd *d, uint64_t now);

@@ -42,18 +42,12 @@ wait_ready(struct dcnfwd *d, uint64_t *next_hello)
 static void
 snapshot(const struct dcnfwd *d, uint64_t *out)
 {
-	unsigned int i, l, w;
+	unsigned int i, l;
 
 	for (i = 0; i < d->n_nodes; i++)
-		for (l = 0; l < DCN_FWD_MAX_PORTS; l++) {
-			uint64_t s = 0;
-
-			for (w = 0; w < d->n_workers; w++)
-				if (d->worker[w].ctx[i] != NULL)
-					s += __atomic_load_n(&d->worker[w].ctx[i]->out_frames[l],
-							     __ATOMIC_RELAXED);
-			out[i * DCN_FWD_MAX_PORTS + l] = s;
-		}
+		for (l = 0; l < DCN_FWD_MAX_PORTS; l++)
+			out[i * DCN_FWD_MAX_PORTS + l] =
+				dcnfwd_node_out_frames(d, i, (uint16_t)l);
 }
 
 static uint64_t
@@ -169,11 +163,11 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 	const struct dcn_gen_sink **sinks = calloc(n, sizeof(*sinks));
 	uint64_t start, next_stats, sent = 0, rx = 0, last_rx = UINT64_MAX;
 	struct dcn_gen_report rep;
-	struct live *prev = calloc(1, sizeof(*prev));
+	struct live prev = { 0 };
 	unsigned int pairs = 0;
 	int ret = -1;
 
-	if (dst == NULL || sinks == NULL || prev == NULL || n < 2)
+	if (dst == NULL || sinks == NULL || n < 2)
 		goto out;
 	for (i = 0; i < n; i++) {
 		struct dcnfwd_host *h = &d->host[i];
@@ -209,7 +203,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 	for (i = 0; i < n; i++)
 		__atomic_store_n(&d->host[i].gen_on, 1, __ATOMIC_RELEASE);
 	start = rte_rdtsc();
-	dcnfwd_live_print(d, prev, 0);
+	dcnfwd_live_print(d, &prev, 0);
 	next_stats = start + (uint64_t)(d->stats_interval * (double)d->tsc_hz);
 	while (!__atomic_load_n(&dcnfwd_quit, __ATOMIC_RELAXED)) {
 		uint64_t now = rte_rdtsc();
@@ -223,7 +217,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 				s += d->host[i].gen.sent;
 				r += sink_rx(d, i);
 			}
-			dcnfwd_live_print(d, prev, el);
+			dcnfwd_live_print(d, &prev, el);
 			printf("          hosts sent %lu received %lu in flight or lost "
 			       "%ld\n", (unsigned long)s, (unsigned long)r,
 			       (long)(s - r));
@@ -274,7 +268,6 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 out:
 	free(dst);
 	free(sinks);
-	free(prev);
 	return ret;
 }
 

@@ -60,7 +60,7 @@ usage(FILE *f)
 		"  --size BYTES        frame size without FCS, 60..1514 (default 60)\n"
 		"  --pattern P         uniform (default), permutation, all-to-one\n"
 		"  --pairs N           instead of traffic: for every ordered pair of\n"
-		"                      hosts, send N frames of one flow alone and print\n"
+		"                      hosts, send N (1..64) frames of one flow alone and print\n"
 		"                      (JSON lines) where they went, port by port\n"
 		"\n"
 		"EAL: give at least two lcores (-l 0-1); the main lcore runs the\n"
@@ -194,7 +194,7 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 			ao.pattern = optarg;
 			break;
 		case 'P':
-			if (parse_double(optarg, "--pairs", 1, 1000, &v))
+			if (parse_double(optarg, "--pairs", 1, 64, &v))
 				return -1;
 			ao.pairs = (unsigned int)v;
 			break;
@@ -254,6 +254,7 @@ on_signal(int sig)
 static void
 live_sample(const struct dcnfwd *d, struct live *l)
 {
+	struct dcn_fwd_stats s;
 	unsigned int i, r;
 
 	memset(l, 0, sizeof(*l));
@@ -268,16 +269,12 @@ live_sample(const struct dcnfwd *d, struct live *l)
 		l->tx += ps.tx;
 		l->drops += ps.tx_drop;
 	}
-	for (i = 0; i < d->n_nodes; i++) {
-		struct dcn_fwd_stats s;
-
-		dcnfwd_node_totals(d, i, &s);
-		l->encap += s.encap;
-		l->decap += s.decap;
-		l->transit += s.transit;
-		for (r = 1; r < DCN_DROP_MAX; r++)
-			l->drops += s.drop[r];
-	}
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
+	l->encap = s.encap;
+	l->decap = s.decap;
+	l->transit = s.transit;
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		l->drops += s.drop[r];
 }
 
 void
@@ -316,19 +313,9 @@ static void
 final_report(const struct dcnfwd *d)
 {
 	unsigned int i, r;
-	struct dcn_fwd_stats all, s;
+	struct dcn_fwd_stats all;
 
-	memset(&all, 0, sizeof(all));
-	for (i = 0; i < d->n_nodes; i++) {
-		dcnfwd_node_totals(d, i, &s);
-		all.rx += s.rx;
-		all.encap += s.encap;
-		all.transit += s.transit;
-		all.decap += s.decap;
-		all.control += s.control;
-		for (r = 0; r < DCN_DROP_MAX; r++)
-			all.drop[r] += s.drop[r];
-	}
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &all);
 	if (d->json)
 		return;
 	printf("\nfinal counters\n");

@@ -27,6 +27,12 @@ make_router(struct dcnfwd *d)
 {
 	char err[256];
 
+	/* Per-port arrays (lib/fwd's, the hello checks') hold this many. */
+	if (dcn_topo_max_degree(d->t) > DCN_FWD_MAX_FABRIC_PORTS) {
+		fprintf(stderr, "dcnfwd: %s: a vertex has more than %u ports\n",
+			dcn_topo_spec(d->t), DCN_FWD_MAX_FABRIC_PORTS);
+		return -EINVAL;
+	}
 	d->r = dcn_router_create_conf(d->t, &d->rconf, err, sizeof(err));
 	if (d->r == NULL) {
 		fprintf(stderr, "dcnfwd: routing: %s\n", err);
@@ -237,7 +243,7 @@ dcnfwd_setup_emulation(struct dcnfwd *d, const char *spec)
 		return -EINVAL;
 	}
 	V = dcn_topo_vertices(d->t);
-	if (dcn_topo_max_degree(d->t) > DCN_FWD_MAX_FABRIC_PORTS || V > 4096) {
+	if (V > 4096) {
 		fprintf(stderr, "dcnfwd: --emulate %s: too large to emulate in one "
 			"process (at most 4096 vertices)\n", spec);
 		return -EINVAL;
@@ -551,9 +557,9 @@ dcnfwd_setup_workers(struct dcnfwd *d)
 					return ret;
 			}
 		}
-		/* Every worker may send on every port: a context each. */
+		/* A worker that polls nothing only holds its lcore: say so. */
 		for (i = 0; i < d->n_workers; i++)
-			if (d->worker[i].ctx[0] == NULL && d->worker[i].n_rx == 0)
+			if (d->worker[i].n_rx == 0)
 				DCNFWD_LOG(WARNING, "worker %u polls nothing\n", i);
 	} else {
 		/* Every port of an owner on one worker, owners spread. */
@@ -584,7 +590,6 @@ dcnfwd_setup_workers(struct dcnfwd *d)
 					break;
 				}
 		wi = found ? wi - 1 : 0;
-		d->port[i].ctl_worker = (uint16_t)wi;
 		d->worker[wi].ctl_ports[d->worker[wi].n_ctl_ports++] = i;
 	}
 	return 0;

@@ -53,29 +53,36 @@ find_node(const struct dcnfwd *d, const char *s, size_t len)
 	return (int)d->node_of_vertex[v];
 }
 
+/* The node a command's whole parameter names (none: the first). */
+static int
+node_param(const struct dcnfwd *d, const char *params)
+{
+	return find_node(d, params, params != NULL ? strlen(params) : 0);
+}
+
 static int
 tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 {
 	const struct dcnfwd *d = &dcnfwd_g;
-	struct dcn_fwd_stats s, all;
+	struct dcn_fwd_stats all;
 	struct rte_tel_data *drops = rte_tel_data_alloc();
 	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
+	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, loops = 0;
 	unsigned int i, r;
 
 	(void)cmd;
 	(void)params;
 	if (drops == NULL)
 		return -1;
-	memset(&all, 0, sizeof(all));
-	for (i = 0; i < d->n_nodes; i++) {
-		dcnfwd_node_totals(d, i, &s);
-		all.rx += s.rx;
-		all.encap += s.encap;
-		all.transit += s.transit;
-		all.decap += s.decap;
-		all.control += s.control;
-		for (r = 0; r < DCN_DROP_MAX; r++)
-			all.drop[r] += s.drop[r];
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &all);
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_worker *w = &d->worker[i];
+
+		ctl_drop += w->ctl_drop;
+		sw_fwd += w->sw_forwarded;
+		sw_flood += w->sw_flooded;
+		sleeps += w->idle_sleeps;
+		loops += w->loops;
 	}
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port_stats ps;
@@ -101,6 +108,13 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	rte_tel_data_add_dict_u64(t, "control", all.control);
 	rte_tel_data_add_dict_u64(t, "hello_rx", hellos);
 	rte_tel_data_add_dict_u64(t, "hello_refused", refused);
+	rte_tel_data_add_dict_u64(t, "control_ring_drop", ctl_drop);
+	rte_tel_data_add_dict_u64(t, "worker_loops", loops);
+	rte_tel_data_add_dict_u64(t, "worker_idle_sleeps", sleeps);
+	if (d->n_switches) {
+		rte_tel_data_add_dict_u64(t, "emulated_switch_forwarded", sw_fwd);
+		rte_tel_data_add_dict_u64(t, "emulated_switch_flooded", sw_flood);
+	}
 	rte_tel_data_start_dict(drops);
 	for (r = 1; r < DCN_DROP_MAX; r++)
 		rte_tel_data_add_dict_u64(drops, dcn_drop_name(r), all.drop[r]);
@@ -112,7 +126,7 @@ static int
 tel_ports(const char *cmd, const char *params, struct rte_tel_data *t)
 {
 	const struct dcnfwd *d = &dcnfwd_g;
-	int ni = find_node(d, params, params ? strlen(params) : 0);
+	int ni = node_param(d, params);
 	const struct dcnfwd_node *n;
 	unsigned int l;
 
@@ -126,22 +140,18 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *t)
 		struct rte_tel_data *e = rte_tel_data_alloc();
 		struct dcnfwd_port_stats ps;
 		char key[RTE_TEL_MAX_STRING_LEN];
-		uint64_t fwd = 0;
-		unsigned int w;
 
 		if (e == NULL)
 			return -1;
 		dcnfwd_port_totals(d, n->port[l], &ps);
-		for (w = 0; w < d->n_workers; w++)
-			if (d->worker[w].ctx[ni] != NULL)
-				fwd += d->worker[w].ctx[ni]->out_frames[l];
 		rte_tel_data_start_dict(e);
 		rte_tel_data_add_dict_int(e, "fabric_port", p->fabric_port);
 		rte_tel_data_add_dict_string(e, "kind", p->is_host ? "host" : "fabric");
 		rte_tel_data_add_dict_u64(e, "rx", ps.rx);
 		rte_tel_data_add_dict_u64(e, "tx", ps.tx);
 		rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop);
-		rte_tel_data_add_dict_u64(e, "forwarded_out", fwd);
+		rte_tel_data_add_dict_u64(e, "forwarded_out",
+					  dcnfwd_node_out_frames(d, (uint32_t)ni, (uint16_t)l));
 		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
 						e, 0);
 	}
@@ -152,7 +162,7 @@ static int
 tel_neighbours(const char *cmd, const char *params, struct rte_tel_data *t)
 {
 	const struct dcnfwd *d = &dcnfwd_g;
-	int ni = find_node(d, params, params ? strlen(params) : 0);
+	int ni = node_param(d, params);
 	const struct dcnfwd_node *n;
 	uint64_t now = rte_rdtsc();
 	unsigned int l, k;
@@ -185,20 +195,14 @@ tel_neighbours(const char *cmd, const char *params, struct rte_tel_data *t)
 		for (k = 0; n->nbrs.slot != NULL && k <= n->nbrs.mask; k++) {
 			const struct dcn_fwd_nbr *nb = &n->nbrs.slot[k];
 			char nm[DCN_TOPO_NAME_LEN + 8], vn[DCN_TOPO_NAME_LEN];
-			uint64_t frames = 0;
-			unsigned int w;
 
 			if (nb->vertex == DCN_FWD_NBR_EMPTY ||
 			    nb->fabric_port != p->fabric_port)
 				continue;
-			for (w = 0; w < d->n_workers; w++)
-				if (d->worker[w].ctx[ni] != NULL &&
-				    d->worker[w].ctx[ni]->nbr_frames != NULL)
-					frames += d->worker[w].ctx[ni]->nbr_frames[k];
 			dcn_topo_format_vertex(d->t, nb->vertex, vn, sizeof(vn));
 			snprintf(nm, sizeof(nm), "to_%s", vn);
 			rte_tel_data_add_dict_u64(e, key_of(nm, key, sizeof(key)),
-						  frames);
+						  dcnfwd_node_nbr_frames(d, (uint32_t)ni, k));
 		}
 		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
 						e, 0);
@@ -253,7 +257,7 @@ static int
 tel_table(const char *cmd, const char *params, struct rte_tel_data *t)
 {
 	const struct dcnfwd *d = &dcnfwd_g;
-	int ni = find_node(d, params, params ? strlen(params) : 0);
+	int ni = node_param(d, params);
 	static const char *const form[] = { "flat", "class", "digit" };
 	enum dcn_rtable_form f;
 

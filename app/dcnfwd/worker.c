@@ -278,20 +278,52 @@ void
 dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
 		   struct dcn_fwd_stats *s)
 {
+	uint32_t first = node == DCNFWD_ALL_NODES ? 0 : node;
+	uint32_t last = node == DCNFWD_ALL_NODES ? d->n_nodes : node + 1;
 	unsigned int i, r;
 
 	memset(s, 0, sizeof(*s));
+	for (node = first; node < last; node++) {
+		for (i = 0; i < d->n_workers; i++) {
+			const struct dcn_fwd_ctx *c = d->worker[i].ctx[node];
+
+			if (c == NULL)
+				continue;
+			s->rx += c->st.rx;
+			s->encap += c->st.encap;
+			s->transit += c->st.transit;
+			s->decap += c->st.decap;
+			s->control += c->st.control;
+			for (r = 0; r < DCN_DROP_MAX; r++)
+				s->drop[r] += c->st.drop[r];
+		}
+	}
+}
+
+uint64_t
+dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node, uint16_t local)
+{
+	uint64_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->n_workers; i++)
+		if (d->worker[i].ctx[node] != NULL)
+			s += __atomic_load_n(&d->worker[i].ctx[node]->out_frames[local],
+					     __ATOMIC_RELAXED);
+	return s;
+}
+
+uint64_t
+dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node, uint32_t slot)
+{
+	uint64_t s = 0;
+	unsigned int i;
+
 	for (i = 0; i < d->n_workers; i++) {
 		const struct dcn_fwd_ctx *c = d->worker[i].ctx[node];
 
-		if (c == NULL)
-			continue;
-		s->rx += c->st.rx;
-		s->encap += c->st.encap;
-		s->transit += c->st.transit;
-		s->decap += c->st.decap;
-		s->control += c->st.control;
-		for (r = 0; r < DCN_DROP_MAX; r++)
-			s->drop[r] += c->st.drop[r];
+		if (c != NULL && c->nbr_frames != NULL)
+			s += __atomic_load_n(&c->nbr_frames[slot], __ATOMIC_RELAXED);
 	}
+	return s;
 }

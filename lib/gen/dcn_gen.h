@@ -110,21 +110,17 @@ struct dcn_gen_sink {
 /** Set up a sink for up to max_flows flows. @return 0 or -ENOMEM. */
 int dcn_gen_sink_init(struct dcn_gen_sink *s, unsigned int max_flows);
 void dcn_gen_sink_fini(struct dcn_gen_sink *s);
-/** Forget what was counted (flows included). */
-void dcn_gen_sink_reset(struct dcn_gen_sink *s);
 
 /** Account n received frames (Ethernet | IPv4 | UDP); does not free them. */
 void dcn_gen_sink_rx(struct dcn_gen_sink *s, struct rte_mbuf *const *m,
 		     unsigned int n, uint64_t now);
 
-/** @return the flow's state, or NULL when none arrived. */
-const struct dcn_gen_flow *dcn_gen_sink_flow(const struct dcn_gen_sink *s,
-					     uint32_t src, uint16_t flow);
-
 /** Summary of a sink. */
 struct dcn_gen_report {
 	uint64_t rx, bytes, foreign, reordered;
 	uint64_t lost;          /**< sequence gaps: sent before the last seen */
+	uint64_t untracked;     /**< stamped frames of flows beyond the table:
+				 *   counted, but not in lost or reordered */
 	uint32_t flows;
 	double seconds;         /**< first to last frame */
 	double p50_us, p90_us, p99_us, p999_us, max_us;

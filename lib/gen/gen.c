@@ -169,26 +169,15 @@ dcn_gen_sink_fini(struct dcn_gen_sink *s)
 	s->flow = NULL;
 }
 
-void
-dcn_gen_sink_reset(struct dcn_gen_sink *s)
-{
-	struct dcn_gen_flow *f = s->flow;
-	uint32_t mask = s->mask;
-
-	memset(f, 0, (mask + 1) * sizeof(*f));
-	memset(s, 0, sizeof(*s));
-	s->flow = f;
-	s->mask = mask;
-}
-
 static inline uint32_t
 flow_slot(uint32_t src, uint16_t flow, uint32_t mask)
 {
 	return ((src * 0x9e3779b1u) ^ (flow * 0x85ebca6bu)) & mask;
 }
 
+/* The flow's slot, added when new; NULL when the table is half full. */
 static struct dcn_gen_flow *
-flow_get(struct dcn_gen_sink *s, uint32_t src, uint16_t flow, int add)
+flow_get(struct dcn_gen_sink *s, uint32_t src, uint16_t flow)
 {
 	uint32_t i = flow_slot(src, flow, s->mask), probes;
 
@@ -198,8 +187,7 @@ flow_get(struct dcn_gen_sink *s, uint32_t src, uint16_t flow, int add)
 		if (f->src == src && f->flow == flow)
 			return f;
 		if (f->src == 0) {
-			/* Keep the table at most half full. */
-			if (!add || 2 * (s->n_flows + 1) > s->mask + 1)
+			if (2 * (s->n_flows + 1) > s->mask + 1)
 				return NULL;
 			f->src = src;
 			f->flow = flow;
@@ -208,12 +196,6 @@ flow_get(struct dcn_gen_sink *s, uint32_t src, uint16_t flow, int add)
 		}
 	}
 	return NULL;
-}
-
-const struct dcn_gen_flow *
-dcn_gen_sink_flow(const struct dcn_gen_sink *s, uint32_t src, uint16_t flow)
-{
-	return flow_get((struct dcn_gen_sink *)(uintptr_t)s, src, flow, 0);
 }
 
 static inline unsigned int
@@ -272,7 +254,7 @@ dcn_gen_sink_rx(struct dcn_gen_sink *s, struct rte_mbuf *const *m,
 		s->lat[lat_bucket(lat)]++;
 		if (lat > s->lat_max)
 			s->lat_max = lat;
-		f = src != 0 ? flow_get(s, src, (uint16_t)(udp[0] << 8 | udp[1]), 1)
+		f = src != 0 ? flow_get(s, src, (uint16_t)(udp[0] << 8 | udp[1]))
 			     : NULL;
 		if (f == NULL) {
 			s->overflow++;
@@ -308,7 +290,7 @@ void
 dcn_gen_sink_report(const struct dcn_gen_sink *const *s, unsigned int n,
 		    uint64_t tsc_hz, struct dcn_gen_report *r)
 {
-	static uint64_t hist[DCN_GEN_LAT_BUCKETS];
+	uint64_t hist[DCN_GEN_LAT_BUCKETS];
 	double us = 1e6 / (double)tsc_hz;
 	uint64_t first = UINT64_MAX, last = 0, samples = 0, max = 0;
 	unsigned int i, b;
@@ -323,6 +305,7 @@ dcn_gen_sink_report(const struct dcn_gen_sink *const *s, unsigned int n,
 		r->bytes += k->bytes;
 		r->foreign += k->foreign;
 		r->reordered += k->reordered;
+		r->untracked += k->overflow;
 		r->flows += k->n_flows;
 		for (j = 0; j <= k->mask; j++)
 			if (k->flow[j].src != 0 &&

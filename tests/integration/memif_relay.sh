@@ -21,12 +21,7 @@ pids=()
 prefixes=("dcn-mr-a-$$" "dcn-mr-b-$$" "dcn-mr-g-$$")
 
 cleanup() {
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" 2>/dev/null
-	done
+	stop_relays 2>/dev/null
 	for f in "${prefixes[@]}"; do
 		rm -rf "/var/run/dpdk/$f"
 	done
@@ -56,7 +51,8 @@ rx = cable:0, host:0
 mbufs = 8191
 CONF
 }
-# A memif client needs its server's socket: start in order.
+# A memif client needs its server's socket: start in order, each relay
+# once it says it is up.
 wait_for() { # what log
 	local i
 	for i in $(seq 100); do
@@ -68,26 +64,41 @@ wait_for() { # what log
 	done
 	echo "FAIL: $1 did not come up"; cat "$dir/$2.log"; return 1
 }
+EAL="-l 0-1 --no-huge -m 256 --no-pci --log-level=5"
+start_relay() { # prefix-index ini log
+	"$DCNFWD" $EAL --file-prefix="${prefixes[$1]}" -- --config "$dir/$2" \
+		--stats 0 > "$dir/$3.log" 2>&1 &
+	pids+=($!)
+}
+stop_relays() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -TERM "$p"
+	done
+	for p in "${pids[@]}"; do
+		wait "$p"
+	done
+	pids=()
+}
+poll_telemetry() { # prefix-index command pattern; leaves the reply in $tel
+	local i
+	for i in $(seq 50); do
+		tel=$(python3 "$TELEMETRY" -p "${prefixes[$1]}" "$2" 2>&1)
+		grep -q "$3" <<< "$tel" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 relay_conf "$dir/a.ini" "(0,0)" 0 server
 relay_conf "$dir/b.ini" "(1,0)" 1 client
 
-EAL="-l 0-1 --no-huge -m 256 --no-pci --log-level=5"
-"$DCNFWD" $EAL --file-prefix="${prefixes[0]}" -- --config "$dir/a.ini" \
-	--stats 0 > "$dir/a.log" 2>&1 &
-pids+=($!)
+start_relay 0 a.ini a
 wait_for "relay (0,0)" a || exit $?
-"$DCNFWD" $EAL --file-prefix="${prefixes[1]}" -- --config "$dir/b.ini" \
-	--stats 0 > "$dir/b.log" 2>&1 &
-pids+=($!)
+start_relay 1 b.ini b
 wait_for "relay (1,0)" b || exit $?
 
 # Telemetry: each relay learnt the other from its hellos.
-for i in $(seq 50); do
-	tel=$(python3 "$TELEMETRY" -p "${prefixes[0]}" /dcn/neighbours 2>&1)
-	grep -q '"last_hello_from": "(1,0)"' <<< "$tel" && break
-	sleep 0.1
-done
-if ! grep -q '"last_hello_from": "(1,0)"' <<< "$tel"; then
+if ! poll_telemetry 0 /dcn/neighbours '"last_hello_from": "(1,0)"'; then
 	echo "FAIL: (0,0) did not learn (1,0): $tel"; exit 1
 fi
 
@@ -98,13 +109,7 @@ fi
 	--src "$SRC_ADDR" --dst "$DST_ADDR" --rate 20000 --duration 3 --linger 1 \
 	--json > "$dir/gen.json" 2> "$dir/gen.log"
 rc=$?
-for p in "${pids[@]}"; do
-	kill -TERM "$p"
-done
-for p in "${pids[@]}"; do
-	wait "$p"
-done
-pids=()
+stop_relays
 if [ $rc -ne 0 ]; then
 	echo "FAIL: dcn-gen exited $rc"; cat "$dir/gen.log"; exit 1
 fi
@@ -157,14 +162,13 @@ sed 's/^dev = net_memif1,role=server/dev = net_memif1,role=client/' \
 	--duration 2 --linger 1 --json > "$dir/gen2.json" 2> "$dir/gen2.log" &
 gen=$!
 sleep 0.5
-"$DCNFWD" $EAL --file-prefix="${prefixes[1]}" -- --config "$dir/b2.ini" \
-	--stats 0 > "$dir/b.log" 2>&1 &
-pids+=($!)
+start_relay 1 b2.ini b
 wait "$gen"
 rc=$?
-kill -TERM "${pids[0]}"
-wait "${pids[0]}"
-pids=()
+stop_relays
+if [ $rc -ne 0 ]; then
+	echo "FAIL: dcn-gen --fabric exited $rc"; cat "$dir/gen2.log"; exit 1
+fi
 cat "$dir/gen2.json"
 python3 - "$dir" <<'PY' || exit 1
 import json, re, sys
@@ -182,27 +186,14 @@ PY
 # Miscabled: (1,0) believes the cable is its +y port (2), where the
 # topology puts (1,1). Both ends refuse the other's hellos and say so.
 sed -i 's/^fabric_port = 1$/fabric_port = 2/' "$dir/b.ini"
-"$DCNFWD" $EAL --file-prefix="${prefixes[0]}" -- --config "$dir/a.ini" \
-	--stats 0 > "$dir/a.log" 2>&1 &
-pids+=($!)
+start_relay 0 a.ini a
 wait_for "relay (0,0)" a || exit $?
-"$DCNFWD" $EAL --file-prefix="${prefixes[1]}" -- --config "$dir/b.ini" \
-	--stats 0 > "$dir/b.log" 2>&1 &
-pids+=($!)
+start_relay 1 b.ini b
 wait_for "relay (1,0)" b || exit $?
-for i in $(seq 50); do
-	tel=$(python3 "$TELEMETRY" -p "${prefixes[1]}" /dcn/stats 2>&1)
-	grep -q '"hello_refused": [1-9]' <<< "$tel" && break
-	sleep 0.1
-done
-for p in "${pids[@]}"; do
-	kill -TERM "$p"
-done
-for p in "${pids[@]}"; do
-	wait "$p"
-done
-pids=()
-if ! grep -q '"hello_refused": [1-9]' <<< "$tel"; then
+poll_telemetry 1 /dcn/stats '"hello_refused": [1-9]'
+refused=$?
+stop_relays
+if [ $refused -ne 0 ]; then
 	echo "FAIL: miscabled (1,0) refused nothing: $tel"; exit 1
 fi
 if ! grep -q "hello from (0,0) refused: the topology puts another node" "$dir/b.log" ||
