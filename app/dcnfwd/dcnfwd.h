@@ -22,6 +22,7 @@
 #include <rte_ring.h>
 
 #include "dcn_conf.h"
+#include "dcn_fc.h"
 #include "dcn_fwd.h"
 #include "dcn_gen.h"
 #include "dcn_route.h"
@@ -34,6 +35,7 @@ extern int dcnfwd_logtype;
 #define DCNFWD_MAX_WORKERS 16
 #define DCNFWD_MAX_BURST 64
 #define DCNFWD_MAX_SW_MACS 256
+#define DCNFWD_CREDIT_REPEATS 3
 
 enum dcnfwd_owner {
 	OWNER_NODE = 0, /* a port of a routing node */
@@ -58,6 +60,16 @@ struct dcnfwd_port {
 	uint64_t hello_rx, hello_refused;
 	uint32_t peer_vertex;    /* last accepted neighbour, UINT32_MAX: none */
 	uint64_t peer_seen_tsc;
+	/* flow control: the worker that serves this port's queues */
+	uint32_t fc_owner;       /* worker index, UINT32_MAX: none */
+	/* when that worker last announced credits */
+	uint64_t credit_tsc;
+	unsigned int credit_repeats; /* same state announced again */
+	/* emulated cable with a rate (--link-rate): the receiving end takes a
+	 * frame per rl_per TSC cycles; rl_next is the link's virtual clock.
+	 * Only the port's one poller touches them. */
+	uint64_t rl_per;
+	uint64_t rl_next;
 };
 
 struct dcnfwd_node {
@@ -71,6 +83,7 @@ struct dcnfwd_node {
 	struct rte_ether_addr mac[DCN_FWD_MAX_PORTS];
 	int host_local;                  /* local index of the host port, -1 */
 	uint32_t hello_seq;
+	struct dcn_fc_node *fc;          /* flow control; NULL: off */
 };
 
 /* An emulated learning L2 switch. */
@@ -90,12 +103,17 @@ struct dcnfwd_host {
 	uint32_t port;           /* global port */
 	struct dcn_gen gen;
 	int gen_on;              /* worker sends while set */
+	int gen_ready;           /* gen set up: this host sends */
 	struct dcn_gen_sink sink;
 };
 
 struct dcnfwd_port_stats {
 	uint64_t rx, tx, tx_drop;
+	uint64_t in_drop;        /* input queue full (flow control on) */
 };
+
+/* Flow-control output channels a worker may stage frames for, per node. */
+#define DCNFWD_FC_CHANS (DCN_FWD_MAX_PORTS * DCN_FC_MAX_VCS)
 
 struct dcnfwd_txbuf {
 	uint16_t n;
@@ -122,6 +140,14 @@ struct dcnfwd_worker {
 	unsigned int n_ctl_ports;
 	uint32_t *dirty;                   /* ports with frames in txb */
 	unsigned int n_dirty;
+	/* flow control: node ports whose queues this worker serves (it
+	 * also sends their control frames) */
+	uint32_t *fc_ports;
+	unsigned int n_fc_ports;
+	struct rte_mbuf *(*stage)[DCNFWD_MAX_BURST]; /* per output channel */
+	uint16_t (*stage_src)[DCNFWD_MAX_BURST]; /* their input channels */
+	uint16_t *stage_n;
+	uint64_t fc_overflow;              /* output queue refused: a bug */
 	uint64_t sw_forwarded, sw_flooded;
 	uint64_t ctl_drop;                 /* control ring full */
 	uint64_t idle_sleeps;
@@ -158,6 +184,14 @@ struct dcnfwd {
 	struct rte_ring *ctl_rx;            /* control frames from workers */
 	uint64_t tsc_hz;
 	uint64_t drain_tsc;
+	/* flow control */
+	int fc_on;
+	struct dcn_fc_conf fcc;
+	unsigned int credit_batch;          /* announce after this many freed */
+	uint64_t credit_refresh_tsc;        /* and at least this often */
+	uint32_t credit_drop_ppm;           /* test: credit frames thrown away */
+	double link_rate;                   /* emulated cables, frames/s; 0: any */
+	unsigned int senders;               /* emulation: hosts that send; 0: all */
 };
 
 extern volatile int dcnfwd_quit;
@@ -165,11 +199,26 @@ extern struct dcnfwd dcnfwd_g;
 
 /* ring or ethdev receive */
 static inline uint16_t
-port_rx(const struct dcnfwd_port *p, uint16_t q, struct rte_mbuf **m,
-	uint16_t n)
+port_rx(struct dcnfwd_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
+	uint64_t now)
 {
 	if (p->is_ethdev)
 		return rte_eth_rx_burst(p->ethdev, q, m, n);
+	if (p->rl_per) {
+		/* A cable of limited rate: what the clock allows, in bursts
+		 * of up to n after an idle spell. */
+		uint64_t floor = now - (uint64_t)n * p->rl_per;
+		uint64_t t = (int64_t)(p->rl_next - floor) > 0 ? p->rl_next : floor;
+		uint64_t allow = (int64_t)(now - t) > 0 ? (now - t) / p->rl_per : 0;
+
+		if (allow < n)
+			n = (uint16_t)allow;
+		if (n == 0)
+			return 0;
+		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+		p->rl_next = t + n * p->rl_per;
+		return n;
+	}
 	return (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
 }
 
@@ -184,6 +233,7 @@ port_tx(const struct dcnfwd_port *p, uint16_t q, struct rte_mbuf **m,
 
 /* setup.c */
 int dcnfwd_setup_from_conf(struct dcnfwd *d);
+int dcnfwd_setup_fc(struct dcnfwd *d);
 int dcnfwd_setup_emulation(struct dcnfwd *d, const char *spec);
 int dcnfwd_setup_workers(struct dcnfwd *d);
 void dcnfwd_teardown(struct dcnfwd *d);
@@ -202,6 +252,15 @@ uint64_t dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node,
 /* Data frames a node sent to neighbour-table slot slot, all workers. */
 uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
 				uint32_t slot);
+
+/* Drops by where they happened. */
+struct dcnfwd_drops {
+	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */
+	uint64_t ingress;     /* host traffic refused on its way in */
+	uint64_t control;     /* control frames the control ring refused */
+	uint64_t credit_tx, credit_lost, stalls;
+};
+void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
 
 /* control.c */
 void dcnfwd_control_poll(struct dcnfwd *d, uint64_t now);

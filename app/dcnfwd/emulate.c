@@ -154,6 +154,30 @@ out:
 	return ret;
 }
 
+/* Credit links whose sender holds the whole grant again: nothing in
+ * flight, no credit lost for good. */
+static unsigned int
+full_credit_links(const struct dcnfwd *d, unsigned int *links)
+{
+	unsigned int i, c, full = 0;
+
+	*links = 0;
+	for (i = 0; i < d->n_nodes; i++) {
+		struct dcn_fc_node *fn = d->node[i].fc;
+
+		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
+			const struct dcn_fc_chan *ch = &fn->chan[c];
+
+			if (fn->kind[c / fn->n_vcs] != DCN_FC_PORT_CREDIT)
+				continue;
+			(*links)++;
+			if (ch->peer_known && dcn_fc_credits(ch) == ch->peer_grant)
+				full++;
+		}
+	}
+	return full;
+}
+
 static int
 traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 	uint64_t *next_hello)
@@ -163,8 +187,11 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 	const struct dcn_gen_sink **sinks = calloc(n, sizeof(*sinks));
 	uint64_t start, next_stats, sent = 0, rx = 0, last_rx = UINT64_MAX;
 	struct dcn_gen_report rep;
+	struct dcnfwd_drops dr;
+	struct dcn_fwd_stats fs;
 	struct live prev = { 0 };
-	unsigned int pairs = 0;
+	unsigned int pairs = 0, links = 0, full;
+	double elapsed;
 	int ret = -1;
 
 	if (dst == NULL || sinks == NULL || n < 2)
@@ -175,6 +202,12 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 		unsigned int nd = 0;
 
 		memset(&gc, 0, sizeof(gc));
+		/* all-to-one with --senders N: hosts 1..N send to host 0;
+		 * otherwise the first N hosts send. */
+		int one = pattern != NULL && !strcmp(pattern, "all-to-one");
+
+		if (d->senders && (one ? i == 0 || i > d->senders : i >= d->senders))
+			continue;
 		if (pattern == NULL || !strcmp(pattern, "uniform")) {
 			for (j = 0; j < n; j++)
 				if (j != i)
@@ -198,29 +231,40 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 		gc.seed = i + 1;
 		if (dcn_gen_init(&h->gen, &gc, d->tsc_hz) != 0)
 			goto out;
-		sinks[i] = &h->sink;
+		h->gen_ready = 1;
 	}
 	for (i = 0; i < n; i++)
-		__atomic_store_n(&d->host[i].gen_on, 1, __ATOMIC_RELEASE);
+		sinks[i] = &d->host[i].sink;
+	for (i = 0; i < n; i++)
+		if (d->host[i].gen_ready)
+			__atomic_store_n(&d->host[i].gen_on, 1, __ATOMIC_RELEASE);
 	start = rte_rdtsc();
-	dcnfwd_live_print(d, &prev, 0);
+	if (!d->json)
+		dcnfwd_live_print(d, &prev, 0);
 	next_stats = start + (uint64_t)(d->stats_interval * (double)d->tsc_hz);
 	while (!__atomic_load_n(&dcnfwd_quit, __ATOMIC_RELAXED)) {
 		uint64_t now = rte_rdtsc();
 		double el = (double)(now - start) / (double)d->tsc_hz;
 
 		dcnfwd_control_tick(d, next_hello);
-		if (d->stats_interval > 0 && now >= next_stats && !d->json) {
+		if (d->stats_interval > 0 && now >= next_stats) {
 			uint64_t s = 0, r = 0;
 
 			for (i = 0; i < n; i++) {
 				s += d->host[i].gen.sent;
 				r += sink_rx(d, i);
 			}
-			dcnfwd_live_print(d, &prev, el);
-			printf("          hosts sent %lu received %lu in flight or lost "
-			       "%ld\n", (unsigned long)s, (unsigned long)r,
-			       (long)(s - r));
+			if (d->json) {
+				/* progress lines: a test can watch delivery go on */
+				printf("{\"t\": %.2f, \"sent\": %lu, \"received\": %lu}\n",
+				       el, (unsigned long)s, (unsigned long)r);
+				fflush(stdout);
+			} else {
+				dcnfwd_live_print(d, &prev, el);
+				printf("          hosts sent %lu received %lu in flight or "
+				       "lost %ld\n", (unsigned long)s, (unsigned long)r,
+				       (long)(s - r));
+			}
 			next_stats = now + (uint64_t)(d->stats_interval *
 						      (double)d->tsc_hz);
 		}
@@ -228,6 +272,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 			break;
 		rte_delay_us_sleep(1000);
 	}
+	elapsed = (double)(rte_rdtsc() - start) / (double)d->tsc_hz;
 	for (i = 0; i < n; i++)
 		__atomic_store_n(&d->host[i].gen_on, 0, __ATOMIC_RELEASE);
 	/* Let what is in flight arrive: until nothing new for 100 ms. */
@@ -242,19 +287,34 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 	for (i = 0; i < n; i++)
 		sent += d->host[i].gen.sent;
 	dcn_gen_sink_report(sinks, n, d->tsc_hz, &rep);
+	dcnfwd_drop_totals(d, &dr);
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &fs);
+	full = full_credit_links(d, &links);
 	pairs = rep.flows;
 	if (d->json) {
 		printf("{\"topology\": \"%s\", \"hosts\": %u, \"pattern\": \"%s\", "
 		       "\"rate_pps_per_host\": %.0f, \"frame_bytes\": %u, "
+		       "\"seconds\": %.3f, \"workers\": %u, \"flow_control\": %s, "
+		       "\"forwarded\": %lu, "
 		       "\"sent\": %lu, \"received\": %lu, \"lost\": %ld, "
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
+		       "\"fabric_drops\": %lu, \"ingress_drops\": %lu, "
+		       "\"credit_frames\": %lu, \"credit_frames_lost\": %lu, "
+		       "\"links_at_full_credit\": %u, \"credit_links\": %u, "
 		       "\"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-		       "\"p999\": %.1f, \"max\": %.1f}}\n",
+		       "\"p999\": %.1f, \"max\": %.1f}, \"received_per_host\": [",
 		       dcn_topo_spec(d->t), n, pattern ? pattern : "uniform", rate,
-		       size, (unsigned long)sent, (unsigned long)rep.rx,
-		       (long)(sent - rep.rx), (unsigned long)rep.reordered,
-		       (unsigned long)rep.foreign, pairs, rep.p50_us, rep.p90_us,
+		       size, elapsed, d->n_workers, d->fc_on ? "true" : "false",
+		       (unsigned long)(fs.encap + fs.transit + fs.decap), (unsigned long)sent,
+		       (unsigned long)rep.rx, (long)(sent - rep.rx),
+		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
+		       (unsigned long)dr.fabric, (unsigned long)dr.ingress,
+		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
+		       full, links, rep.p50_us, rep.p90_us,
 		       rep.p99_us, rep.p999_us, rep.max_us);
+		for (i = 0; i < n; i++)
+			printf("%s%lu", i ? ", " : "", (unsigned long)sink_rx(d, i));
+		printf("]}\n");
 	} else {
 		printf("\n%u hosts sent %lu frames, received %lu, lost %ld, "
 		       "reordered %lu; %u source-destination pairs delivered\n"
@@ -262,6 +322,13 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 		       "max %.1f\n", n, (unsigned long)sent, (unsigned long)rep.rx,
 		       (long)(sent - rep.rx), (unsigned long)rep.reordered, pairs,
 		       rep.p50_us, rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
+		printf("drops inside the fabric %lu, at ingress %lu; flow control %s",
+		       (unsigned long)dr.fabric, (unsigned long)dr.ingress,
+		       d->fc_on ? "on" : "off");
+		if (d->fc_on)
+			printf(", %lu credit frames, %u of %u links at full credit",
+			       (unsigned long)dr.credit_tx, full, links);
+		printf("\n");
 	}
 	fflush(stdout);
 	ret = 0;

@@ -55,10 +55,22 @@ usage(FILE *f)
 		"                      --emulate: 10)\n"
 		"  --json              final report as JSON\n"
 		"\n"
+		"Flow control (NovaCube §6; [flow_control] in the config):\n"
+		"  --flow-control on|off  credits and input/output queues (default on)\n"
+		"  --vcs 1|2           virtual channels per link (default 2)\n"
+		"  --in-queue N        input queue slots per (port, VC) (default 256)\n"
+		"  --out-queue N       output queue slots per (port, VC) (default 512)\n"
+		"  --reserve PCT       input slots kept back for credits in flight (20)\n"
+		"  --credit-drop PCT   throw away PCT%% of credit frames (testing)\n"
+		"\n"
 		"Emulation traffic (--emulate):\n"
 		"  --rate PPS          frames per second each host sends (default 1000)\n"
 		"  --size BYTES        frame size without FCS, 60..1514 (default 60)\n"
 		"  --pattern P         uniform (default), permutation, all-to-one\n"
+		"  --senders N         only N hosts send (all-to-one: hosts 1..N send\n"
+		"                      to host 0)\n"
+		"  --link-rate PPS     every emulated cable carries at most PPS frames/s\n"
+		"                      (default: as fast as the rings go)\n"
 		"  --pairs N           instead of traffic: for every ordered pair of\n"
 		"                      hosts, send N (1..64) frames of one flow alone and print\n"
 		"                      (JSON lines) where they went, port by port\n"
@@ -67,7 +79,7 @@ usage(FILE *f)
 		"control thread (hellos, telemetry, figures), the others are workers.\n"
 		"Without hugepages add --no-huge -m 1024. Each process needs its own\n"
 		"--file-prefix. Telemetry: /dcn/stats, /dcn/ports, /dcn/neighbours,\n"
-		"/dcn/route, /dcn/table.\n");
+		"/dcn/route, /dcn/table, /dcn/fc. Queues and credits live: dcn-fcview.\n");
 }
 
 struct app_opts {
@@ -84,9 +96,14 @@ struct app_opts {
 	unsigned int size;
 	const char *pattern;
 	unsigned int pairs;
+	int fc;               /* -1: from config (or on) */
+	unsigned int vcs, in_queue, out_queue, reserve;
+	double credit_drop;
+	double link_rate;
+	unsigned int senders;
 };
 
-static struct app_opts ao = { .stats = 1, .rate = 1000, .size = 60 };
+static struct app_opts ao = { .stats = 1, .rate = 1000, .size = 60, .fc = -1 };
 
 static int
 parse_double(const char *s, const char *opt, double lo, double hi, double *v)
@@ -122,6 +139,14 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 		{ "size", required_argument, NULL, 'S' },
 		{ "pattern", required_argument, NULL, 'p' },
 		{ "pairs", required_argument, NULL, 'P' },
+		{ "flow-control", required_argument, NULL, 'F' },
+		{ "vcs", required_argument, NULL, 'V' },
+		{ "in-queue", required_argument, NULL, 'I' },
+		{ "out-queue", required_argument, NULL, 'O' },
+		{ "reserve", required_argument, NULL, 'R' },
+		{ "credit-drop", required_argument, NULL, 'X' },
+		{ "link-rate", required_argument, NULL, 'L' },
+		{ "senders", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -197,6 +222,46 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 			if (parse_double(optarg, "--pairs", 1, 64, &v))
 				return -1;
 			ao.pairs = (unsigned int)v;
+			break;
+		case 'F':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(stderr, "dcnfwd: --flow-control: on or off\n");
+				return -1;
+			}
+			ao.fc = !strcmp(optarg, "on");
+			break;
+		case 'V':
+			if (parse_double(optarg, "--vcs", 1, 2, &v))
+				return -1;
+			ao.vcs = (unsigned int)v;
+			break;
+		case 'I':
+			if (parse_double(optarg, "--in-queue", 16, 1 << 16, &v))
+				return -1;
+			ao.in_queue = (unsigned int)v;
+			break;
+		case 'O':
+			if (parse_double(optarg, "--out-queue", 16, 1 << 18, &v))
+				return -1;
+			ao.out_queue = (unsigned int)v;
+			break;
+		case 'R':
+			if (parse_double(optarg, "--reserve", 1, 90, &v))
+				return -1;
+			ao.reserve = (unsigned int)v;
+			break;
+		case 'X':
+			if (parse_double(optarg, "--credit-drop", 0, 100, &ao.credit_drop))
+				return -1;
+			break;
+		case 'L':
+			if (parse_double(optarg, "--link-rate", 0, 1e9, &ao.link_rate))
+				return -1;
+			break;
+		case 'N':
+			if (parse_double(optarg, "--senders", 1, 1e6, &v))
+				return -1;
+			ao.senders = (unsigned int)v;
 			break;
 		case 'h':
 			usage(stdout);
@@ -343,6 +408,8 @@ final_report(const struct dcnfwd *d)
 static int
 apply_overrides(struct dcnfwd *d)
 {
+	unsigned int quarter;
+
 	d->burst = ao.burst ? ao.burst : d->conf_file ? d->conf.burst : 32;
 	if (d->burst > DCNFWD_MAX_BURST)
 		d->burst = DCNFWD_MAX_BURST;
@@ -364,6 +431,28 @@ apply_overrides(struct dcnfwd *d)
 		d->rconf.algo = (enum dcn_route_algo)a;
 	}
 	d->duration = ao.duration_set ? ao.duration : d->emulate ? 10 : 0;
+	d->fc_on = ao.fc >= 0 ? ao.fc : d->conf_file ? d->conf.fc_enabled : 1;
+	d->fcc.n_vcs = ao.vcs ? ao.vcs : d->conf_file ? d->conf.fc_vcs : 2;
+	d->fcc.in_queue = ao.in_queue ? ao.in_queue :
+			  d->conf_file ? d->conf.fc_in_queue : 256;
+	d->fcc.out_queue = ao.out_queue ? ao.out_queue :
+			   d->conf_file ? d->conf.fc_out_queue : 512;
+	d->fcc.reserve_pct = ao.reserve ? ao.reserve :
+			     d->conf_file ? d->conf.fc_reserve_pct : 20;
+	d->credit_batch = d->conf_file ? d->conf.fc_credit_batch : 32;
+	/* A batch must fit in what the peer may send, or credits would only
+	 * flow on the refresh timer. */
+	quarter = d->fcc.in_queue * (100 - d->fcc.reserve_pct) / 400;
+	if (quarter == 0)
+		quarter = 1;
+	d->credit_batch = RTE_MIN(d->credit_batch, quarter);
+	d->credit_drop_ppm = (uint32_t)(ao.credit_drop * 10000);
+	d->link_rate = ao.link_rate;
+	d->senders = ao.senders;
+	if (d->link_rate > 0 && d->emulate == NULL) {
+		fprintf(stderr, "dcnfwd: --link-rate is for --emulate\n");
+		return -1;
+	}
 	d->stats_interval = ao.stats;
 	return 0;
 }
@@ -451,12 +540,16 @@ main(int argc, char **argv)
 		dcnfwd_logtype = RTE_LOGTYPE_USER1;
 	d->tsc_hz = rte_get_tsc_hz();
 	d->drain_tsc = (d->tsc_hz + 9999) / 10000; /* 100 us */
+	d->credit_refresh_tsc = d->tsc_hz / 1000000 *
+				(d->conf_file ? d->conf.fc_credit_refresh_us : 1000);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (d->conf_file != NULL)
 		ret = dcnfwd_setup_from_conf(d);
 	else
 		ret = dcnfwd_setup_emulation(d, d->emulate);
+	if (ret == 0)
+		ret = dcnfwd_setup_fc(d);
 	if (ret == 0)
 		ret = dcnfwd_setup_workers(d);
 	if (ret != 0) {

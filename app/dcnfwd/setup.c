@@ -96,6 +96,7 @@ port_add(struct dcnfwd *d, enum dcnfwd_owner owner, uint32_t owner_idx,
 	p->is_host = (uint8_t)is_host;
 	p->nb_rxq = p->nb_txq = 1;
 	p->peer_vertex = UINT32_MAX;
+	p->fc_owner = UINT32_MAX;
 	p->ctl_tx = ring_make("ctl", pi, 0, CTL_TX_RING_SIZE,
 			      RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (p->ctl_tx == NULL)
@@ -225,6 +226,11 @@ emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
 	d->port[pb].rx_ring = ab;
 	d->port[pb].tx_ring = ba;
 	d->port[pa].rx_ring = ba;
+	if (d->link_rate > 0) {
+		uint64_t per = RTE_MAX((uint64_t)((double)d->tsc_hz / d->link_rate), 1ul);
+
+		d->port[pa].rl_per = d->port[pb].rl_per = per;
+	}
 	return 0;
 }
 
@@ -267,7 +273,8 @@ dcnfwd_setup_emulation(struct dcnfwd *d, const char *spec)
 	if (ret == 0)
 		ret = alloc_tables(d, routers, switches, hosts, ports);
 	if (ret == 0)
-		ret = make_mempool(d, 32767);
+		/* Flow control keeps frames queued rather than dropped. */
+		ret = make_mempool(d, d->fc_on ? 65535 : 32767);
 	if (ret != 0)
 		goto out;
 	d->n_hosts = hosts;
@@ -529,9 +536,17 @@ dcnfwd_setup_workers(struct dcnfwd *d)
 		w->dirty = calloc(d->n_ports, sizeof(*w->dirty));
 		w->hosts = calloc(d->n_hosts + 1, sizeof(*w->hosts));
 		w->ctl_ports = calloc(d->n_ports, sizeof(*w->ctl_ports));
+		w->fc_ports = calloc(d->n_ports, sizeof(*w->fc_ports));
+		w->stage = rte_zmalloc("dcn_fc_stage", DCNFWD_FC_CHANS *
+				       sizeof(*w->stage), RTE_CACHE_LINE_SIZE);
+		w->stage_src = rte_zmalloc("dcn_fc_stage_src", DCNFWD_FC_CHANS *
+					   sizeof(*w->stage_src), RTE_CACHE_LINE_SIZE);
+		w->stage_n = rte_zmalloc("dcn_fc_stage_n", DCNFWD_FC_CHANS *
+					 sizeof(*w->stage_n), RTE_CACHE_LINE_SIZE);
 		if (w->rx == NULL || w->ctx == NULL || w->pst == NULL ||
 		    w->txb == NULL || w->dirty == NULL || w->hosts == NULL ||
-		    w->ctl_ports == NULL)
+		    w->ctl_ports == NULL || w->fc_ports == NULL ||
+		    w->stage == NULL || w->stage_src == NULL || w->stage_n == NULL)
 			return -ENOMEM;
 		if (d->conf_file != NULL && !rte_lcore_is_enabled(w->lcore)) {
 			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is not in "
@@ -591,6 +606,72 @@ dcnfwd_setup_workers(struct dcnfwd *d)
 				}
 		wi = found ? wi - 1 : 0;
 		d->worker[wi].ctl_ports[d->worker[wi].n_ctl_ports++] = i;
+		/* The same worker serves the port's flow-control queues. */
+		if (d->fc_on && d->port[i].owner == OWNER_NODE && found) {
+			d->worker[wi].fc_ports[d->worker[wi].n_fc_ports++] = i;
+			d->port[i].fc_owner = wi;
+		}
+	}
+	return 0;
+}
+
+/* Credits run on cables between routing vertices (dcnfwd to dcnfwd) of a
+ * fabric whose routes, with the VC rule, cannot wait in a cycle: NovaCube.
+ * Ports behind an L2 switch, and Diamond's plain-IPv4 links (no VC field
+ * for a dateline), get queues without credits (lib/fc/README.md). */
+static enum dcn_fc_port_kind
+fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
+{
+	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
+	unsigned int n, i;
+
+	if (p->is_host)
+		return DCN_FC_PORT_HOST;
+	if (dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
+		return DCN_FC_PORT_NOCREDIT;
+	n = dcn_topo_max_degree(d->t) <= DCN_FWD_MAX_FABRIC_PORTS ?
+		    dcn_topo_adj(d->t, v, a) : 0;
+	for (i = 0; i < n; i++)
+		if (a[i].port == p->fabric_port)
+			return dcn_topo_is_router(d->t, a[i].peer) ?
+				       DCN_FC_PORT_CREDIT : DCN_FC_PORT_NOCREDIT;
+	return DCN_FC_PORT_NOCREDIT;
+}
+
+/* Flow-control queues of every node, in memzones "dcn_fc.<node index>". */
+int
+dcnfwd_setup_fc(struct dcnfwd *d)
+{
+	unsigned int i, l;
+
+	if (!d->fc_on)
+		return 0;
+	if (dcn_fc_mbuf_register() != 0) {
+		fprintf(stderr, "dcnfwd: cannot register the mbuf field of flow "
+			"control: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->n_nodes; i++) {
+		struct dcnfwd_node *n = &d->node[i];
+		uint8_t kind[DCN_FWD_MAX_PORTS];
+		const char *names[DCN_FWD_MAX_PORTS];
+		char id[16];
+
+		for (l = 0; l < n->n_ports; l++) {
+			const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+			kind[l] = (uint8_t)fc_port_kind(d, n->vertex, p);
+			names[l] = p->name;
+		}
+		snprintf(id, sizeof(id), "%u", i);
+		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, names,
+					   &d->fcc);
+		if (n->fc == NULL) {
+			fprintf(stderr, "dcnfwd: node %s: cannot make its flow-control "
+				"queues: %s\n", n->name, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		snprintf(n->fc->name, sizeof(n->fc->name), "%s", n->name);
 	}
 	return 0;
 }
@@ -639,9 +720,14 @@ dcnfwd_teardown(struct dcnfwd *d)
 		free(w->dirty);
 		free(w->hosts);
 		free(w->ctl_ports);
+		free(w->fc_ports);
+		rte_free(w->stage);
+		rte_free(w->stage_src);
+		rte_free(w->stage_n);
 	}
 	rte_free(d->worker);
 	for (i = 0; i < d->n_nodes; i++) {
+		dcn_fc_node_free(d->node[i].fc);
 		dcn_rtable_free(d->node[i].tb);
 		dcn_fwd_nbrs_free(&d->node[i].nbrs);
 	}

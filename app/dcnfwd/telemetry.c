@@ -6,6 +6,8 @@
  *   /dcn/neighbours,NODE       what the hellos taught
  *   /dcn/route,[NODE ]ADDR     the table's next hops for an address
  *   /dcn/table,NODE            the compiled table's form and size
+ *   /dcn/fc,NODE               flow control: each (port, VC) queue depth
+ *                              and credits
  * NODE (a fabric address or the paper's notation) defaults to the first
  * node, the only one outside emulation.
  */
@@ -109,6 +111,17 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	rte_tel_data_add_dict_u64(t, "hello_rx", hellos);
 	rte_tel_data_add_dict_u64(t, "hello_refused", refused);
 	rte_tel_data_add_dict_u64(t, "control_ring_drop", ctl_drop);
+	{
+		struct dcnfwd_drops dr;
+
+		dcnfwd_drop_totals(d, &dr);
+		rte_tel_data_add_dict_u64(t, "flow_control", (uint64_t)d->fc_on);
+		rte_tel_data_add_dict_u64(t, "fabric_drops", dr.fabric);
+		rte_tel_data_add_dict_u64(t, "ingress_drops", dr.ingress);
+		rte_tel_data_add_dict_u64(t, "credit_frames_tx", dr.credit_tx);
+		rte_tel_data_add_dict_u64(t, "credit_frames_lost", dr.credit_lost);
+		rte_tel_data_add_dict_u64(t, "credit_stalls", dr.stalls);
+	}
 	rte_tel_data_add_dict_u64(t, "worker_loops", loops);
 	rte_tel_data_add_dict_u64(t, "worker_idle_sleeps", sleeps);
 	if (d->n_switches) {
@@ -150,6 +163,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *t)
 		rte_tel_data_add_dict_u64(e, "rx", ps.rx);
 		rte_tel_data_add_dict_u64(e, "tx", ps.tx);
 		rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop);
+		rte_tel_data_add_dict_u64(e, "in_drop", ps.in_drop);
 		rte_tel_data_add_dict_u64(e, "forwarded_out",
 					  dcnfwd_node_out_frames(d, (uint32_t)ni, (uint16_t)l));
 		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
@@ -275,9 +289,62 @@ tel_table(const char *cmd, const char *params, struct rte_tel_data *t)
 	return 0;
 }
 
+static int
+tel_fc(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	int ni = node_param(d, params);
+	struct dcn_fc_node *fn;
+	unsigned int c;
+
+	(void)cmd;
+	if (ni < 0 || d->node[ni].fc == NULL)
+		return -1;
+	fn = d->node[ni].fc;
+	rte_tel_data_start_dict(t);
+	for (c = 0; c < fn->n_chans; c++) {
+		const struct dcn_fc_chan *ch = &fn->chan[c];
+		unsigned int port = c / fn->n_vcs;
+		struct rte_tel_data *e = rte_tel_data_alloc();
+		char key[64], k2[48];
+
+		if (e == NULL)
+			return -1;
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_string(e, "kind",
+			fn->kind[port] == DCN_FC_PORT_CREDIT ? "credit" :
+			fn->kind[port] == DCN_FC_PORT_HOST ? "host" : "no-credit");
+		rte_tel_data_add_dict_u64(e, "in_depth", dcn_fc_in_depth(ch));
+		rte_tel_data_add_dict_u64(e, "in_held", ch->held_n);
+		rte_tel_data_add_dict_u64(e, "in_cap", ch->in_cap);
+		rte_tel_data_add_dict_u64(e, "out_depth", rte_ring_count(ch->out_q));
+		rte_tel_data_add_dict_u64(e, "out_cap", ch->out_cap);
+		rte_tel_data_add_dict_u64(e, "freed", ch->freed);
+		rte_tel_data_add_dict_u64(e, "sent", ch->sent);
+		if (fn->kind[port] == DCN_FC_PORT_CREDIT) {
+			rte_tel_data_add_dict_u64(e, "credits", dcn_fc_credits(ch));
+			rte_tel_data_add_dict_u64(e, "peer_grant", ch->peer_grant);
+			rte_tel_data_add_dict_u64(e, "grant", ch->grant);
+			rte_tel_data_add_dict_u64(e, "stalls", ch->stalls);
+			rte_tel_data_add_dict_u64(e, "peer_restarts", ch->epoch_changes);
+			if (c % fn->n_vcs == 0) {
+				rte_tel_data_add_dict_u64(e, "credit_rx", ch->credit_rx);
+				rte_tel_data_add_dict_u64(e, "credit_tx", ch->credit_tx);
+				rte_tel_data_add_dict_u64(e, "credit_lost", ch->credit_lost);
+			}
+		}
+		snprintf(key, sizeof(key), "%s.vc%u",
+			 key_of(fn->port_name[port], k2, sizeof(k2)), c % fn->n_vcs);
+		rte_tel_data_add_dict_container(t, key, e, 0);
+	}
+	return 0;
+}
+
 void
 dcnfwd_telemetry_register(void)
 {
+	rte_telemetry_register_cmd("/dcn/fc", tel_fc,
+		"Flow control: queue depths and credits per (port, VC). Parameter: node");
 	rte_telemetry_register_cmd("/dcn/stats", tel_stats,
 		"dcnfwd totals and drops by reason. No parameters");
 	rte_telemetry_register_cmd("/dcn/ports", tel_ports,

@@ -11,6 +11,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
+#include <rte_random.h>
 
 #include "dcnfwd.h"
 
@@ -60,6 +61,27 @@ flush_all(struct dcnfwd *d, struct dcnfwd_worker *w)
 	w->n_dirty = 0;
 }
 
+/* A credit frame: the peer's input queues have room again. */
+static inline int
+take_credit(struct dcnfwd *d, const struct dcnfwd_port *p, struct rte_mbuf *m)
+{
+	struct dcn_fc_node *fn = d->node[p->owner_idx].fc;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_fc_credit cr;
+
+	if (fn == NULL || (f[DCN_ETHER_HDR_LEN] & 0x0f) != DCN_FT_CREDIT)
+		return 0;
+	/* Only a cable's peer can speak for the input queue behind it. */
+	if (fn->kind[p->local] == DCN_FC_PORT_CREDIT &&
+	    rte_pktmbuf_data_len(m) >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
+					       DCN_FC_CREDIT_LEN) {
+		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+		dcn_fc_credit_rx(fn, p->local, &cr);
+	}
+	rte_pktmbuf_free(m);
+	return 1;
+}
+
 static inline void
 node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 	uint32_t pi, struct rte_mbuf **m, uint16_t n)
@@ -73,8 +95,17 @@ node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 	kept = dcn_fwd_burst(c, p->local, m, n, out);
 	for (i = 0; i < kept; i++) {
 		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
+			if (take_credit(d, p, m[i]))
+				continue;
 			m[i]->port = (uint16_t)pi;
 			ctl[nctl++] = m[i];
+			continue;
+		}
+		if (unlikely(node->fc != NULL)) {
+			/* Not a queued frame, yet routed: cannot happen, as
+			 * every data frame goes through an input queue. */
+			rte_pktmbuf_free(m[i]);
+			w->fc_overflow++;
 			continue;
 		}
 		txb_add(d, w, node->port[out[i]], m[i]);
@@ -88,6 +119,402 @@ node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 			rte_pktmbuf_free_bulk(&ctl[q], nctl - q);
 		}
 	}
+}
+
+/*
+ * Flow control. A node's data frames take three steps:
+ *   receive: into the input queue of (port, VC), by whichever worker polls
+ *            the RX queue; a full input queue drops and counts (only a host
+ *            port, or a peer that ignores credits, can fill one);
+ *   route:   the port's owner routes from the input queue and moves each
+ *            frame to its output queue while the input's internal credits
+ *            there last, else holds it (without blocking the others);
+ *   send:    the output port's owner sends what the peer has credits for
+ *            and the port takes; the rest stays queued.
+ */
+
+/* The VC of a frame that goes into an input queue, or -1 when it is not
+ * a data frame (control and malformed frames go the direct way). */
+static inline int
+fc_in_vc(const struct dcnfwd *d, const struct dcnfwd_port *p,
+	 const struct dcn_fwd_ctx *c, const struct rte_mbuf *m)
+{
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t type;
+
+	if (p->is_host)
+		return 0;
+	if (rte_pktmbuf_data_len(m) < DCN_ETHER_HDR_LEN + 2)
+		return -1;
+	type = (uint16_t)(e[12] << 8 | e[13]);
+	if (type == d->ethertype)
+		return (e[14] & 0x0f) == DCN_FT_DATA ? e[15] & 1 : -1;
+	return c->router_mode && type == DCN_ETHERTYPE_IPV4 ? 0 : -1;
+}
+
+/* Send n frames of output channel c on port p now; what the peer has no
+ * credit for, or the port does not take, stays with the caller.
+ * @return frames sent. */
+static inline uint32_t
+fc_tx(struct dcnfwd_worker *w, struct dcn_fc_node *fn, struct dcn_fc_chan *c,
+      const struct dcnfwd_port *p, uint32_t pi, struct rte_mbuf **m, uint32_t n)
+{
+	uint32_t sent;
+
+	if (fn->kind[p->local] == DCN_FC_PORT_CREDIT) {
+		uint32_t cr = dcn_fc_credits(c);
+
+		if (cr < n) {
+			if (cr == 0) {
+				c->stalls++;
+				return 0;
+			}
+			n = cr;
+		}
+	}
+	sent = port_tx(p, (uint16_t)(w->idx % p->nb_txq), m, (uint16_t)n);
+	if (sent) {
+		dcn_fc_sent(c, sent);
+		w->pst[pi].tx += sent;
+	}
+	return sent;
+}
+
+/* Give internal credits back to the inputs of sent frames, one store per
+ * run of frames from the same input (the output's owner only). */
+static inline void
+fc_return(struct dcn_fc_chan *c, const uint16_t *src, uint32_t n)
+{
+	uint32_t k, run;
+
+	for (k = 0; k < n; k += run) {
+		uint32_t *r = &c->ic_returned[src[k]];
+
+		for (run = 1; k + run < n && src[k + run] == src[k]; run++)
+			;
+		__atomic_store_n(r, *r + run, __ATOMIC_RELEASE);
+	}
+}
+
+static inline void
+fc_stage_flush(struct dcnfwd *d, struct dcnfwd_worker *w,
+	       const struct dcnfwd_node *node, uint32_t oc)
+{
+	struct dcn_fc_node *fn = node->fc;
+	struct dcn_fc_chan *c = &fn->chan[oc];
+	struct rte_mbuf **m = w->stage[oc];
+	uint32_t n = w->stage_n[oc], pi = node->port[oc / fn->n_vcs], k = 0;
+	const struct dcnfwd_port *p = &d->port[pi];
+
+	if (n == 0)
+		return;
+	w->stage_n[oc] = 0;
+	/* Cut-through: the output's owner with nothing queued ahead sends
+	 * at once and gives the internal credits straight back. */
+	if (p->fc_owner == w->idx && rte_ring_empty(c->out_q)) {
+		k = fc_tx(w, fn, c, p, pi, m, n);
+		fc_return(c, w->stage_src[oc], k);
+		if (k == n)
+			return;
+	}
+	/* Frames that wait carry their input, for the credits' return. */
+	for (uint32_t i = k; i < n; i++)
+		*DCN_FC_MBUF_FIELD(m[i]) = w->stage_src[oc][i] | oc << 16;
+	/* Internal credits keep the sum of shares within the queue. */
+	n -= k;
+	m += k;
+	k = rte_ring_enqueue_burst(c->out_q, (void **)m, n, NULL);
+	if (unlikely(k < n)) {
+		w->fc_overflow += n - k;
+		rte_pktmbuf_free_bulk(&m[k], n - k);
+	}
+}
+
+/* One routing pass over an input channel. */
+struct fc_pass {
+	uint64_t blocked;   /* output channels full for this input */
+	uint64_t touched;   /* output channels with staged frames */
+	uint32_t done;      /* frames that left the input queue */
+};
+
+/* Stage m for output channel oc if input in_idx has room there. */
+static inline int
+fc_admit(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_node *node,
+	 struct dcn_fc_chan *in, uint32_t in_idx, uint32_t oc, struct rte_mbuf *m,
+	 struct fc_pass *ps)
+{
+	struct dcn_fc_node *fn = node->fc;
+
+	if ((ps->blocked >> oc & 1) ||
+	    dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) == 0) {
+		/* Later frames for the same output stay behind this one. */
+		ps->blocked |= 1ull << oc;
+		return 0;
+	}
+	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + 1, __ATOMIC_RELAXED);
+	w->stage_src[oc][w->stage_n[oc]] = (uint16_t)in_idx;
+	w->stage[oc][w->stage_n[oc]++] = m;
+	ps->touched |= 1ull << oc;
+	ps->done++;
+	if (w->stage_n[oc] == DCNFWD_MAX_BURST)
+		fc_stage_flush(d, w, node, oc);
+	return 1;
+}
+
+/* Route a burst taken from input channel in_idx of port p; frames that
+ * cannot move yet join the held list. */
+static inline void
+fc_route_burst(struct dcnfwd *d, struct dcnfwd_worker *w,
+	       const struct dcnfwd_port *p, uint32_t in_idx, struct rte_mbuf **m,
+	       uint16_t n, struct fc_pass *ps)
+{
+	const struct dcnfwd_node *node = &d->node[p->owner_idx];
+	struct dcn_fc_node *fn = node->fc;
+	struct dcn_fc_chan *in = &fn->chan[in_idx];
+	uint16_t out[DCNFWD_MAX_BURST];
+	uint32_t held = in->held_n;
+	uint16_t kept, i;
+
+	kept = dcn_fwd_burst(w->ctx[p->owner_idx], p->local, m, n, out);
+	ps->done += n - kept; /* dropped, counted by reason */
+	for (i = 0; i < kept; i++) {
+		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
+		uint32_t oc, vco = 0;
+
+		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
+			rte_pktmbuf_free(m[i]);
+			ps->done++;
+			continue;
+		}
+		/* A fabric frame's VC is in its rewritten header. */
+		if (fn->kind[out[i]] != DCN_FC_PORT_HOST &&
+		    (uint16_t)(e[12] << 8 | e[13]) == d->ethertype)
+			vco = e[15] & 1;
+		oc = out[i] * fn->n_vcs + (vco & (fn->n_vcs - 1u));
+		if (!fc_admit(d, w, node, in, in_idx, oc, m[i], ps)) {
+			*DCN_FC_MBUF_FIELD(m[i]) = in_idx | oc << 16;
+			in->held[held++] = m[i];
+		}
+	}
+	__atomic_store_n(&in->held_n, held, __ATOMIC_RELAXED);
+}
+
+static inline void
+fc_pass_end(struct dcnfwd *d, struct dcnfwd_worker *w,
+	    const struct dcnfwd_node *node, struct dcn_fc_chan *in,
+	    struct fc_pass *ps)
+{
+	while (ps->touched) {
+		fc_stage_flush(d, w, node, (uint32_t)__builtin_ctzll(ps->touched));
+		ps->touched &= ps->touched - 1;
+	}
+	if (ps->done)
+		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
+}
+
+static inline void
+fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
+	   uint32_t pi, struct rte_mbuf **m, uint16_t n)
+{
+	const struct dcnfwd_node *node = &d->node[p->owner_idx];
+	struct dcn_fc_node *fn = node->fc;
+	const struct dcn_fwd_ctx *c = w->ctx[p->owner_idx];
+	struct rte_mbuf *q[DCN_FC_MAX_VCS][DCNFWD_MAX_BURST];
+	struct rte_mbuf *other[DCNFWD_MAX_BURST];
+	uint16_t nq[DCN_FC_MAX_VCS] = { 0 }, no = 0, i;
+	unsigned int vc;
+
+	for (i = 0; i < n; i++) {
+		int v = fc_in_vc(d, p, c, m[i]);
+
+		if (v < 0)
+			other[no++] = m[i];
+		else
+			q[v & (fn->n_vcs - 1)][nq[v & (fn->n_vcs - 1)]++] = m[i];
+	}
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		uint32_t in_idx = p->local * fn->n_vcs + vc;
+		struct dcn_fc_chan *in = &fn->chan[in_idx];
+		unsigned int k;
+
+		if (nq[vc] == 0)
+			continue;
+		/* Cut-through: the port's owner, with nothing waiting in
+		 * the input queue, routes the burst as if it had been queued
+		 * and taken at once. */
+		if (p->fc_owner == w->idx && in->held_n == 0 &&
+		    rte_ring_empty(in->in_q)) {
+			struct fc_pass ps = { 0, 0, 0 };
+
+			fc_route_burst(d, w, p, in_idx, q[vc], nq[vc], &ps);
+			fc_pass_end(d, w, node, in, &ps);
+			continue;
+		}
+		k = rte_ring_enqueue_burst(in->in_q, (void **)q[vc], nq[vc], NULL);
+		if (unlikely(k < nq[vc])) {
+			w->pst[pi].in_drop += nq[vc] - k;
+			rte_pktmbuf_free_bulk(&q[vc][k], nq[vc] - k);
+		}
+	}
+	if (no)
+		node_rx(d, w, p, pi, other, no);
+}
+
+/* Route from the input queues of one port (its owner). @return frames
+ * that left them. */
+static inline unsigned int
+fc_route(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p)
+{
+	const struct dcnfwd_node *node = &d->node[p->owner_idx];
+	struct dcn_fc_node *fn = node->fc;
+	unsigned int vc, total = 0;
+
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		uint32_t in_idx = p->local * fn->n_vcs + vc;
+		struct dcn_fc_chan *in = &fn->chan[in_idx];
+		struct rte_mbuf *m[DCNFWD_MAX_BURST];
+		struct fc_pass ps = { 0, 0, 0 };
+		uint32_t held = in->held_n, i, k;
+		uint16_t n;
+
+		if (held == 0 && rte_ring_empty(in->in_q))
+			continue;
+		/* Held frames first, in order. */
+		for (i = 0, k = 0; i < held; i++) {
+			struct rte_mbuf *hm = in->held[i];
+
+			if (!fc_admit(d, w, node, in, in_idx,
+				      *DCN_FC_MBUF_FIELD(hm) >> 16, hm, &ps))
+				in->held[k++] = hm;
+		}
+		in->held_n = k;
+		n = (uint16_t)RTE_MIN(d->burst, in->in_cap - k);
+		n = n ? (uint16_t)rte_ring_dequeue_burst(in->in_q, (void **)m, n, NULL) : 0;
+		if (n)
+			fc_route_burst(d, w, p, in_idx, m, n, &ps);
+		fc_pass_end(d, w, node, in, &ps);
+		total += ps.done;
+	}
+	return total;
+}
+
+/* Send from the output queues of one port what credits and the port
+ * allow (its owner). @return frames sent. */
+static inline unsigned int
+fc_send(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
+	uint32_t pi)
+{
+	struct dcn_fc_node *fn = d->node[p->owner_idx].fc;
+	unsigned int i, total = 0;
+
+	/* Alternate which VC goes first, so neither starves the other. */
+	for (i = 0; i < fn->n_vcs; i++) {
+		unsigned int vc = (unsigned int)(i + w->loops) & (fn->n_vcs - 1u);
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, p->local, vc);
+		struct rte_mbuf *m[DCNFWD_MAX_BURST];
+		uint16_t src[DCNFWD_MAX_BURST];
+		uint32_t n, sent, k;
+
+		if (rte_ring_empty(c->out_q))
+			continue;
+		n = rte_ring_dequeue_burst_start(c->out_q, (void **)m, d->burst, NULL);
+		for (k = 0; k < n; k++)
+			src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
+		sent = fc_tx(w, fn, c, p, pi, m, n);
+		/* What was not sent stays at the queue's head. */
+		rte_ring_dequeue_finish(c->out_q, sent);
+		fc_return(c, src, sent);
+		total += sent;
+	}
+	return total;
+}
+
+/* Tell the peer behind a cable how much its input queues here have
+ * freed: after every credit_batch frames, and at least every refresh
+ * interval so that a lost credit frame is repaired. */
+static inline void
+fc_announce(struct dcnfwd *d, struct dcnfwd_worker *w, struct dcnfwd_port *p,
+	    uint64_t now)
+{
+	struct dcn_fc_node *fn = d->node[p->owner_idx].fc;
+	const struct dcn_fwd_ctx *c = w->ctx[p->owner_idx];
+	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, p->local, 0);
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = DCN_FC_CREDIT_LEN };
+	struct dcn_fc_credit cr;
+	struct rte_mbuf *m;
+	unsigned int vc;
+	uint64_t mac;
+	uint64_t since = now - p->credit_tsc;
+	int due = 0, changed = 0;
+	uint8_t *f;
+
+	if (fn->kind[p->local] != DCN_FC_PORT_CREDIT)
+		return;
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		const struct dcn_fc_chan *ch = dcn_fc_chan(fn, p->local, vc);
+
+		changed |= ch->freed != ch->announced;
+		due |= ch->freed - ch->announced >= d->credit_batch;
+	}
+	/* A new state goes out at once after a batch, or within a refresh
+	 * interval; then it is repeated a few times, in case a frame was
+	 * lost, and after that only every 100 intervals. */
+	if (!due && since >= d->credit_refresh_tsc)
+		due = changed || p->credit_repeats < DCNFWD_CREDIT_REPEATS ||
+		      since >= 100 * d->credit_refresh_tsc;
+	if (!due)
+		return;
+	p->credit_tsc = now;
+	p->credit_repeats = changed ? 0 : p->credit_repeats + 1;
+	dcn_fc_credit_state(fn, p->local, &cr);
+	for (vc = 0; vc < fn->n_vcs; vc++)
+		dcn_fc_chan(fn, p->local, vc)->announced = cr.freed[vc];
+	if (unlikely(d->credit_drop_ppm) &&
+	    (uint32_t)(rte_rand() % 1000000) < d->credit_drop_ppm) {
+		c0->credit_lost++;
+		return;
+	}
+	m = rte_pktmbuf_alloc(d->mp);
+	if (m == NULL) {
+		c0->credit_lost++;
+		return;
+	}
+	f = (uint8_t *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(f, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	/* The cable's peer, or everyone on it until a hello names the peer. */
+	mac = __atomic_load_n(&c->port[p->local].peer_mac, __ATOMIC_ACQUIRE);
+	if (mac == 0)
+		mac = UINT64_MAX;
+	memcpy(f, &mac, RTE_ETHER_ADDR_LEN);
+	memcpy(f + RTE_ETHER_ADDR_LEN, &c->port[p->local].mac, RTE_ETHER_ADDR_LEN);
+	f[12] = (uint8_t)(d->ethertype >> 8);
+	f[13] = (uint8_t)d->ethertype;
+	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
+	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (port_tx(p, (uint16_t)(w->idx % p->nb_txq), &m, 1) == 1) {
+		c0->credit_tx++;
+	} else {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+	}
+}
+
+static inline unsigned int
+fc_service(struct dcnfwd *d, struct dcnfwd_worker *w, uint64_t now)
+{
+	unsigned int i, work = 0;
+
+	for (i = 0; i < w->n_fc_ports; i++)
+		work += fc_route(d, w, &d->port[w->fc_ports[i]]);
+	for (i = 0; i < w->n_fc_ports; i++) {
+		uint32_t pi = w->fc_ports[i];
+
+		work += fc_send(d, w, &d->port[pi], pi);
+		fc_announce(d, w, &d->port[pi], now);
+	}
+	return work;
 }
 
 /* An emulated learning switch: learn the source, forward to the known
@@ -208,8 +635,8 @@ dcnfwd_worker_main(void *arg)
 
 		for (i = 0; i < w->n_rx; i++) {
 			uint32_t pi = w->rx[i].port;
-			const struct dcnfwd_port *p = &d->port[pi];
-			uint16_t n = port_rx(p, w->rx[i].queue, m, d->burst);
+			struct dcnfwd_port *p = &d->port[pi];
+			uint16_t n = port_rx(p, w->rx[i].queue, m, d->burst, now);
 
 			if (n == 0)
 				continue;
@@ -217,7 +644,10 @@ dcnfwd_worker_main(void *arg)
 			w->pst[pi].rx += n;
 			switch (p->owner) {
 			case OWNER_NODE:
-				node_rx(d, w, p, pi, m, n);
+				if (d->fc_on)
+					fc_node_rx(d, w, p, pi, m, n);
+				else
+					node_rx(d, w, p, pi, m, n);
 				break;
 			case OWNER_SWITCH:
 				switch_rx(d, w, p, m, n);
@@ -232,6 +662,8 @@ dcnfwd_worker_main(void *arg)
 		if (w->n_hosts)
 			work += hosts_send(d, w, now);
 		work += drain_control(d, w);
+		if (w->n_fc_ports)
+			work += fc_service(d, w, now);
 		if (now - last_drain >= d->drain_tsc || work == 0) {
 			flush_all(d, w);
 			last_drain = now;
@@ -271,6 +703,7 @@ dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 		s->rx += __atomic_load_n(&p->rx, __ATOMIC_RELAXED);
 		s->tx += __atomic_load_n(&p->tx, __ATOMIC_RELAXED);
 		s->tx_drop += __atomic_load_n(&p->tx_drop, __ATOMIC_RELAXED);
+		s->in_drop += __atomic_load_n(&p->in_drop, __ATOMIC_RELAXED);
 	}
 }
 
@@ -326,4 +759,45 @@ dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node, uint32_t slot)
 			s += __atomic_load_n(&c->nbr_frames[slot], __ATOMIC_RELAXED);
 	}
 	return s;
+}
+
+void
+dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
+{
+	struct dcn_fwd_stats s;
+	unsigned int i, r;
+
+	memset(dr, 0, sizeof(*dr));
+	for (i = 0; i < d->n_ports; i++) {
+		const struct dcnfwd_port *p = &d->port[i];
+		struct dcnfwd_port_stats ps;
+
+		dcnfwd_port_totals(d, i, &ps);
+		if (p->owner == OWNER_HOST) {
+			/* the host's NIC could not send into its cable */
+			dr->ingress += ps.tx_drop;
+		} else if (p->owner == OWNER_NODE && p->is_host) {
+			dr->ingress += ps.in_drop;
+			dr->fabric += ps.tx_drop; /* crossed the fabric, lost */
+		} else {
+			dr->fabric += ps.tx_drop + ps.in_drop;
+		}
+	}
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		dr->fabric += s.drop[r];
+	for (i = 0; i < d->n_workers; i++) {
+		dr->fabric += __atomic_load_n(&d->worker[i].fc_overflow, __ATOMIC_RELAXED);
+		dr->control += __atomic_load_n(&d->worker[i].ctl_drop, __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < d->n_nodes; i++) {
+		const struct dcn_fc_node *fn = d->node[i].fc;
+		unsigned int c;
+
+		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
+			dr->credit_tx += fn->chan[c].credit_tx;
+			dr->credit_lost += fn->chan[c].credit_lost;
+			dr->stalls += fn->chan[c].stalls;
+		}
+	}
 }

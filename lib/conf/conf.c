@@ -36,6 +36,9 @@ static const char *const port_keys[] = { "dev", "fabric_port", "host", "rxq",
 static const char *const worker_keys[] = { "lcore", "rx", NULL };
 static const char *const queue_keys[] = { "burst", "rx_desc", "tx_desc",
 	"mbufs", "backoff", NULL };
+static const char *const fc_keys[] = { "enabled", "vcs", "input_queue",
+	"output_queue", "reserve_percent", "credit_batch", "credit_refresh_us",
+	NULL };
 
 const char *
 dcn_conf_role_name(enum dcn_node_role r)
@@ -492,9 +495,10 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 			ret = load_port(x, *topo, c, names[i]);
 		else if (strcmp(names[i], "fabric") != 0 &&
 			 strcmp(names[i], "queues") != 0 &&
+			 strcmp(names[i], "flow_control") != 0 &&
 			 strncmp(names[i], "worker.", 7) != 0)
 			ret = fail(x, names[i], NULL,
-				   "unknown section (fabric, port.NAME, worker.NAME, queues)");
+				   "unknown section (fabric, port.NAME, worker.NAME, queues, flow_control)");
 	}
 	for (i = 0; i < n && ret == 0; i++)
 		if (strncmp(names[i], "worker.", 7) == 0)
@@ -549,6 +553,32 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		ret = get_uint(x, "queues", "mbufs", 1023, 1u << 24, 8191, &c->mbufs);
 	if (ret == 0)
 		ret = get_bool(x, "queues", "backoff", 1, &c->backoff);
+	if (ret == 0 && rte_cfgfile_has_section(x->cfg, "flow_control"))
+		ret = check_keys(x, "flow_control", fc_keys);
+	if (ret == 0)
+		ret = get_bool(x, "flow_control", "enabled", 1, &c->fc_enabled);
+	if (ret == 0)
+		ret = get_uint(x, "flow_control", "vcs", 1, 2, 2, &c->fc_vcs);
+	if (ret == 0)
+		ret = get_uint(x, "flow_control", "input_queue", 16, 1u << 16, 256,
+			       &c->fc_in_queue);
+	if (ret == 0)
+		ret = get_uint(x, "flow_control", "output_queue", 16, 1u << 18, 512,
+			       &c->fc_out_queue);
+	if (ret == 0)
+		ret = get_uint(x, "flow_control", "reserve_percent", 1, 90, 20,
+			       &c->fc_reserve_pct);
+	if (ret == 0)
+		ret = get_uint(x, "flow_control", "credit_batch", 1, 1024, 32,
+			       &c->fc_credit_batch);
+	if (ret == 0)
+		ret = get_uint(x, "flow_control", "credit_refresh_us", 10, 1000000,
+			       1000, &c->fc_credit_refresh_us);
+	if (ret == 0 && c->fc_credit_batch >= c->fc_in_queue * (100 - c->fc_reserve_pct) / 100)
+		ret = fail(x, "flow_control", "credit_batch",
+			   "%u is not below the credits granted (%u)",
+			   c->fc_credit_batch,
+			   c->fc_in_queue * (100 - c->fc_reserve_pct) / 100);
 	return ret;
 }
 

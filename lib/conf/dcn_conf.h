@@ -105,6 +105,13 @@ struct dcn_conf {
 	struct dcn_conf_port port[DCN_CONF_MAX_PORTS];
 	unsigned int n_workers;
 	struct dcn_conf_worker worker[DCN_CONF_MAX_WORKERS];
+	/* [flow_control] */
+	int fc_enabled;
+	unsigned int fc_vcs;
+	unsigned int fc_in_queue, fc_out_queue;
+	unsigned int fc_reserve_pct;
+	unsigned int fc_credit_batch;
+	unsigned int fc_credit_refresh_us;
 };
 
 /**

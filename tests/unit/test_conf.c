@@ -38,7 +38,10 @@ static const char good[] =
 	"rx = l1:1, host:0\n"
 	"[queues]\n"
 	"burst = 16\n"
-	"backoff = no\n";
+	"backoff = no\n"
+	"[flow_control]\n"
+	"vcs = 2\n"
+	"reserve_percent = 25\n";
 
 static int
 write_file(const char *text)
@@ -126,6 +129,13 @@ test_conf_errors(void **state)
 	expect_error("[queues]", "[queue]", 24, NULL, "unknown section");
 	expect_error("burst = 16", "burst 16", 25, NULL, "expected key = value");
 	expect_error("; relay", "stray = 1\n;", 1, NULL, "outside any");
+	expect_error("vcs = 2", "vcs = 3", 28, "vcs", "out of range");
+	expect_error("reserve_percent = 25", "reserve_percent = 95", 29,
+		     "reserve_percent", "out of range");
+	expect_error("vcs = 2", "credits = 2", 28, "credits", "unknown key");
+	/* A credit batch must fit in what the peer may send. */
+	expect_error("vcs = 2", "input_queue = 16\ncredit_batch = 12", 29,
+		     "credit_batch", "not below the credits granted");
 	/* A cabled port left out, unless partial. */
 	expect_error("fabric_port = 1\n", "host = yes\n", 2, "partial",
 		     "no port configured for fabric port 1");
@@ -159,6 +169,10 @@ test_conf_good(void **state)
 	assert_int_equal(c.worker[1].rx[0].port, 1);
 	assert_int_equal(c.worker[1].rx[0].queue, 1);
 	assert_int_equal(c.burst, 16);
+	assert_int_equal(c.fc_enabled, 1);
+	assert_int_equal(c.fc_vcs, 2);
+	assert_int_equal(c.fc_reserve_pct, 25);
+	assert_int_equal(c.fc_in_queue, 256);
 	assert_false(c.backoff);
 	assert_int_equal(c.rx_desc, 1024);
 	dcn_topo_free(t);

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_FC_H
+#define DCN_FC_H
+
+/**
+ * @file
+ * Credit-based lossless flow control (NovaCube §6), for one node.
+ *
+ * Every local port and virtual channel (VC) is a channel with an input
+ * queue and an output queue, rte_rings of mbuf pointers laid out in one
+ * named memzone per node ("dcn_fc.<node>"), so moving a packet from input
+ * to output moves a pointer and a secondary process can read every depth
+ * and credit count live.
+ *
+ * External credits (§6.1), on point-to-point fabric ports: a sender
+ * transmits on (link, VC) only while it holds credits for the
+ * downstream input queue. The receiver announces, in credit frames, the
+ * absolute count of frames that have left that input queue ("freed") and
+ * the number of slots it grants (its capacity less a reserve for credits
+ * in flight, 20% by default). The sender's limit is freed + grant: a lost
+ * credit frame costs nothing, since the next one carries the whole state,
+ * and a receiver that restarts announces a new epoch, upon which the
+ * sender starts over from a full grant.
+ *
+ * Internal credits (§6.2): each output queue assigns every input queue of
+ * the node a quota of its slots. An input queue hands a routed packet to
+ * an output queue only while its share there is not used up; a packet
+ * that cannot go waits in its input queue's held list, and the packets
+ * behind it may still go to other outputs: the held list is the "shared
+ * virtual input queue" of §6.2 that keeps head-of-line blocking away.
+ * Quotas add up to no more than the output queue's size, so an admitted
+ * packet always finds its slot.
+ *
+ * Counters that cross cores are cumulative and have a single writer each
+ * (a receiver's freed, a sender's sent, an input's taken, an output's
+ * returned), so no atomic read-modify-write is needed on the data path.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DCN_FC_MAX_VCS 2
+#define DCN_FC_MAX_PORTS 32
+/** Credit frame payload: epoch, grant, and freed for each VC. */
+#define DCN_FC_CREDIT_LEN 16
+#define DCN_FC_MZ_PREFIX "dcn_fc."
+
+/** A credit frame's payload. */
+struct dcn_fc_credit {
+	uint32_t epoch;                 /**< receiver's incarnation */
+	uint32_t grant;                 /**< slots granted per VC */
+	uint32_t freed[DCN_FC_MAX_VCS]; /**< frames that left each input queue */
+};
+
+void dcn_fc_write_credit(uint8_t *p, const struct dcn_fc_credit *c);
+void dcn_fc_read_credit(const uint8_t *p, struct dcn_fc_credit *c);
+
+/** How a channel's port is treated. */
+enum dcn_fc_port_kind {
+	DCN_FC_PORT_CREDIT = 0, /**< point-to-point fabric port: credits */
+	DCN_FC_PORT_HOST,       /**< host port: overload dropped at ingress */
+	DCN_FC_PORT_NOCREDIT,   /**< queues without credits: behind an L2
+				 *   switch, or a Diamond link (README.md) */
+};
+
+/** One (port, VC) of a node. Lives in the node's memzone. */
+struct dcn_fc_chan {
+	/* input side: written by the port's owner worker */
+	struct rte_ring *in_q;     /**< received, not yet routed */
+	struct rte_mbuf **held;    /**< routed, waiting for internal credits */
+	uint32_t held_n;
+	uint32_t in_cap;           /**< in_q plus held never exceed this */
+	uint32_t grant;            /**< credits offered upstream */
+	uint32_t freed;            /**< frames that left the input queue */
+	uint32_t announced;        /**< freed in the last credit frame */
+	uint32_t *ic_taken;        /**< per output channel: slots taken there */
+	/* output side */
+	struct rte_ring *out_q;    /**< routed, waiting for the wire */
+	uint32_t out_cap;
+	uint32_t quota;            /**< internal credits per input channel */
+	uint32_t *ic_returned;     /**< per input channel: slots given back */
+	uint32_t sent;             /**< frames sent on this (link, VC) */
+	/* sender's view of the peer, written by the credit-frame receiver */
+	uint32_t limit;            /**< sent may grow up to this */
+	uint32_t base;             /**< sent when the peer's epoch began, less
+				    *   its freed then */
+	uint32_t peer_epoch;
+	uint32_t peer_grant;
+	uint8_t peer_known;        /**< a credit frame has arrived */
+	uint64_t stalls;           /**< sends that found no credit */
+	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
+	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
+	uint64_t credit_lost;      /**< credit frames not sent (VC 0 channel) */
+	uint64_t epoch_changes;
+} __rte_cache_aligned;
+
+/** A node's flow-control state: the memzone's head. */
+struct dcn_fc_node {
+	char name[64];             /**< the node, for views */
+	uint32_t vertex;
+	uint32_t epoch;            /**< this incarnation, announced to peers */
+	uint16_t n_ports;
+	uint16_t n_vcs;
+	uint32_t n_chans;          /**< n_ports * n_vcs */
+	uint8_t kind[DCN_FC_MAX_PORTS];      /**< enum dcn_fc_port_kind */
+	char port_name[DCN_FC_MAX_PORTS][24];
+	const struct rte_memzone *mz;
+	struct dcn_fc_chan chan[];  /**< [port * n_vcs + vc] */
+};
+
+/** Sizes; zero fields take the defaults. */
+struct dcn_fc_conf {
+	unsigned int in_queue;     /**< input queue slots; default 512 */
+	unsigned int out_queue;    /**< output queue slots; default 1024 */
+	unsigned int reserve_pct;  /**< reserve for credits in flight, 0..90;
+				    *   default 20 */
+	unsigned int n_vcs;        /**< 1 or 2; default 2 */
+	unsigned int min_quota;    /**< smallest internal quota; default 32 */
+};
+
+/**
+ * Make a node's state in memzone "dcn_fc.<id>".
+ * @param kind       per local port, enum dcn_fc_port_kind
+ * @param names      per local port, a name for views (may be NULL)
+ * @return the state, or NULL with rte_errno set.
+ */
+struct dcn_fc_node *dcn_fc_node_create(const char *id, uint32_t vertex,
+				       uint16_t n_ports, const uint8_t *kind,
+				       const char *const *names,
+				       const struct dcn_fc_conf *conf);
+/** Free a node's state; mbufs still queued are freed. */
+void dcn_fc_node_free(struct dcn_fc_node *fn);
+
+/** Find a node's state (a secondary process). */
+struct dcn_fc_node *dcn_fc_node_lookup(const char *id);
+
+static inline struct dcn_fc_chan *
+dcn_fc_chan(struct dcn_fc_node *fn, uint16_t port, unsigned int vc)
+{
+	return &fn->chan[port * fn->n_vcs + (vc & (fn->n_vcs - 1))];
+}
+
+/** Credits a sender holds: how many more frames the peer will take. */
+static inline uint32_t
+dcn_fc_credits(const struct dcn_fc_chan *c)
+{
+	int32_t n = (int32_t)(__atomic_load_n(&c->limit, __ATOMIC_ACQUIRE) -
+			      c->sent);
+
+	return n > 0 ? (uint32_t)n : 0;
+}
+
+/** Count frames sent (the channel's sender only). */
+static inline void
+dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
+{
+	__atomic_store_n(&c->sent, c->sent + n, __ATOMIC_RELEASE);
+}
+
+/**
+ * Take a credit frame for (port): update the sender's limit of each VC.
+ * A new epoch (the peer restarted) starts over from a full grant.
+ */
+void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
+		      const struct dcn_fc_credit *cr);
+
+/** The credit frame a port's receiver would send now. */
+void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t port,
+			 struct dcn_fc_credit *cr);
+
+/** Room input channel in has in output channel out (internal credits). */
+static inline uint32_t
+dcn_fc_ic_room(const struct dcn_fc_chan *out, const struct dcn_fc_chan *in,
+	       uint32_t in_idx, uint32_t out_idx)
+{
+	uint32_t used = in->ic_taken[out_idx] -
+			__atomic_load_n(&out->ic_returned[in_idx], __ATOMIC_ACQUIRE);
+
+	return used < out->quota ? out->quota - used : 0;
+}
+
+/** Frames waiting in a channel's input side (ring and held list). */
+static inline uint32_t
+dcn_fc_in_depth(const struct dcn_fc_chan *c)
+{
+	return rte_ring_count(c->in_q) + __atomic_load_n(&c->held_n, __ATOMIC_RELAXED);
+}
+
+/** The mbuf field that carries a queued packet's input and output channel. */
+extern int dcn_fc_mbuf_offset;
+#define DCN_FC_MBUF_FIELD(m) RTE_MBUF_DYNFIELD((m), dcn_fc_mbuf_offset, uint32_t *)
+
+/** Register the mbuf field; call once after EAL init. @return 0 or -1. */
+int dcn_fc_mbuf_register(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_FC_H */

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# dcn-fcview reads a running dcnfwd's flow-control queues from shared
+# memory as a DPDK secondary process. The primary needs hugepages (a
+# --no-huge process shares no memory), so this test reserves some in a
+# hugetlbfs mount of its own and gives back what it took.
+# Checks: every node and (port, VC) channel is there, cables hold credits
+# granted by their peers, and the sent counters move between two reads.
+# Usage: fc_view.sh DCNFWD DCN_FCVIEW  (exit 77: cannot run here)
+set -u
+DCNFWD=$1
+VIEW=$2
+NR=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+prefix="dcn-fcv-$$"
+dir=$(mktemp -d /tmp/dcn-fcview.XXXXXX)
+pid=
+old_nr=
+mounted=
+
+skip() { echo "SKIP: $*"; exit 77; }
+cleanup() {
+	if [ -n "$pid" ]; then
+		kill -INT "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	[ -n "$mounted" ] && umount "$dir/huge"
+	[ -n "$old_nr" ] && echo "$old_nr" > $NR
+	rm -rf "/var/run/dpdk/$prefix" "$dir"
+}
+trap cleanup EXIT
+
+[ "$(id -u)" = 0 ] || skip "needs root for hugepages"
+[ -w $NR ] || skip "no 2 MB hugepages here"
+old_nr=$(cat $NR)
+echo $((old_nr + 384)) > $NR 2>/dev/null
+[ "$(cat $NR)" -ge $((old_nr + 384)) ] || skip "could not reserve 384 hugepages"
+mkdir "$dir/huge"
+mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" || skip "cannot mount hugetlbfs"
+mounted=1
+EAL=(-l 0-1 --no-pci --huge-dir "$dir/huge" -m 640 --file-prefix "$prefix"
+     --log-level=4)
+
+"$DCNFWD" "${EAL[@]}" -- --emulate novacube:k=4,n=2 --rate 20000 \
+	--link-rate 20000 --duration 60 --stats 0 > "$dir/dcnfwd.log" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	grep -q "knows its neighbours" "$dir/dcnfwd.log" && break
+	if ! kill -0 "$pid" 2>/dev/null; then
+		grep -q "EAL init failed" "$dir/dcnfwd.log" &&
+			skip "EAL did not start on hugepages: $(tail -2 "$dir/dcnfwd.log")"
+		cat "$dir/dcnfwd.log"
+		echo "FAIL: dcnfwd exited"
+		exit 1
+	fi
+	sleep 0.1
+done
+sleep 1
+"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- \
+	--json --count 2 --interval 1 > "$dir/view.json" 2> "$dir/view.err"
+rc=$?
+"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- | head -9
+if [ $rc -ne 0 ]; then
+	cat "$dir/view.err"
+	echo "FAIL: dcn-fcview exited $rc"
+	exit 1
+fi
+python3 - "$dir/view.json" <<'PY'
+import json, sys
+views = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+bad = []
+def check(cond, msg):
+    print("  %s: %s" % ("ok  " if cond else "FAIL", msg))
+    if not cond:
+        bad.append(msg)
+check(len(views) == 2, "two reads")
+first, second = views
+check(len(first["nodes"]) == 16, "16 nodes (%d)" % len(first["nodes"]))
+chans = [c for n in first["nodes"] for c in n["channels"]]
+# NovaCube k=4, n=2: 5 cables and a host port per node, 2 VCs each
+check(len(chans) == 16 * 6 * 2, "%d (port, VC) channels" % len(chans))
+cable = [c for c in chans if c["kind"] == "credit"]
+check(len(cable) == 16 * 5 * 2, "%d credit channels" % len(cable))
+check(all(c["peer_grant"] == 204 for c in cable),
+      "every cable's peer granted 204 credits (256 slots, 20% reserve)")
+check(all(0 <= c["credits"] <= c["peer_grant"] for c in cable),
+      "credits within the grant")
+check(all(c["in_depth"] <= c["in_cap"] and c["out_depth"] <= c["out_cap"]
+          for c in chans), "depths within capacities")
+sent = lambda v: sum(c["sent"] for n in v["nodes"] for c in n["channels"])
+check(sent(second) > sent(first), "frames sent between the reads: %d"
+      % (sent(second) - sent(first)))
+sys.exit(1 if bad else 0)
+PY
+rc=$?
+[ $rc -eq 0 ] && echo "PASS: dcn-fcview" || echo "FAIL: dcn-fcview"
+exit $rc

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/fc (EAL with --no-huge): credit frames round-trip; a sender starts
+ * with no credit and holds exactly the grant once the peer speaks; lost
+ * credit frames cost nothing, since the next carries the whole state; a
+ * restarted peer (new epoch) gives a full grant back; counters wrap; an
+ * input's internal credits in an output queue run out at its quota and
+ * come back as frames leave; freeing the state frees queued mbufs.
+ */
+#include <ftw.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_mempool.h>
+
+#include "test_common.h"
+#include "dcn_fc.h"
+
+static struct rte_mempool *mp;
+
+static int
+rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static struct dcn_fc_node *
+make(const char *id, unsigned int vcs)
+{
+	static const uint8_t kind[3] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_CREDIT,
+					 DCN_FC_PORT_HOST };
+	static const char *const names[3] = { "xp", "xm", "host" };
+	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
+				    .reserve_pct = 20, .n_vcs = vcs,
+				    .min_quota = 8 };
+	struct dcn_fc_node *fn = dcn_fc_node_create(id, 7, 3, kind, names, &conf);
+
+	assert_non_null(fn);
+	return fn;
+}
+
+static void
+test_credit_frame(void **state)
+{
+	struct dcn_fc_credit a = { 0xdeadbeef, 409, { 1, 0xfffffffe } }, b;
+	uint8_t buf[DCN_FC_CREDIT_LEN];
+
+	(void)state;
+	dcn_fc_write_credit(buf, &a);
+	dcn_fc_read_credit(buf, &b);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* big-endian on the wire */
+	assert_int_equal(buf[0], 0xde);
+	assert_int_equal(buf[7], 409 & 0xff);
+}
+
+static void
+test_layout(void **state)
+{
+	struct dcn_fc_node *fn = make("t-layout", 2);
+	struct dcn_fc_chan *c = dcn_fc_chan(fn, 1, 1);
+
+	(void)state;
+	assert_ptr_equal(dcn_fc_node_lookup("t-layout"), fn);
+	assert_int_equal(fn->n_chans, 6);
+	assert_int_equal(c->in_cap, 100);
+	assert_int_equal(c->grant, 80);       /* 20% reserve */
+	/* 32 / 6 inputs is below the least quota: the queue grows to hold
+	 * every input's share. */
+	assert_int_equal(c->quota, 8);
+	assert_true(c->out_cap >= 8 * 6);
+	assert_true(rte_ring_get_capacity(c->out_q) >= c->out_cap);
+	assert_true(rte_ring_get_capacity(c->in_q) >= c->in_cap);
+	assert_string_equal(fn->port_name[2], "host");
+	/* one VC: both VCs of a frame land in channel 0 */
+	dcn_fc_node_free(fn);
+	fn = make("t-layout1", 1);
+	assert_ptr_equal(dcn_fc_chan(fn, 1, 1), &fn->chan[1]);
+	dcn_fc_node_free(fn);
+	assert_null(dcn_fc_node_lookup("t-layout"));
+}
+
+static void
+test_external_credits(void **state)
+{
+	struct dcn_fc_node *fn = make("t-ext", 2);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, 0, 0), *c1 = dcn_fc_chan(fn, 0, 1);
+	struct dcn_fc_credit cr = { 11, 80, { 0, 0 } };
+
+	(void)state;
+	/* Nothing may be sent before the peer has said how much room it has. */
+	assert_int_equal(dcn_fc_credits(c0), 0);
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(dcn_fc_credits(c1), 80);
+	dcn_fc_sent(c0, 80);
+	assert_int_equal(dcn_fc_credits(c0), 0);
+	/* The peer frees 30, then 50: the first frame is lost; the second
+	 * alone restores the full grant. */
+	cr.freed[0] = 80;
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(dcn_fc_credits(c1), 80);
+	/* A stale or repeated frame changes nothing. */
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	/* The peer restarts with frames of ours still counted against us. */
+	dcn_fc_sent(c0, 50);
+	assert_int_equal(dcn_fc_credits(c0), 30);
+	cr.epoch = 12;
+	cr.freed[0] = 0;
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(c0->epoch_changes, 1);
+	/* Port 1 never heard from its peer. */
+	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 1, 0)), 0);
+	assert_int_equal(c0->credit_rx, 4);
+	dcn_fc_node_free(fn);
+}
+
+static void
+test_wrap(void **state)
+{
+	struct dcn_fc_node *fn = make("t-wrap", 1);
+	struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, 0);
+	struct dcn_fc_credit cr = { 5, 80, { 0xffffffe0u, 0 } };
+
+	(void)state;
+	c->sent = 0xffffffd0u;
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	dcn_fc_sent(c, 70);     /* sent wraps past zero */
+	assert_int_equal(dcn_fc_credits(c), 10);
+	cr.freed[0] += 70;      /* and so does freed */
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	/* a sender ahead of its limit has no credit, not 4 billion */
+	dcn_fc_sent(c, 85);
+	assert_int_equal(dcn_fc_credits(c), 0);
+	dcn_fc_node_free(fn);
+}
+
+static void
+test_internal_credits(void **state)
+{
+	struct dcn_fc_node *fn = make("t-int", 2);
+	uint32_t in_idx = 0, out_idx = 3;
+	struct dcn_fc_chan *in = &fn->chan[in_idx], *out = &fn->chan[out_idx];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, out_idx), out->quota);
+	for (i = 0; i < out->quota; i++)
+		in->ic_taken[out_idx]++;
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, out_idx), 0);
+	/* another input's share is untouched */
+	assert_int_equal(dcn_fc_ic_room(out, &fn->chan[1], 1, out_idx), out->quota);
+	out->ic_returned[in_idx] += 3;
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, out_idx), 3);
+	dcn_fc_node_free(fn);
+}
+
+static void
+test_free_returns_mbufs(void **state)
+{
+	struct dcn_fc_node *fn = make("t-free", 2);
+	struct rte_mbuf *m[10];
+	unsigned int avail = rte_mempool_avail_count(mp);
+
+	(void)state;
+	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, m, 10), 0);
+	assert_int_equal(rte_ring_enqueue_burst(fn->chan[0].in_q, (void **)m, 4,
+						NULL), 4);
+	assert_int_equal(rte_ring_enqueue_burst(fn->chan[5].out_q, (void **)&m[4],
+						4, NULL), 4);
+	fn->chan[2].held[0] = m[8];
+	fn->chan[2].held[1] = m[9];
+	fn->chan[2].held_n = 2;
+	assert_int_equal(dcn_fc_in_depth(&fn->chan[2]), 2);
+	dcn_fc_node_free(fn);
+	assert_int_equal(rte_mempool_avail_count(mp), avail);
+}
+
+static void
+test_bad_conf(void **state)
+{
+	static const uint8_t kind[1] = { DCN_FC_PORT_CREDIT };
+	struct dcn_fc_conf conf = { .n_vcs = 3 };
+
+	(void)state;
+	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, &conf));
+	conf.n_vcs = 2;
+	conf.reserve_pct = 95;
+	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, &conf));
+	conf.reserve_pct = 0;
+	assert_null(dcn_fc_node_create("t-bad", 0, 0, kind, NULL, &conf));
+}
+
+int
+main(int argc, char **argv)
+{
+	char prefix[48], rundir[96];
+	char *eal[] = { argv[0], "--no-huge", "-m", "128", "--no-pci",
+			prefix, "--log-level=4", NULL };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_credit_frame),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_external_credits),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_internal_credits),
+		cmocka_unit_test(test_free_returns_mbufs),
+		cmocka_unit_test(test_bad_conf),
+	};
+	int ret;
+
+	(void)argc;
+	snprintf(prefix, sizeof(prefix), "--file-prefix=dcn-test-fc-%d",
+		 (int)getpid());
+	snprintf(rundir, sizeof(rundir), "/var/run/dpdk/dcn-test-fc-%d",
+		 (int)getpid());
+	if (rte_eal_init(7, eal) < 0) {
+		printf("SKIP: EAL did not start (no --no-huge memory?)\n");
+		return 77;
+	}
+	mp = rte_pktmbuf_pool_create("fc_test", 1023, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (mp == NULL) {
+		printf("SKIP: no mempool\n");
+		rte_eal_cleanup();
+		nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		return 77;
+	}
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	return ret;
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcn-fcview: a running dcnfwd's flow-control queues and credits, read
+ * live from its shared memory as a DPDK secondary process.
+ *
+ *   dcn-fcview --file-prefix PREFIX [EAL options] -- [--interval SEC]
+ *              [--count N] [--json]
+ *
+ * The primary must run on hugepages (a --no-huge primary shares nothing).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_memzone.h>
+
+#include "dcn_fc.h"
+
+#define MAX_NODES 4096
+
+static struct dcn_fc_node *nodes[MAX_NODES];
+static unsigned int n_nodes;
+
+static void
+collect(const struct rte_memzone *mz, void *arg)
+{
+	(void)arg;
+	if (strncmp(mz->name, DCN_FC_MZ_PREFIX, strlen(DCN_FC_MZ_PREFIX)) == 0 &&
+	    n_nodes < MAX_NODES)
+		nodes[n_nodes++] = mz->addr;
+}
+
+static const char *
+kind_name(uint8_t k)
+{
+	return k == DCN_FC_PORT_CREDIT ? "credit" : k == DCN_FC_PORT_HOST ? "host" :
+										   "no-credit";
+}
+
+static void
+print_text(void)
+{
+	unsigned int i, c;
+
+	for (i = 0; i < n_nodes; i++) {
+		struct dcn_fc_node *fn = nodes[i];
+
+		printf("node %s: %u ports, %u VCs\n", fn->name, fn->n_ports,
+		       fn->n_vcs);
+		printf("  %-14s %2s %-6s %11s %5s %11s %11s %10s %10s %8s\n", "port",
+		       "vc", "kind", "in/cap", "held", "out/cap", "credits",
+		       "freed", "sent", "stalls");
+		for (c = 0; c < fn->n_chans; c++) {
+			const struct dcn_fc_chan *ch = &fn->chan[c];
+			unsigned int port = c / fn->n_vcs;
+			char in[24], out[24], cr[24];
+
+			snprintf(in, sizeof(in), "%u/%u", dcn_fc_in_depth(ch), ch->in_cap);
+			snprintf(out, sizeof(out), "%u/%u", rte_ring_count(ch->out_q),
+				 ch->out_cap);
+			if (fn->kind[port] == DCN_FC_PORT_CREDIT)
+				snprintf(cr, sizeof(cr), "%u/%u", dcn_fc_credits(ch),
+					 ch->peer_grant);
+			else
+				snprintf(cr, sizeof(cr), "-");
+			printf("  %-14s %2u %-6s %11s %5u %11s %11s %10u %10u %8lu\n",
+			       fn->port_name[port], c % fn->n_vcs, kind_name(fn->kind[port]),
+			       in, ch->held_n, out, cr, ch->freed, ch->sent,
+			       (unsigned long)ch->stalls);
+		}
+	}
+}
+
+static void
+print_json(void)
+{
+	unsigned int i, c;
+
+	printf("{\"nodes\": [");
+	for (i = 0; i < n_nodes; i++) {
+		struct dcn_fc_node *fn = nodes[i];
+
+		printf("%s{\"node\": \"%s\", \"vcs\": %u, \"channels\": [", i ? ", " : "",
+		       fn->name, fn->n_vcs);
+		for (c = 0; c < fn->n_chans; c++) {
+			const struct dcn_fc_chan *ch = &fn->chan[c];
+			unsigned int port = c / fn->n_vcs;
+
+			printf("%s{\"port\": \"%s\", \"vc\": %u, \"kind\": \"%s\", "
+			       "\"in_depth\": %u, \"in_cap\": %u, \"out_depth\": %u, "
+			       "\"out_cap\": %u, \"credits\": %u, \"peer_grant\": %u, "
+			       "\"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
+			       c ? ", " : "", fn->port_name[port], c % fn->n_vcs,
+			       kind_name(fn->kind[port]), dcn_fc_in_depth(ch), ch->in_cap,
+			       rte_ring_count(ch->out_q), ch->out_cap,
+			       fn->kind[port] == DCN_FC_PORT_CREDIT ? dcn_fc_credits(ch) : 0,
+			       ch->peer_grant, ch->freed, ch->sent,
+			       (unsigned long)ch->stalls);
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dcn-fcview --file-prefix PREFIX [EAL options] -- [options]\n"
+		"\n"
+		"Prints each (port, VC) input and output queue depth and credit count\n"
+		"of a running dcnfwd, read from its shared memory as a secondary\n"
+		"process (the dcnfwd must run on hugepages, not --no-huge).\n"
+		"\n"
+		"  --interval SEC   print again every SEC seconds (default 1)\n"
+		"  --count N        print N times, then exit (default 1; 0: forever)\n"
+		"  --json           one JSON object per print\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *eal[64];
+	double interval = 1;
+	long count = 1, k;
+	int json = 0, neal = 0, i, c, sep = argc, has_proc = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			sep = i;
+			break;
+		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strncmp(argv[i], "--proc-type", 11))
+			has_proc = 1;
+	}
+	if (sep > 60) {
+		fprintf(stderr, "dcn-fcview: too many EAL options\n");
+		return 2;
+	}
+	eal[neal++] = argv[0];
+	for (i = 1; i < sep; i++)
+		eal[neal++] = argv[i];
+	/* It only ever reads another process's memory. */
+	if (!has_proc)
+		eal[neal++] = (char *)(uintptr_t)"--proc-type=secondary";
+	eal[neal++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
+	eal[neal] = NULL;
+	if (sep < argc) {
+		argc -= sep;
+		argv += sep;
+		optind = 1;
+		while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+			char *end;
+
+			switch (c) {
+			case 'i':
+				interval = strtod(optarg, &end);
+				if (*end || interval <= 0) {
+					fprintf(stderr, "dcn-fcview: --interval: a number "
+						"of seconds above 0\n");
+					return 2;
+				}
+				break;
+			case 'c':
+				count = strtol(optarg, &end, 10);
+				if (*end || count < 0) {
+					fprintf(stderr, "dcn-fcview: --count: 0 or more\n");
+					return 2;
+				}
+				break;
+			case 'j':
+				json = 1;
+				break;
+			case 'h':
+				usage(stdout);
+				return 0;
+			default:
+				usage(stderr);
+				return 2;
+			}
+		}
+	}
+	if (rte_eal_init(neal, eal) < 0) {
+		fprintf(stderr, "dcn-fcview: cannot attach to the dcnfwd (is it "
+			"running on hugepages with this --file-prefix?): %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	rte_memzone_walk(collect, NULL);
+	if (n_nodes == 0) {
+		fprintf(stderr, "dcn-fcview: no flow-control queues in this "
+			"process (flow control off?)\n");
+		rte_eal_cleanup();
+		return 1;
+	}
+	for (k = 0; count == 0 || k < count; k++) {
+		if (k)
+			usleep((useconds_t)(interval * 1e6));
+		if (json)
+			print_json();
+		else
+			print_text();
+		fflush(stdout);
+	}
+	rte_eal_cleanup();
+	return 0;
+}
