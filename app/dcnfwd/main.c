@@ -332,7 +332,7 @@ live_sample(const struct dcnfwd *d, struct live *l)
 		dcnfwd_port_totals(d, i, &ps);
 		l->rx += ps.rx;
 		l->tx += ps.tx;
-		l->drops += ps.tx_drop;
+		l->drops += ps.tx_drop + ps.in_drop;
 	}
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
 	l->encap = s.encap;
@@ -385,14 +385,15 @@ final_report(const struct dcnfwd *d)
 		return;
 	printf("\nfinal counters\n");
 	if (d->n_nodes == 1) {
-		printf("  %-16s %12s %12s %10s\n", "port", "rx", "tx", "tx_drop");
+		printf("  %-16s %12s %12s %10s %10s\n", "port", "rx", "tx", "tx_drop",
+		       "in_drop");
 		for (i = 0; i < d->n_ports; i++) {
 			struct dcnfwd_port_stats ps;
 
 			dcnfwd_port_totals(d, i, &ps);
-			printf("  %-16s %12lu %12lu %10lu\n", d->port[i].name,
+			printf("  %-16s %12lu %12lu %10lu %10lu\n", d->port[i].name,
 			       (unsigned long)ps.rx, (unsigned long)ps.tx,
-			       (unsigned long)ps.tx_drop);
+			       (unsigned long)ps.tx_drop, (unsigned long)ps.in_drop);
 		}
 	}
 	printf("  frames in %lu: encapsulated %lu, transit %lu, decapsulated %lu, "

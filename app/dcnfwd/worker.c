@@ -3,9 +3,11 @@
  * The worker loop: receive a burst, hand it to its owner (a node's
  * forwarding step, an emulated switch, or an emulated host's sink), buffer
  * what goes out per port, and flush the buffers when full or when the
- * drain timer fires. No allocation (except the emulation's flood copies and
- * generated frames, from the mempool), no lock, no syscall but the idle
- * sleep, no log.
+ * drain timer fires. With flow control on, a node's frames go through its
+ * input and output queues instead (see "Flow control" below). No
+ * allocation but mbufs from the mempool (credit frames, and the
+ * emulation's flood copies and generated frames), no lock, no syscall but
+ * the idle sleep, no log.
  */
 #include <rte_cycles.h>
 #include <rte_lcore.h>
