@@ -284,6 +284,13 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern,
 			break;
 		last_rx = rx;
 	}
+	/* Credits come home too: a state whose last repeats were all lost
+	 * is sent again on the slow refresh (100 intervals). */
+	for (j = 0; d->fc_on && j < 50; j++) {
+		if (full_credit_links(d, &links) == links)
+			break;
+		settle(d, next_hello, 10);
+	}
 	for (i = 0; i < n; i++)
 		sent += d->host[i].gen.sent;
 	dcn_gen_sink_report(sinks, n, d->tsc_hz, &rep);

@@ -14,7 +14,9 @@ deadlock  permutation, then all-to-all traffic far above what the links
           SECONDS each: delivery rises every second, nothing dropped
           inside the fabric.
 credit-loss  30% of credit frames thrown away at the sender: no loss, and
-          at the end every link holds its full credit again.
+          at the end every link holds its full credit again (dcnfwd waits
+          up to 500 ms for that: a state whose repeats were all lost comes
+          back on the slow refresh, every 100 ms).
 
 Usage: flow_control.py DCNFWD MODE [SECONDS]
 Exit 0 pass, 1 fail, 77 skip (EAL could not start).
