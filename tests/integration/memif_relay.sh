@@ -121,7 +121,8 @@ g = json.load(open(d + "/gen.json"))
 def ports(log):
     t = {}
     for l in open(d + "/" + log):
-        m = re.match(r"\s+(cable|host)\s+(\d+)\s+(\d+)\s+(\d+)$", l)
+        # port, rx, tx, tx_drop, in_drop
+        m = re.match(r"\s+(cable|host)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", l)
         if m:
             t[m.group(1)] = tuple(int(x) for x in m.group(2, 3, 4))
     return t
