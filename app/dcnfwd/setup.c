@@ -179,15 +179,11 @@ emu_endpoint(struct dcnfwd *d, uint32_t v, uint16_t port, uint32_t *host_of)
 	snprintf(name, sizeof(name), "%s:%u", vname, port);
 	if (dcn_topo_is_router(d->t, v)) {
 		/* A Diamond switch port facing a server is a host port. */
-		int host = 0;
-		struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
-		unsigned int n = dcn_topo_adj(d->t, v, a), i;
+		int64_t peer = dcn_topo_port_peer(d->t, v, port);
+		int host = peer >= 0 &&
+			   dcn_topo_role(d->t, (uint32_t)peer) == DCN_ROLE_SERVER &&
+			   !dcn_topo_is_router(d->t, (uint32_t)peer);
 
-		for (i = 0; i < n; i++)
-			if (a[i].port == port &&
-			    dcn_topo_role(d->t, a[i].peer) == DCN_ROLE_SERVER &&
-			    !dcn_topo_is_router(d->t, a[i].peer))
-				host = 1;
 		pi = port_add(d, OWNER_NODE, d->node_of_vertex[v], port, host, name);
 	} else if (role == DCN_ROLE_SWITCH) {
 		uint32_t s;
@@ -622,20 +618,15 @@ dcnfwd_setup_workers(struct dcnfwd *d)
 static enum dcn_fc_port_kind
 fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 {
-	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
-	unsigned int n, i;
+	int64_t peer;
 
 	if (p->is_host)
 		return DCN_FC_PORT_HOST;
 	if (dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
 		return DCN_FC_PORT_NOCREDIT;
-	n = dcn_topo_max_degree(d->t) <= DCN_FWD_MAX_FABRIC_PORTS ?
-		    dcn_topo_adj(d->t, v, a) : 0;
-	for (i = 0; i < n; i++)
-		if (a[i].port == p->fabric_port)
-			return dcn_topo_is_router(d->t, a[i].peer) ?
-				       DCN_FC_PORT_CREDIT : DCN_FC_PORT_NOCREDIT;
-	return DCN_FC_PORT_NOCREDIT;
+	peer = dcn_topo_port_peer(d->t, v, (unsigned int)p->fabric_port);
+	return peer >= 0 && dcn_topo_is_router(d->t, (uint32_t)peer) ?
+		       DCN_FC_PORT_CREDIT : DCN_FC_PORT_NOCREDIT;
 }
 
 /* Flow-control queues of every node, in memzones "dcn_fc.<node index>". */

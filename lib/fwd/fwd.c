@@ -97,16 +97,12 @@ dcn_fwd_nbrs_free(struct dcn_fwd_nbrs *nb)
 static int
 port_on_switch(const struct dcn_fwd_ctx *c, int fp)
 {
-	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
-	unsigned int n, i;
+	int64_t peer;
 
 	if (dcn_topo_max_degree(c->t) > DCN_FWD_MAX_FABRIC_PORTS)
 		return 0;
-	n = dcn_topo_adj(c->t, c->node, a);
-	for (i = 0; i < n; i++)
-		if (a[i].port == fp)
-			return dcn_topo_role(c->t, a[i].peer) == DCN_ROLE_SWITCH;
-	return 0;
+	peer = dcn_topo_port_peer(c->t, c->node, (unsigned int)fp);
+	return peer >= 0 && dcn_topo_role(c->t, (uint32_t)peer) == DCN_ROLE_SWITCH;
 }
 
 int

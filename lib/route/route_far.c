@@ -325,12 +325,10 @@ static void
 far_fail_link_cb(uint32_t v, uint16_t port, void *arg)
 {
 	const struct fail_walk *w = arg;
-	struct dcn_adj a[256];
-	unsigned int n = dcn_topo_adj(w->t, v, a), i;
+	int64_t peer = dcn_topo_port_peer(w->t, v, port);
 
-	for (i = 0; i < n; i++)
-		if (a[i].port == port)
-			far_fail_cable(w, v, a[i].peer);
+	if (peer >= 0)
+		far_fail_cable(w, v, (uint32_t)peer);
 }
 
 /*

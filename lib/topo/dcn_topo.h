@@ -135,6 +135,13 @@ unsigned int dcn_topo_adj(const struct dcn_topo *t, uint32_t v,
 			  struct dcn_adj *out);
 
 /**
+ * The vertex at the other end of port `port` of vertex v.
+ * @return the peer, or -1 when the port is not cabled (or no memory).
+ */
+int64_t dcn_topo_port_peer(const struct dcn_topo *t, uint32_t v,
+			   unsigned int port);
+
+/**
  * Number of ports of vertex v, cabled or not (its NIC or switch size).
  */
 unsigned int dcn_topo_ports(const struct dcn_topo *t, uint32_t v);

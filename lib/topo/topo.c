@@ -353,6 +353,30 @@ dcn_topo_adj(const struct dcn_topo *t, uint32_t v, struct dcn_adj *out)
 	return t->ops->adj(t, v, out);
 }
 
+int64_t
+dcn_topo_port_peer(const struct dcn_topo *t, uint32_t v, unsigned int port)
+{
+	struct dcn_adj stack[256], *a = stack;
+	unsigned int deg = dcn_topo_max_degree(t), n, i;
+	int64_t peer = -1;
+
+	/* Only a switch with more ports than that needs the heap. */
+	if (deg > sizeof(stack) / sizeof(stack[0])) {
+		a = malloc(deg * sizeof(*a));
+		if (a == NULL)
+			return -1;
+	}
+	n = dcn_topo_adj(t, v, a);
+	for (i = 0; i < n; i++)
+		if (a[i].port == port) {
+			peer = a[i].peer;
+			break;
+		}
+	if (a != stack)
+		free(a);
+	return peer;
+}
+
 unsigned int
 dcn_topo_ports(const struct dcn_topo *t, uint32_t v)
 {

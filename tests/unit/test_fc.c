@@ -7,25 +7,11 @@
  * input's internal credits in an output queue run out at its quota and
  * come back as frames leave; freeing the state frees queued mbufs.
  */
-#include <ftw.h>
-#include <unistd.h>
-
-#include <rte_eal.h>
-#include <rte_mempool.h>
-
 #include "test_common.h"
+#include "test_eal.h"
 #include "dcn_fc.h"
 
 static struct rte_mempool *mp;
-
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
 
 static struct dcn_fc_node *
 make(const char *id, unsigned int vcs)
@@ -202,9 +188,6 @@ test_bad_conf(void **state)
 int
 main(int argc, char **argv)
 {
-	char prefix[48], rundir[96];
-	char *eal[] = { argv[0], "--no-huge", "-m", "128", "--no-pci",
-			prefix, "--log-level=4", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_credit_frame),
 		cmocka_unit_test(test_layout),
@@ -217,25 +200,10 @@ main(int argc, char **argv)
 	int ret;
 
 	(void)argc;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=dcn-test-fc-%d",
-		 (int)getpid());
-	snprintf(rundir, sizeof(rundir), "/var/run/dpdk/dcn-test-fc-%d",
-		 (int)getpid());
-	if (rte_eal_init(7, eal) < 0) {
-		printf("SKIP: EAL did not start (no --no-huge memory?)\n");
-		return 77;
-	}
-	mp = rte_pktmbuf_pool_create("fc_test", 1023, 0, 0,
-				     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-	if (mp == NULL) {
-		printf("SKIP: no mempool\n");
-		rte_eal_cleanup();
-		nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-		return 77;
-	}
+	ret = test_eal_start(argv[0], "fc", 1023, &mp);
+	if (ret != 0)
+		return ret;
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_mempool_free(mp);
-	rte_eal_cleanup();
-	nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	test_eal_stop(mp);
 	return ret;
 }

@@ -5,13 +5,8 @@
  * at the last; Diamond routes plain IPv4; PORA draws per packet; every bad
  * frame is dropped under its reason and the mempool gets all mbufs back.
  */
-#include <ftw.h>
-#include <unistd.h>
-
-#include <rte_eal.h>
-#include <rte_mempool.h>
-
 #include "test_common.h"
+#include "test_eal.h"
 #include "dcn_fwd.h"
 
 static struct rte_mempool *mp;
@@ -339,21 +334,9 @@ test_pora_per_packet(void **state)
 	dcn_topo_free(t);
 }
 
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int
 main(int argc, char **argv)
 {
-	char prefix[48], rundir[96];
-	char *eal[] = { argv[0], "--no-huge", "-m", "128", "--no-pci",
-			prefix, "--log-level=4", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_frames_dropped),
 		cmocka_unit_test(test_encap_transit_decap),
@@ -363,27 +346,11 @@ main(int argc, char **argv)
 	int ret;
 
 	(void)argc;
-	/* Its own prefix, and its runtime directory removed at the end. */
-	snprintf(prefix, sizeof(prefix), "--file-prefix=dcn-test-fwd-%d",
-		 (int)getpid());
-	snprintf(rundir, sizeof(rundir), "/var/run/dpdk/dcn-test-fwd-%d",
-		 (int)getpid());
-	if (rte_eal_init(7, eal) < 0) {
-		printf("SKIP: EAL did not start (no --no-huge memory?)\n");
-		return 77;
-	}
-	mp = rte_pktmbuf_pool_create("fwd_test", 4095, 0, 0,
-				     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-	if (mp == NULL) {
-		printf("SKIP: no mempool\n");
-		rte_eal_cleanup();
-		nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-		return 77;
-	}
+	ret = test_eal_start(argv[0], "fwd", 4095, &mp);
+	if (ret != 0)
+		return ret;
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
 	dcn_fwd_nbrs_free(&nbrs);
-	rte_mempool_free(mp);
-	rte_eal_cleanup();
-	nftw(rundir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	test_eal_stop(mp);
 	return ret;
 }

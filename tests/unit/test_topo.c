@@ -491,10 +491,49 @@ test_totoro_structure(void **state)
 	dcn_topo_free(t3);
 }
 
+/* dcn_topo_port_peer agrees with dcn_topo_adj on every port, cabled or
+ * not (a Totoro server without a higher-level link, an odd-k NovaCube
+ * node without a jump link). */
+static void
+test_port_peer(void **state)
+{
+	static const char *const specs[] = { "totoro:N=4,n=4,K=1",
+		"novacube:k=5,n=2", "rrect:n=2,m=2,k=1", "diamond:k=4" };
+	unsigned int s, uncabled = 0;
+
+	(void)state;
+	for (s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+		struct dcn_topo *t = topo_or_fail(specs[s]);
+		struct dcn_adj *a = calloc(dcn_topo_max_degree(t), sizeof(*a));
+		uint32_t v;
+
+		assert_non_null(a);
+		for (v = 0; v < dcn_topo_vertices(t); v++) {
+			unsigned int n = dcn_topo_adj(t, v, a), port, i;
+
+			for (port = 0; port < dcn_topo_ports(t, v); port++) {
+				int64_t want = -1;
+
+				for (i = 0; i < n; i++)
+					if (a[i].port == port)
+						want = a[i].peer;
+				uncabled += want < 0;
+				assert_int_equal(dcn_topo_port_peer(t, v, port), want);
+			}
+		}
+		/* past the last port: nothing */
+		assert_int_equal(dcn_topo_port_peer(t, 0, dcn_topo_ports(t, 0)), -1);
+		free(a);
+		dcn_topo_free(t);
+	}
+	assert_true(uncabled > 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_port_peer),
 		cmocka_unit_test(test_spec_invalid),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_sizes),
