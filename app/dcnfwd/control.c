@@ -157,6 +157,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	p->hello_rx++;
 	p->peer_vertex = (uint32_t)v;
 	p->peer_seen_tsc = now;
+	dcnfwd_failover_hello(d, p, (uint32_t)v, h.port, &mac, now);
 	{
 		struct dcn_fwd_nbr *e = dcn_fwd_nbr_find(&n->nbrs, (uint32_t)v,
 							 (uint16_t)p->fabric_port);
@@ -164,8 +165,14 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		if (e != NULL) {
 			uint64_t cur = __atomic_load_n(&e->mac, __ATOMIC_RELAXED);
 
+			/* A neighbour held down gets its MAC back only when
+			 * its hold-down is over. */
+			if (!dcnfwd_nbr_usable(n, (uint32_t)(e - n->nbrs.slot)))
+				return;
 			if (memcmp(&cur, &mac, 6) != 0)
 				dcn_fwd_nbr_set_mac(e, &mac);
+			if (e->down)
+				__atomic_store_n(&e->down, 0, __ATOMIC_RELEASE);
 			return;
 		}
 	}
@@ -192,10 +199,19 @@ dcnfwd_control_poll(struct dcnfwd *d, uint64_t now)
 			const uint8_t *f = rte_pktmbuf_mtod(m[i], const uint8_t *);
 			uint32_t len = rte_pktmbuf_data_len(m[i]);
 
-			if (m[i]->port < d->n_ports &&
-			    len >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN &&
-			    (f[DCN_ETHER_HDR_LEN] & 0x0f) == DCN_FT_HELLO)
+			if (m[i]->port >= d->n_ports ||
+			    len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN)
+				continue;
+			switch (f[DCN_ETHER_HDR_LEN] & 0x0f) {
+			case DCN_FT_HELLO:
 				hello_rx(d, &d->port[m[i]->port], f, len, now);
+				break;
+			case DCN_FT_LINKSTATE:
+				dcnfwd_failover_lsa_rx(d, m[i]->port, f, len, now);
+				break;
+			default:
+				break;
+			}
 		}
 		rte_pktmbuf_free_bulk(m, n);
 	}

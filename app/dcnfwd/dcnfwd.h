@@ -19,12 +19,14 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
 #include "dcn_conf.h"
 #include "dcn_fc.h"
 #include "dcn_fwd.h"
 #include "dcn_gen.h"
+#include "dcn_link.h"
 #include "dcn_route.h"
 #include "dcn_topo.h"
 
@@ -70,7 +72,56 @@ struct dcnfwd_port {
 	 * Only the port's one poller touches them. */
 	uint64_t rl_per;
 	uint64_t rl_next;
+	/* failover (control thread, but link_down and cut, which workers read) */
+	struct dcn_link link;
+	uint8_t carrier_src;     /* enum dcnfwd_carrier_src */
+	volatile uint8_t link_down; /* the owner flushes its output queues */
+	volatile uint8_t cut;    /* emulated cable cut: frames vanish */
+	volatile uint8_t lsc_pending; /* the PMD raised a link event */
+	int ifindex;             /* kernel interface behind the PMD, 0: none */
+	int32_t cable_peer;      /* emulation: the other end, -1: none */
+	uint64_t rx_seen;        /* rx counter at the last liveness check */
 };
+
+enum dcnfwd_carrier_src {
+	CARRIER_NONE = 0,   /* nothing reports carrier: hellos only */
+	CARRIER_ETHDEV,     /* PMD link status (events, or polled) */
+	CARRIER_NETLINK,    /* kernel interface (af_xdp, af_packet, tap) */
+	CARRIER_EMULATED,   /* emulated cable */
+};
+
+/* A node's routing: router, the failures it knows, and its table.
+ * Published by RCU: workers read node->fib at each burst. */
+struct dcnfwd_fib {
+	struct dcn_router *r;
+	struct dcn_failset *fs;       /* NULL: nothing known down */
+	struct dcn_rtable *tb;
+	uint32_t gen;
+	uint8_t own_router;           /* r is this fib's (else d->r) */
+	uint64_t rcu_token;           /* retired: free once workers passed it */
+	struct dcnfwd_fib *next;      /* on the retired list */
+};
+
+/* A failover event, for telemetry and the benchmarks. */
+struct dcnfwd_event {
+	uint64_t tsc;
+	uint64_t wall_us;             /* CLOCK_REALTIME */
+	uint32_t node;
+	int16_t local;                /* local port, -1: none */
+	uint32_t vertex;              /* neighbour concerned, UINT32_MAX */
+	uint8_t kind;                 /* enum dcnfwd_event_kind */
+	uint8_t cause;                /* enum dcn_link_cause */
+	uint32_t gen;                 /* table generation (TABLE events) */
+};
+
+enum dcnfwd_event_kind {
+	EV_LINK_DOWN = 0, EV_LINK_HOLD, EV_LINK_UP, EV_NBR_DOWN, EV_NBR_UP,
+	EV_TABLE, EV_LSA_IN, EV_CUT, EV_REPLUG,
+};
+
+#define DCNFWD_EVENTS 1024
+
+enum dcnfwd_unplug_mode { UNPLUG_CARRIER = 0, UNPLUG_SILENT, UNPLUG_KILL };
 
 struct dcnfwd_node {
 	uint32_t vertex;
@@ -84,6 +135,19 @@ struct dcnfwd_node {
 	int host_local;                  /* local index of the host port, -1 */
 	uint32_t hello_seq;
 	struct dcn_fc_node *fc;          /* flow control; NULL: off */
+	/* failover */
+	struct dcnfwd_fib *fib;          /* current routing (RCU) */
+	struct dcn_link *nbr_link;       /* per nbrs slot: neighbour liveness */
+	uint16_t *nbr_vport;             /* per nbrs slot: its port on the switch */
+	uint64_t *nbr_mac;               /* per nbrs slot: MAC of its last hello */
+	struct dcn_link_db *lsdb;        /* others' announcements */
+	uint32_t lsa_seq;
+	uint8_t dirty;                   /* knowledge changed: recompile */
+	uint8_t lsa_due;                 /* own state changed: announce */
+	uint8_t lsa_tail;                /* refreshes left after recovery */
+	uint64_t lsa_refresh_tsc;
+	uint64_t lsa_tx, lsa_rx, lsa_relayed, lsa_dup, lsa_refused;
+	uint32_t n_down;                 /* links this node believes down */
 };
 
 /* An emulated learning L2 switch. */
@@ -110,6 +174,7 @@ struct dcnfwd_host {
 struct dcnfwd_port_stats {
 	uint64_t rx, tx, tx_drop;
 	uint64_t in_drop;        /* input queue full (flow control on) */
+	uint64_t down_drop;      /* queued for a link that went down */
 };
 
 /* Flow-control output channels a worker may stage frames for, per node. */
@@ -192,6 +257,24 @@ struct dcnfwd {
 	uint32_t credit_drop_ppm;           /* test: credit frames thrown away */
 	double link_rate;                   /* emulated cables, frames/s; 0: any */
 	unsigned int senders;               /* emulation: hosts that send; 0: all */
+	/* failover */
+	const char *unplug;                 /* emulation: what to pull */
+	int unplug_mode;                    /* enum dcnfwd_unplug_mode */
+	double unplug_at, replug_at;
+	int replug_set;
+	unsigned int flaps;
+	struct dcn_link_conf lconf;
+	unsigned int lsa_hops;              /* from the paper's routing */
+	uint32_t epoch;                     /* this process's incarnation */
+	struct rte_rcu_qsbr *rcu;
+	struct dcnfwd_fib *retired;
+	int nl_fd;                          /* rtnetlink, -1: none */
+	uint64_t next_carrier_poll;
+	struct dcnfwd_event ev[DCNFWD_EVENTS];
+	uint64_t n_ev;
+	uint64_t table_builds;
+	uint64_t last_table_tsc;
+	uint64_t build_ns_max;
 };
 
 extern volatile int dcnfwd_quit;
@@ -228,6 +311,11 @@ port_tx(const struct dcnfwd_port *p, uint16_t q, struct rte_mbuf **m,
 {
 	if (p->is_ethdev)
 		return rte_eth_tx_burst(p->ethdev, q, m, n);
+	if (unlikely(p->cut)) {
+		/* A cut emulated cable: the frames leave and are lost. */
+		rte_pktmbuf_free_bulk(m, n);
+		return n;
+	}
 	return (uint16_t)rte_ring_enqueue_burst(p->tx_ring, (void **)m, n, NULL);
 }
 
@@ -268,6 +356,35 @@ void dcnfwd_send_hellos(struct dcnfwd *d);
 int dcnfwd_neighbours_ready(const struct dcnfwd *d);
 int dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
 		  unsigned int n);
+
+/* failover.c */
+int dcnfwd_failover_setup(struct dcnfwd *d);
+void dcnfwd_failover_teardown(struct dcnfwd *d);
+void dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now);
+void dcnfwd_failover_hello(struct dcnfwd *d, struct dcnfwd_port *p,
+			   uint32_t v, uint16_t vport,
+			   const struct rte_ether_addr *mac, uint64_t now);
+int dcnfwd_nbr_usable(const struct dcnfwd_node *n, uint32_t slot);
+void dcnfwd_failover_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f,
+			    uint32_t len, uint64_t now);
+/* Emulation: cut (1) or mend (0) the cable at port pi; with carrier set,
+ * both ends see it as a PMD would, else only the frames stop. */
+void dcnfwd_emu_cut(struct dcnfwd *d, uint32_t pi, int cut, int carrier);
+/* Wait for a link event or timeout_us (the control loop's sleep). */
+void dcnfwd_control_wait(struct dcnfwd *d, unsigned int timeout_us);
+const char *dcnfwd_event_name(enum dcnfwd_event_kind k);
+uint64_t dcnfwd_us_of_tsc(const struct dcnfwd *d, uint64_t tsc);
+
+/* Worker: the node's current table in its context (one load a burst). */
+static inline struct dcn_fwd_ctx *
+dcnfwd_node_ctx(struct dcn_fwd_ctx *c, const struct dcnfwd_node *n)
+{
+	const struct dcnfwd_fib *f = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE);
+
+	if (unlikely(c->tb != f->tb))
+		dcn_fwd_set_table(c, f->r, f->tb);
+	return c;
+}
 
 /* telemetry.c */
 void dcnfwd_telemetry_register(void);

@@ -48,7 +48,11 @@ usage(FILE *f)
 		"  --draw flow|packet  next hop by flow hash (default) or per packet\n"
 		"  --burst N           rx/tx burst (default from config, or 32)\n"
 		"  --no-backoff        idle workers spin (benchmarks)\n"
-		"  --hello-ms N        hello interval\n"
+		"  --hello-ms N        hello interval (default 3)\n"
+		"  --hello-miss N      intervals of silence before a neighbour is\n"
+		"                      down (default 3)\n"
+		"  --holddown-ms N     a link that comes back waits this long (doubled\n"
+		"                      while it flaps; default 100)\n"
 		"  --stats SEC         print live figures every SEC seconds (0: off;\n"
 		"                      default 1)\n"
 		"  --duration SEC      stop after SEC seconds (default: until Ctrl-C;\n"
@@ -71,6 +75,18 @@ usage(FILE *f)
 		"                      to host 0)\n"
 		"  --link-rate PPS     every emulated cable carries at most PPS frames/s\n"
 		"                      (default: as fast as the rings go)\n"
+		"  --unplug WHAT       pull a cable during the run: NODE:PORT (a node's\n"
+		"                      topology port) or 'busiest' (the cable that\n"
+		"                      carried most in the first phase); reports the\n"
+		"                      outage and where the traffic went\n"
+		"  --unplug-mode M     carrier (both ends see the link go, as a PMD\n"
+		"                      event; default), silent (frames vanish, carrier\n"
+		"                      stays: hellos find it), kill (the node WHAT\n"
+		"                      names, or the busiest transit node, goes silent)\n"
+		"  --unplug-at SEC     when (default: a third of --duration)\n"
+		"  --replug-at SEC     when it comes back (default: two thirds; 0:\n"
+		"                      never)\n"
+		"  --flaps N           pull and mend it N times instead (soak)\n"
 		"  --pairs N           instead of traffic: for every ordered pair of\n"
 		"                      hosts, send N (1..64) frames of one flow alone and print\n"
 		"                      (JSON lines) where they went, port by port\n"
@@ -101,6 +117,7 @@ struct app_opts {
 	double credit_drop;
 	double link_rate;
 	unsigned int senders;
+	unsigned int hello_miss, holddown_ms;
 };
 
 static struct app_opts ao = { .stats = 1, .rate = 1000, .size = 60, .fc = -1 };
@@ -147,6 +164,13 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 		{ "credit-drop", required_argument, NULL, 'X' },
 		{ "link-rate", required_argument, NULL, 'L' },
 		{ "senders", required_argument, NULL, 'N' },
+		{ "hello-miss", required_argument, NULL, 'M' },
+		{ "holddown-ms", required_argument, NULL, 'T' },
+		{ "unplug", required_argument, NULL, 'U' },
+		{ "unplug-mode", required_argument, NULL, 'u' },
+		{ "unplug-at", required_argument, NULL, 'x' },
+		{ "replug-at", required_argument, NULL, 'y' },
+		{ "flaps", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -263,6 +287,44 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 				return -1;
 			ao.senders = (unsigned int)v;
 			break;
+		case 'M':
+			if (parse_double(optarg, "--hello-miss", 1, 100, &v))
+				return -1;
+			ao.hello_miss = (unsigned int)v;
+			break;
+		case 'T':
+			if (parse_double(optarg, "--holddown-ms", 1, 600000, &v))
+				return -1;
+			ao.holddown_ms = (unsigned int)v;
+			break;
+		case 'U':
+			d->unplug = optarg;
+			break;
+		case 'u':
+			if (strcmp(optarg, "carrier") && strcmp(optarg, "silent") &&
+			    strcmp(optarg, "kill")) {
+				fprintf(stderr, "dcnfwd: --unplug-mode: carrier, silent "
+					"or kill\n");
+				return -1;
+			}
+			d->unplug_mode = !strcmp(optarg, "carrier") ? UNPLUG_CARRIER :
+					 !strcmp(optarg, "silent") ? UNPLUG_SILENT :
+								     UNPLUG_KILL;
+			break;
+		case 'x':
+			if (parse_double(optarg, "--unplug-at", 0, 1e6, &d->unplug_at))
+				return -1;
+			break;
+		case 'y':
+			if (parse_double(optarg, "--replug-at", 0, 1e6, &d->replug_at))
+				return -1;
+			d->replug_set = 1;
+			break;
+		case 'f':
+			if (parse_double(optarg, "--flaps", 1, 1e6, &v))
+				return -1;
+			d->flaps = (unsigned int)v;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -372,6 +434,7 @@ dcnfwd_control_tick(struct dcnfwd *d, uint64_t *next_hello)
 		*next_hello = now + d->hello_interval_ms * d->tsc_hz / 1000;
 	}
 	dcnfwd_control_poll(d, now);
+	dcnfwd_failover_tick(d, now);
 }
 
 static void
@@ -417,7 +480,16 @@ apply_overrides(struct dcnfwd *d)
 	d->backoff = ao.no_backoff ? 0 : d->conf_file ? d->conf.backoff : 1;
 	d->ethertype = d->conf_file ? d->conf.ethertype : DCN_FABRIC_ETHERTYPE;
 	d->hello_interval_ms = ao.hello_ms ? ao.hello_ms :
-			       d->conf_file ? d->conf.hello_interval_ms : 10;
+			       d->conf_file ? d->conf.hello_interval_ms : 3;
+	d->lconf.miss = ao.hello_miss ? ao.hello_miss :
+			d->conf_file ? d->conf.hello_miss : 3;
+	d->lconf.holddown_us = 1000ull * (ao.holddown_ms ? ao.holddown_ms :
+					  d->conf_file ? d->conf.holddown_ms : 100);
+	if (d->unplug != NULL && d->emulate == NULL) {
+		fprintf(stderr, "dcnfwd: --unplug is for --emulate (on real ports, "
+			"pull the cable)\n");
+		return -1;
+	}
 	d->per_packet = ao.draw ? !strcmp(ao.draw, "packet") :
 			d->conf_file ? d->conf.draw_per_packet : 0;
 	d->rconf.algo = d->conf_file ? d->conf.algo : DCN_ALGO_DEFAULT;
@@ -481,7 +553,7 @@ run_node(struct dcnfwd *d)
 		}
 		if (d->duration > 0 && elapsed >= d->duration)
 			break;
-		rte_delay_us_sleep(1000);
+		dcnfwd_control_wait(d, 1000);
 	}
 	return 0;
 }
@@ -553,6 +625,8 @@ main(int argc, char **argv)
 		ret = dcnfwd_setup_fc(d);
 	if (ret == 0)
 		ret = dcnfwd_setup_workers(d);
+	if (ret == 0)
+		ret = dcnfwd_failover_setup(d);
 	if (ret != 0) {
 		dcnfwd_teardown(d);
 		rte_eal_cleanup();

@@ -97,6 +97,7 @@ port_add(struct dcnfwd *d, enum dcnfwd_owner owner, uint32_t owner_idx,
 	p->nb_rxq = p->nb_txq = 1;
 	p->peer_vertex = UINT32_MAX;
 	p->fc_owner = UINT32_MAX;
+	p->cable_peer = -1;
 	p->ctl_tx = ring_make("ctl", pi, 0, CTL_TX_RING_SIZE,
 			      RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (p->ctl_tx == NULL)
@@ -222,6 +223,8 @@ emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
 	d->port[pb].rx_ring = ab;
 	d->port[pb].tx_ring = ba;
 	d->port[pa].rx_ring = ba;
+	d->port[pa].cable_peer = pb;
+	d->port[pb].cable_peer = pa;
 	if (d->link_rate > 0) {
 		uint64_t per = RTE_MAX((uint64_t)((double)d->tsc_hz / d->link_rate), 1ul);
 
@@ -672,6 +675,7 @@ dcnfwd_teardown(struct dcnfwd *d)
 {
 	unsigned int i;
 
+	dcnfwd_failover_teardown(d);
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 		struct rte_mbuf *m;

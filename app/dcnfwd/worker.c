@@ -94,7 +94,7 @@ node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 	struct rte_mbuf *ctl[DCNFWD_MAX_BURST];
 	uint16_t kept, i, nctl = 0;
 
-	kept = dcn_fwd_burst(c, p->local, m, n, out);
+	kept = dcn_fwd_burst(dcnfwd_node_ctx(c, node), p->local, m, n, out);
 	for (i = 0; i < kept; i++) {
 		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
 			if (take_credit(d, p, m[i]))
@@ -277,7 +277,8 @@ fc_route_burst(struct dcnfwd *d, struct dcnfwd_worker *w,
 	uint32_t held = in->held_n;
 	uint16_t kept, i;
 
-	kept = dcn_fwd_burst(w->ctx[p->owner_idx], p->local, m, n, out);
+	kept = dcn_fwd_burst(dcnfwd_node_ctx(w->ctx[p->owner_idx], node), p->local,
+			     m, n, out);
 	ps->done += n - kept; /* dropped, counted by reason */
 	for (i = 0; i < kept; i++) {
 		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
@@ -400,6 +401,35 @@ fc_route(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p)
 	return total;
 }
 
+/* The port's link is down: what waits for it will not go. Drop it,
+ * counted, and give the inputs their internal credits back, so frames
+ * routed elsewhere since are not held up. */
+static unsigned int
+fc_flush_down(struct dcnfwd *d, struct dcnfwd_worker *w,
+	      const struct dcnfwd_port *p, uint32_t pi)
+{
+	struct dcn_fc_node *fn = d->node[p->owner_idx].fc;
+	unsigned int vc, total = 0;
+
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, p->local, vc);
+		struct rte_mbuf *m[DCNFWD_MAX_BURST];
+		uint16_t src[DCNFWD_MAX_BURST];
+		uint32_t n, k;
+
+		while ((n = rte_ring_dequeue_burst(c->out_q, (void **)m,
+						   DCNFWD_MAX_BURST, NULL)) > 0) {
+			for (k = 0; k < n; k++)
+				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
+			rte_pktmbuf_free_bulk(m, n);
+			fc_return(c, src, n);
+			w->pst[pi].down_drop += n;
+			total += n;
+		}
+	}
+	return total;
+}
+
 /* Send from the output queues of one port what credits and the port
  * allow (its owner). @return frames sent. */
 static inline unsigned int
@@ -409,6 +439,8 @@ fc_send(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 	struct dcn_fc_node *fn = d->node[p->owner_idx].fc;
 	unsigned int i, total = 0;
 
+	if (unlikely(__atomic_load_n(&p->link_down, __ATOMIC_ACQUIRE)))
+		return fc_flush_down(d, w, p, pi);
 	/* Alternate which VC goes first, so neither starves the other. */
 	for (i = 0; i < fn->n_vcs; i++) {
 		unsigned int vc = (unsigned int)(i + w->loops) & (fn->n_vcs - 1u);
@@ -631,6 +663,10 @@ dcnfwd_worker_main(void *arg)
 
 	DCNFWD_LOG(INFO, "worker %u on lcore %u polls %u queues\n", w->idx,
 		   w->lcore, w->n_rx);
+	/* Tables are swapped under RCU: this worker reports a quiescent
+	 * state after every loop, when it holds no table pointer. */
+	rte_rcu_qsbr_thread_register(d->rcu, w->idx);
+	rte_rcu_qsbr_thread_online(d->rcu, w->idx);
 	while (!__atomic_load_n(&dcnfwd_quit, __ATOMIC_RELAXED)) {
 		uint64_t now = rte_rdtsc();
 		unsigned int i, work = 0;
@@ -671,6 +707,7 @@ dcnfwd_worker_main(void *arg)
 			last_drain = now;
 		}
 		w->loops++;
+		rte_rcu_qsbr_quiescent(d->rcu, w->idx);
 		if (work) {
 			idle = 0;
 			continue;
@@ -689,6 +726,8 @@ dcnfwd_worker_main(void *arg)
 		rte_delay_us_sleep(RTE_MIN((idle - 1023) * 2u, 100u));
 	}
 	flush_all(d, w);
+	rte_rcu_qsbr_thread_offline(d->rcu, w->idx);
+	rte_rcu_qsbr_thread_unregister(d->rcu, w->idx);
 	return 0;
 }
 
@@ -706,6 +745,7 @@ dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 		s->tx += __atomic_load_n(&p->tx, __ATOMIC_RELAXED);
 		s->tx_drop += __atomic_load_n(&p->tx_drop, __ATOMIC_RELAXED);
 		s->in_drop += __atomic_load_n(&p->in_drop, __ATOMIC_RELAXED);
+		s->down_drop += __atomic_load_n(&p->down_drop, __ATOMIC_RELAXED);
 	}
 }
 
@@ -784,6 +824,7 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		} else {
 			dr->fabric += ps.tx_drop + ps.in_drop;
 		}
+		dr->fabric += ps.down_drop;
 	}
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
 	for (r = 1; r < DCN_DROP_MAX; r++)

@@ -29,7 +29,7 @@ struct ctx {
 };
 
 static const char *const fabric_keys[] = { "topology", "node", "role",
-	"ethertype", "hello_interval_ms", "hello_miss", "algo", "draw",
+	"ethertype", "hello_interval_ms", "hello_miss", "holddown_ms", "algo", "draw",
 	"partial", NULL };
 static const char *const port_keys[] = { "dev", "fabric_port", "host", "rxq",
 	"txq", NULL };
@@ -288,11 +288,14 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		return fail(x, "fabric", "ethertype",
 			    "0x%04x belongs to IPv4, ARP, IPv6 or VLAN", u);
 	c->ethertype = (uint16_t)u;
-	ret = get_uint(x, "fabric", "hello_interval_ms", 1, 10000, 10,
+	ret = get_uint(x, "fabric", "hello_interval_ms", 1, 10000, 3,
 		       &c->hello_interval_ms);
 	if (ret == 0)
 		ret = get_uint(x, "fabric", "hello_miss", 1, 100, 3,
 			       &c->hello_miss);
+	if (ret == 0)
+		ret = get_uint(x, "fabric", "holddown_ms", 1, 600000, 100,
+			       &c->holddown_ms);
 	if (ret == 0)
 		ret = get_bool(x, "fabric", "partial", 0, &c->partial);
 	if (ret < 0)

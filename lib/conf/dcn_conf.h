@@ -13,8 +13,9 @@
  *   node = 00                      ; this node, paper notation or address
  *   role = relay                   ; relay, or edge/core in Diamond
  *   ethertype = 0x88B5             ; fabric EtherType
- *   hello_interval_ms = 10
- *   hello_miss = 3
+ *   hello_interval_ms = 3          ; hellos on every fabric port
+ *   hello_miss = 3                 ; silent intervals: neighbour down
+ *   holddown_ms = 100              ; a link back waits (doubled if it flaps)
  *   algo = default                 ; routing algorithm (dcn-topo --algo)
  *   draw = flow                    ; flow (hash) or packet (random)
  *   partial = no                   ; yes: not every cabled port configured
@@ -96,6 +97,7 @@ struct dcn_conf {
 	uint16_t ethertype;
 	unsigned int hello_interval_ms;
 	unsigned int hello_miss;
+	unsigned int holddown_ms;
 	enum dcn_route_algo algo;
 	int draw_per_packet;
 	int partial;

@@ -60,6 +60,7 @@ enum dcn_frame_type {
 	_(NO_ROUTE, "no_route", "no next hop for the destination")            \
 	_(NO_NEIGHBOUR, "no_neighbour", "next hop's MAC not learnt yet")     \
 	_(NOT_OUR_MAC, "not_our_mac", "unicast to another station")          \
+	_(LINK_DOWN, "link_down", "every next hop's link is down")          \
 	_(TX_FULL, "tx_full", "output queue full")
 
 enum dcn_drop_reason {

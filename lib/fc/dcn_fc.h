@@ -94,6 +94,7 @@ struct dcn_fc_chan {
 	uint32_t peer_epoch;
 	uint32_t peer_grant;
 	uint8_t peer_known;        /**< a credit frame has arrived */
+	uint32_t link_gen_seen;    /**< the node's link_gen[port] last based on */
 	uint64_t stalls;           /**< sends that found no credit */
 	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
 	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
@@ -111,6 +112,11 @@ struct dcn_fc_node {
 	uint32_t n_chans;          /**< n_ports * n_vcs */
 	uint8_t kind[DCN_FC_MAX_PORTS];      /**< enum dcn_fc_port_kind */
 	char port_name[DCN_FC_MAX_PORTS][24];
+	/** Bumped by the control thread when a port's link comes back:
+	 * frames lost on the cable while it was down were never freed by
+	 * the peer, so the next credit frame starts the count over, as for a
+	 * new epoch. */
+	uint32_t link_gen[DCN_FC_MAX_PORTS];
 	const struct rte_memzone *mz;
 	struct dcn_fc_chan chan[];  /**< [port * n_vcs + vc] */
 };
@@ -166,7 +172,8 @@ dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 
 /**
  * Take a credit frame for (port): update the sender's limit of each VC.
- * A new epoch (the peer restarted) starts over from a full grant.
+ * A new epoch (the peer restarted), or the port's link_gen moved on (the
+ * link came back), starts over from a full grant.
  */
 void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
 		      const struct dcn_fc_credit *cr);

@@ -212,7 +212,10 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, port, vc);
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
 
-		if (!c->peer_known || cr->epoch != c->peer_epoch) {
+		uint32_t lg = __atomic_load_n(&fn->link_gen[port], __ATOMIC_ACQUIRE);
+
+		if (!c->peer_known || cr->epoch != c->peer_epoch ||
+		    lg != c->link_gen_seen) {
 			/* First word from this incarnation of the peer: its
 			 * input queue is as empty as its freed count says. */
 			if (c->peer_known)
@@ -220,6 +223,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
 			c->base = sent - cr->freed[vc];
 			c->peer_epoch = cr->epoch;
 			c->peer_known = 1;
+			c->link_gen_seen = lg;
 		}
 		c->peer_grant = cr->grant;
 		__atomic_store_n(&c->limit, c->base + cr->freed[vc] + cr->grant,

@@ -42,7 +42,8 @@ extern "C" {
 struct dcn_fwd_nbr {
 	uint32_t vertex;    /**< key; DCN_FWD_NBR_EMPTY: a free slot */
 	uint16_t fabric_port; /**< key: our port that reaches it */
-	uint16_t reserved;
+	uint8_t down;       /**< its hellos stopped (MAC cleared too) */
+	uint8_t reserved;
 	uint64_t mac;       /**< MAC in its first 6 bytes; 0: not learnt */
 };
 
@@ -134,6 +135,10 @@ struct dcn_fwd_ctx {
 	struct dcn_fwd_port port[DCN_FWD_MAX_PORTS];
 	int16_t local_of[DCN_FWD_MAX_FABRIC_PORTS]; /**< topology port -> local */
 	const struct dcn_fwd_nbrs *nbrs; /**< shared by the node's workers */
+	/** Local ports whose link is down (bit per port), written by the
+	 * control thread: hops over them are replaced by a live candidate
+	 * until the recompiled table arrives. */
+	uint32_t port_down;
 	/** Frames sent to each neighbour-table slot (this worker's count),
 	 * NULL: not counted; mask + 1 entries. */
 	uint64_t *nbr_frames;
@@ -167,6 +172,26 @@ dcn_fwd_set_peer_mac(struct dcn_fwd_ctx *c, uint16_t idx,
 
 	memcpy(&v, mac, RTE_ETHER_ADDR_LEN);
 	__atomic_store_n(&c->port[idx].peer_mac, v, __ATOMIC_RELEASE);
+}
+
+/** Mark local port idx down (1) or up (0) (control thread). */
+static inline void
+dcn_fwd_set_port_down(struct dcn_fwd_ctx *c, uint16_t idx, int down)
+{
+	uint32_t m = __atomic_load_n(&c->port_down, __ATOMIC_RELAXED);
+
+	m = down ? m | 1u << idx : m & ~(1u << idx);
+	__atomic_store_n(&c->port_down, m, __ATOMIC_RELEASE);
+}
+
+/** Use a compiled table and its router from now on (the worker that owns
+ * the context, between bursts). */
+static inline void
+dcn_fwd_set_table(struct dcn_fwd_ctx *c, const struct dcn_router *r,
+		  const struct dcn_rtable *tb)
+{
+	c->r = r;
+	c->tb = tb;
 }
 
 /** Use a neighbour table (made with dcn_fwd_nbrs_init) for switch ports. */

@@ -161,6 +161,61 @@ write_eth(uint8_t *p, const struct dcn_fwd_port *out, const void *dst_mac,
 	p[13] = (uint8_t)type;
 }
 
+/* Can hop h be taken now? @return its local port, *mac its next hop's
+ * MAC, or a negative drop reason. */
+static inline int
+hop_ready(struct dcn_fwd_ctx *c, const struct dcn_hop *h, uint64_t *mac)
+{
+	int local;
+
+	if (h->port >= DCN_FWD_MAX_FABRIC_PORTS)
+		return -DCN_DROP_NO_ROUTE;
+	local = c->local_of[h->port];
+	if (local < 0)
+		return -DCN_DROP_NO_ROUTE;
+	if (unlikely(__atomic_load_n(&c->port_down, __ATOMIC_RELAXED) >> local & 1))
+		return -DCN_DROP_LINK_DOWN;
+	if (c->port[local].shared) {
+		const struct dcn_fwd_nbr *e = c->nbrs != NULL ?
+			dcn_fwd_nbr_find(c->nbrs, h->next, h->port) : NULL;
+
+		*mac = e != NULL ? __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE) : 0;
+		if (*mac == 0)
+			return e != NULL && e->down ? -DCN_DROP_LINK_DOWN :
+						      -DCN_DROP_NO_NEIGHBOUR;
+	} else {
+		*mac = __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE);
+	}
+	return local;
+}
+
+/*
+ * The chosen hop's link is down and the table does not know yet: choose
+ * again among the candidates whose links are up, with the same rule. The
+ * candidate sets are the precomputed alternates: a node repairs its own
+ * failed port before its table is recompiled.
+ */
+static int
+choose_alternate(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
+		 uint32_t draw, unsigned int *pick, uint64_t *mac)
+{
+	struct dcn_hop live[DCN_ROUTE_MAX_HOPS];
+	uint8_t idx[DCN_ROUTE_MAX_HOPS];
+	unsigned int k, m = 0;
+	uint64_t dummy;
+
+	for (k = 0; k < n && k < DCN_ROUTE_MAX_HOPS; k++)
+		if (hop_ready(c, &h[k], &dummy) >= 0) {
+			idx[m] = (uint8_t)k;
+			live[m++] = h[k];
+		}
+	if (m == 0)
+		return -DCN_DROP_LINK_DOWN;
+	k = idx[dcn_route_pick(dcn_router_pick_mode(c->r), live, m, draw)];
+	*pick = k;
+	return hop_ready(c, &h[k], mac);
+}
+
 /* Choose among candidates and advance the packet's state; *mac gets the
  * next hop's MAC (8 readable bytes). @return the local output port, or a
  * negative drop reason. */
@@ -175,23 +230,14 @@ choose(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
 	if (c->per_packet)
 		draw = (uint32_t)(dcn_rand(&c->rng) >> 32);
 	i = dcn_route_pick(dcn_router_pick_mode(c->r), h, n, draw);
-	if (h[i].port >= DCN_FWD_MAX_FABRIC_PORTS)
-		return -DCN_DROP_NO_ROUTE;
-	local = c->local_of[h[i].port];
+	local = hop_ready(c, &h[i], mac);
+	if (unlikely(local == -DCN_DROP_LINK_DOWN) && n > 1)
+		local = choose_alternate(c, h, n, draw, &i, mac);
 	if (local < 0)
-		return -DCN_DROP_NO_ROUTE;
-	if (c->port[local].shared) {
-		const struct dcn_fwd_nbr *e = c->nbrs != NULL ?
-			dcn_fwd_nbr_find(c->nbrs, h[i].next, h[i].port) : NULL;
-
-		*mac = e != NULL ? __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE) : 0;
-		if (*mac == 0)
-			return -DCN_DROP_NO_NEIGHBOUR;
-		if (c->nbr_frames != NULL)
-			c->nbr_frames[e - c->nbrs->slot]++;
-	} else {
-		*mac = __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE);
-	}
+		return local;
+	if (c->nbr_frames != NULL && c->port[local].shared)
+		c->nbr_frames[dcn_fwd_nbr_find(c->nbrs, h[i].next, h[i].port) -
+			      c->nbrs->slot]++;
 	dcn_route_advance(c->r, c->node, &h[i], st);
 	return local;
 }

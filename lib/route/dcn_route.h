@@ -160,6 +160,19 @@ uint32_t dcn_route_resolve(const struct dcn_router *r, uint32_t v);
 /** Is server v serving (up, and not a sleeping standby)? */
 int dcn_route_server_up(const struct dcn_router *r, uint32_t v);
 
+/**
+ * How many relays a node's failure announcements travel for this
+ * router's paper; 0: nodes repair locally and nobody else uses the news.
+ */
+unsigned int dcn_route_lsa_hops(const struct dcn_router *r);
+
+/**
+ * Does node use the link states that origin announces (and so take and
+ * pass on its announcements)?
+ */
+int dcn_route_lsa_wants(const struct dcn_router *r, uint32_t node,
+			uint32_t origin);
+
 /** Free a router; NULL is ignored. */
 void dcn_router_free(struct dcn_router *r);
 

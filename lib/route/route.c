@@ -431,3 +431,45 @@ route_port_to(const struct dcn_topo *t, uint32_t cur, uint32_t peer)
 			return adj[i].port;
 	return -1;
 }
+
+/*
+ * How far failure news travels, per paper (README.md, "Failures"):
+ * FAR broadcasts every link failure to all switches (§IV-B); RRect
+ * announces failed servers to all (§5); Totoro shares link states inside
+ * the broadcast domain (§3.2); PORA repairs at the node that sees the
+ * failure (a source cannot know of a failure further on, §5); LaScaDa's
+ * detour (Alg. 4) looks for a new source among the live servers around
+ * the stuck one, its cluster first and then the neighbouring clusters, so
+ * news goes two relays out.
+ */
+unsigned int
+dcn_route_lsa_hops(const struct dcn_router *r)
+{
+	switch (r->algo) {
+	case DCN_ALGO_PORA:
+	case DCN_ALGO_PORA_LITERAL:
+	case DCN_ALGO_DOR:
+		return 0;
+	case DCN_ALGO_ROW:
+		return 2;
+	default:
+		return 255;
+	}
+}
+
+int
+dcn_route_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
+{
+	switch (r->algo) {
+	case DCN_ALGO_PORA:
+	case DCN_ALGO_PORA_LITERAL:
+	case DCN_ALGO_DOR:
+		return node == origin;
+	case DCN_ALGO_TRA:
+	case DCN_ALGO_TFR:
+	case DCN_ALGO_TFR_LITERAL:
+		return route_tt_lsa_wants(r, node, origin);
+	default:
+		return 1;
+	}
+}

@@ -140,6 +140,8 @@ __attribute__((format(printf, 3, 4)))
 void route_err(char *err, size_t len, const char *fmt, ...);
 
 /* Find cur's port whose cable leads to vertex peer; -1 if none. */
+int route_tt_lsa_wants(const struct dcn_router *r, uint32_t node,
+		       uint32_t origin);
 int route_port_to(const struct dcn_topo *t, uint32_t cur, uint32_t peer);
 
 

@@ -485,3 +485,35 @@ const struct route_ops route_tfr_ops = {
 	.advance = tfr_advance,
 };
 
+
+/*
+ * Who uses the link states of origin (failure announcements): a server
+ * knows its broadcast domain (TBD) and the outer servers across the TBD's
+ * high-level links (§3.2). The TBD is the Totoro_bcLevel, with the
+ * least bcLevel the paper allows when the router does not set one (TRA
+ * before any failure: its first failure brings TFR in).
+ */
+int
+route_tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
+{
+	const struct dcn_topo *t = r->t;
+	struct tt_geo g;
+	unsigned int bc = r->algo == DCN_ALGO_TRA ? 0 : r->conf.bc_level, lo, w;
+	uint64_t span;
+	uint32_t size;
+
+	tt_geo_load(t, &g);
+	if (r->algo == DCN_ALGO_TRA)
+		for (span = g.N; span < (1ull << g.K); span *= g.n)
+			bc++;
+	size = g.block[bc];
+	if (node / size == origin / size)
+		return 1;
+	lo = level_of(&g, origin);
+	if (lo <= bc)
+		return 0;
+	for (w = 0; w < g.n; w++)
+		if (dcn_topo_tt_across(t, origin, lo, w) / size == node / size)
+			return 1;
+	return 0;
+}

@@ -101,9 +101,22 @@ test_external_credits(void **state)
 	dcn_fc_credit_rx(fn, 0, &cr);
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	assert_int_equal(c0->epoch_changes, 1);
+	/* The cable is pulled with 20 frames on it: the peer never frees
+	 * them. When the link comes back (link_gen moves on), the next
+	 * credit frame starts over; before that the 20 stay counted. */
+	dcn_fc_sent(c0, 20);
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c0), 60);
+	__atomic_store_n(&fn->link_gen[0], 1, __ATOMIC_RELEASE);
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(dcn_fc_credits(c1), 80);
+	dcn_fc_sent(c0, 5);
+	dcn_fc_credit_rx(fn, 0, &cr);  /* once only: then counted as usual */
+	assert_int_equal(dcn_fc_credits(c0), 75);
 	/* Port 1 never heard from its peer. */
 	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 1, 0)), 0);
-	assert_int_equal(c0->credit_rx, 4);
+	assert_int_equal(c0->credit_rx, 7);
 	dcn_fc_node_free(fn);
 }
 

@@ -334,6 +334,67 @@ test_pora_per_packet(void **state)
 	dcn_topo_free(t);
 }
 
+/*
+ * A port marked down: its flows move to the other candidates at once, by
+ * the same rule, before any table is recompiled; with every candidate
+ * down the frame is dropped as link_down; marked up, they come back.
+ */
+static void
+test_port_down_alternates(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_PORA);
+	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "(0,0)"));
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	uint32_t dst = dcn_topo_addr(t, vertex_or_fail(t, "(2,3)"));
+	unsigned int cnt[6] = { 0 }, i, base = rte_mempool_in_use_count(mp);
+	uint16_t p;
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	/* Flow by flow (source port), with port 4 (the jump) down. */
+	dcn_fwd_set_port_down(c, 4, 1);
+	for (i = 0; i < 2000; i++) {
+		struct rte_mbuf *m[1] = { host_packet(dst, (uint16_t)i) };
+		uint16_t out[1];
+
+		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+		cnt[out[0]]++;
+		rte_pktmbuf_free(m[0]);
+	}
+	assert_int_equal(cnt[4], 0);
+	for (p = 0; p < 4; p++)
+		assert_true(cnt[p] > 0);
+	/* Every candidate down: dropped under its reason, mbuf freed. */
+	for (p = 0; p < 5; p++)
+		dcn_fwd_set_port_down(c, p, 1);
+	{
+		struct rte_mbuf *m[1] = { host_packet(dst, 1) };
+		uint16_t out[1];
+
+		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 0);
+		assert_int_equal(c->st.drop[DCN_DROP_LINK_DOWN], 1);
+	}
+	/* Back up: the jump carries flows again. */
+	for (p = 0; p < 5; p++)
+		dcn_fwd_set_port_down(c, p, 0);
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < 2000; i++) {
+		struct rte_mbuf *m[1] = { host_packet(dst, (uint16_t)i) };
+		uint16_t out[1];
+
+		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+		cnt[out[0]]++;
+		rte_pktmbuf_free(m[0]);
+	}
+	assert_true(cnt[4] > 0);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -342,6 +403,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_encap_transit_decap),
 		cmocka_unit_test(test_diamond_router),
 		cmocka_unit_test(test_pora_per_packet),
+		cmocka_unit_test(test_port_down_alternates),
 	};
 	int ret;
 
