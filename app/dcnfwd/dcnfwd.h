@@ -275,6 +275,7 @@ struct dcnfwd {
 	uint64_t table_builds;
 	uint64_t last_table_tsc;
 	uint64_t build_ns_max;
+	unsigned int mbufs_leaked;          /* in use when the pool was freed */
 };
 
 extern volatile int dcnfwd_quit;

@@ -195,6 +195,7 @@ struct unplug {
 	double link_pps;
 	uint64_t at_mend;      /* frames over it when mended */
 	uint64_t sent_cut, rx_cut, sent_mid, rx_mid, sent_mend, rx_mend;
+	uint64_t sent_tail, rx_tail;  /* at the start of the last second */
 	uint64_t ev_from;      /* first event of this cut */
 	double next_flip;      /* flaps: seconds */
 };
@@ -395,7 +396,8 @@ unplug_cut(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx)
 		u->sent_cut = sent;
 		u->rx_cut = rx;
 	}
-	u->cut_tsc = rte_rdtsc();
+	if (u->cycles == 0)
+		u->cut_tsc = rte_rdtsc();
 	set_cut(d, u, 1);
 	u->cycles++;
 }
@@ -404,8 +406,8 @@ static void
 unplug_mend(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx)
 {
 	set_cut(d, u, 0);
-	u->mend_tsc = rte_rdtsc();
 	if (u->cycles == 1) {
+		u->mend_tsc = rte_rdtsc();
 		u->at_mend = unplug_frames(d, u);
 		u->sent_mend = sent;
 		u->rx_mend = rx;
@@ -419,10 +421,15 @@ unplug_step(struct dcnfwd *d, struct unplug *u, double el, uint64_t sent,
 {
 	if (!u->armed)
 		return;
+	if (u->sent_tail == 0 && el >= d->duration - 1) {
+		u->sent_tail = sent;
+		u->rx_tail = rx;
+	}
 	if (d->flaps) {
-		/* Cycles from unplug_at to a second before the end: half cut,
+		/* Cycles from unplug_at to 7 s before the end (the longest
+		 * hold-down, 5 s, has run out by the last second): half cut,
 		 * half mended, the last one mended. */
-		double span = d->duration - 1 - d->unplug_at;
+		double span = d->duration - 7 - d->unplug_at;
 		double half = span / (2.0 * d->flaps);
 
 		if (u->next_flip == 0)
@@ -496,7 +503,8 @@ unplug_report(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx,
 		       "\"converge_ms\": %.3f, \"tables_built\": %lu, "
 		       "\"restore_ms\": %.3f, \"during_cut_delivered\": %.4f, "
 		       "\"after_mend_delivered\": %.4f, "
-		       "\"frames_over_it_after_mend\": %lu}}\n",
+		       "\"frames_over_it_after_mend\": %lu, "
+		       "\"last_second_delivered\": %.4f}}\n",
 		       what, d->unplug_mode == UNPLUG_CARRIER ? "carrier" :
 		       d->unplug_mode == UNPLUG_SILENT ? "silent" : "kill",
 		       u->cycles, u->link_pps, (unsigned long)lost, outage, detect,
@@ -507,7 +515,10 @@ unplug_report(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx,
 		       u->mend_tsc && sent > u->sent_mend ?
 			       (double)(rx - u->rx_mend) / (double)(sent - u->sent_mend) :
 			       -1.0,
-		       (unsigned long)after_mend);
+		       (unsigned long)after_mend,
+		       u->sent_tail && sent > u->sent_tail ?
+			       (double)(rx - u->rx_tail) / (double)(sent - u->sent_tail) :
+			       -1.0);
 	} else {
 		printf("\nfailover: %s pulled (%s), %u time%s; it carried %.0f frames/s\n"
 		       "  detected after %.3f ms, tables converged after %.3f ms "

@@ -18,6 +18,8 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include <rte_memzone.h>
+
 #include "dcnfwd.h"
 
 volatile int dcnfwd_quit;
@@ -86,7 +88,8 @@ usage(FILE *f)
 		"  --unplug-at SEC     when (default: a third of --duration)\n"
 		"  --replug-at SEC     when it comes back (default: two thirds; 0:\n"
 		"                      never)\n"
-		"  --flaps N           pull and mend it N times instead (soak)\n"
+		"  --flaps N           pull and mend it N times instead (soak), from\n"
+		"                      --unplug-at to 7 s before the end\n"
 		"  --pairs N           instead of traffic: for every ordered pair of\n"
 		"                      hosts, send N (1..64) frames of one flow alone and print\n"
 		"                      (JSON lines) where they went, port by port\n"
@@ -369,6 +372,17 @@ check_config(const char *file)
 	return 0;
 }
 
+static unsigned int memzones_at_start;
+
+static void
+count_memzone(const struct rte_memzone *mz, void *arg)
+{
+	/* Ours (rings, pools, flow-control state) all carry "dcn"; DPDK
+	 * keeps a few of its own for the life of the process. */
+	if (strstr(mz->name, "dcn") != NULL)
+		(*(unsigned int *)arg)++;
+}
+
 static void
 on_signal(int sig)
 {
@@ -617,6 +631,7 @@ main(int argc, char **argv)
 				(d->conf_file ? d->conf.fc_credit_refresh_us : 1000);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	rte_memzone_walk(count_memzone, &memzones_at_start);
 	if (d->conf_file != NULL)
 		ret = dcnfwd_setup_from_conf(d);
 	else
@@ -647,6 +662,19 @@ main(int argc, char **argv)
 	dcnfwd_control_poll(d, rte_rdtsc());
 	final_report(d);
 	dcnfwd_teardown(d);
+	{
+		unsigned int mz = 0;
+
+		rte_memzone_walk(count_memzone, &mz);
+		if (d->json && d->emulate != NULL)
+			printf("{\"exit\": {\"mbufs_leaked\": %u, "
+			       "\"memzones_left\": %u}}\n", d->mbufs_leaked,
+			       mz - memzones_at_start);
+		else if (d->mbufs_leaked || mz != memzones_at_start)
+			fprintf(stderr, "dcnfwd: at exit %u mbufs were not returned "
+				"and %u memzones were left\n", d->mbufs_leaked,
+				mz - memzones_at_start);
+	}
 	rte_eal_cleanup();
 	return ret;
 }

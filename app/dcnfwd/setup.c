@@ -732,6 +732,9 @@ dcnfwd_teardown(struct dcnfwd *d)
 		dcn_gen_fini(&d->host[i].gen);
 		dcn_gen_sink_fini(&d->host[i].sink);
 	}
+	/* Every mbuf is home now: what is not was leaked. */
+	if (d->mp != NULL)
+		d->mbufs_leaked = rte_mempool_in_use_count(d->mp);
 	rte_mempool_free(d->mp);
 	free(d->node);
 	free(d->sw);

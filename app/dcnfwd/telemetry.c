@@ -340,9 +340,97 @@ tel_fc(const char *cmd, const char *params, struct rte_tel_data *t)
 	return 0;
 }
 
+/* Link states of a node's fabric ports, and of the neighbours behind
+ * its switch ports; the table generation in force. */
+static int
+tel_links(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	int ni = node_param(d, params);
+	const struct dcnfwd_node *n;
+	uint64_t us = dcnfwd_us_of_tsc(d, rte_rdtsc());
+	unsigned int l;
+
+	(void)cmd;
+	if (ni < 0)
+		return -1;
+	n = &d->node[ni];
+	rte_tel_data_start_dict(t);
+	rte_tel_data_add_dict_u64(t, "table_generation",
+				  n->fib != NULL ? n->fib->gen : 0);
+	rte_tel_data_add_dict_u64(t, "links_known_down", n->n_down);
+	rte_tel_data_add_dict_u64(t, "announcements_tx", n->lsa_tx);
+	rte_tel_data_add_dict_u64(t, "announcements_rx", n->lsa_rx);
+	rte_tel_data_add_dict_u64(t, "announcements_relayed", n->lsa_relayed);
+	rte_tel_data_add_dict_u64(t, "announcements_duplicate", n->lsa_dup);
+	rte_tel_data_add_dict_u64(t, "announcements_refused", n->lsa_refused);
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+		const struct dcn_link *k = &p->link;
+		struct rte_tel_data *e;
+		char key[RTE_TEL_MAX_STRING_LEN];
+		static const char *const src[] = { "hellos only", "ethdev",
+						   "rtnetlink", "emulated" };
+
+		if (p->fabric_port < 0 || p->is_host)
+			continue;
+		e = rte_tel_data_alloc();
+		if (e == NULL)
+			return -1;
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_string(e, "state", dcn_link_state_name(k->state));
+		rte_tel_data_add_dict_string(e, "last_cause",
+					     dcn_link_cause_name(k->cause));
+		rte_tel_data_add_dict_string(e, "carrier_from", src[p->carrier_src & 3]);
+		rte_tel_data_add_dict_u64(e, "carrier", k->carrier);
+		rte_tel_data_add_dict_u64(e, "ms_in_state", (us - k->since) / 1000);
+		rte_tel_data_add_dict_u64(e, "downs", k->downs);
+		rte_tel_data_add_dict_u64(e, "flaps", k->flaps);
+		rte_tel_data_add_dict_u64(e, "holddown_ms", k->holddown / 1000);
+		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),
+						e, 0);
+	}
+	return 0;
+}
+
+/* The last failover events, oldest first, with wall-clock times. */
+static int
+tel_events(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	uint64_t end = __atomic_load_n(&d->n_ev, __ATOMIC_ACQUIRE), k;
+	uint64_t first = end > 64 ? end - 64 : 0;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_array(t, RTE_TEL_STRING_VAL);
+	for (k = first; k < end; k++) {
+		const struct dcnfwd_event *e = &d->ev[k % DCNFWD_EVENTS];
+		char line[RTE_TEL_MAX_STRING_LEN], who[DCN_TOPO_NAME_LEN] = "-";
+		const char *node = e->node < d->n_nodes ? d->node[e->node].name : "-";
+		const char *port = e->node < d->n_nodes && e->local >= 0 ?
+			d->port[d->node[e->node].port[e->local]].name : "-";
+
+		if (e->vertex != UINT32_MAX)
+			dcn_topo_format_vertex(d->t, e->vertex, who, sizeof(who));
+		/* Truncated at the line's end if names are long. */
+		snprintf(line, sizeof(line), "%lu.%06lu %s node=%.24s port=%.24s "
+			 "peer=%.24s cause=%s gen=%u", (unsigned long)(e->wall_us / 1000000),
+			 (unsigned long)(e->wall_us % 1000000),
+			 dcnfwd_event_name(e->kind), node, port, who,
+			 dcn_link_cause_name(e->cause), e->gen);
+		rte_tel_data_add_array_string(t, line);
+	}
+	return 0;
+}
+
 void
 dcnfwd_telemetry_register(void)
 {
+	rte_telemetry_register_cmd("/dcn/links", tel_links,
+		"Link states, announcements, table generation. Parameter: node");
+	rte_telemetry_register_cmd("/dcn/events", tel_events,
+		"The last 64 failover events with times. No parameters");
 	rte_telemetry_register_cmd("/dcn/fc", tel_fc,
 		"Flow control: queue depths and credits per (port, VC). Parameter: node");
 	rte_telemetry_register_cmd("/dcn/stats", tel_stats,

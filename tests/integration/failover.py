@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Failover in an emulated fabric (every node in one dcnfwd process).
+
+Usage: failover.py DCNFWD unplug SPEC   one flow at a fixed rate; the cable
+                                        it uses is pulled (carrier event,
+                                        then silently: hellos only) and
+                                        mended; on NovaCube also a transit
+                                        node dies (kill)
+       failover.py DCNFWD soak SPEC N   all-to-all traffic while a cable is
+                                        pulled and mended N times
+
+Checks, for each pull: delivery resumes on another path while the cable is
+out (the flow's delivery ratio in the second half of the cut), the cable
+carries traffic again once mended, and the process exits with every mbuf
+back and no memzone left. The outage (frames lost / the cable's rate) and
+the detection and convergence times are printed, not asserted: these
+machines are shared. Exit 77 when the EAL cannot start here.
+"""
+import json
+import os
+import subprocess
+import sys
+
+EAL = ["-l", "0-1", "--no-huge", "-m", "1024", "--no-pci", "--log-level=5"]
+
+
+def run(dcnfwd, spec, args, tag):
+    prefix = "dcn-fo-%s-%d" % (tag, os.getpid())
+    cmd = [dcnfwd] + EAL + ["--file-prefix=" + prefix, "--", "--emulate",
+                            spec, "--stats", "0", "--json"] + args
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    finally:
+        subprocess.run(["rm", "-rf", "/var/run/dpdk/" + prefix])
+    if "EAL init failed" in p.stderr:
+        print("SKIP: EAL did not start:", p.stderr[-400:])
+        sys.exit(77)
+    out = {}
+    for line in p.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        j = json.loads(line)
+        if "failover" in j:
+            out["failover"] = j["failover"]
+        elif "exit" in j:
+            out["exit"] = j["exit"]
+        elif "topology" in j:
+            out["final"] = j
+    if p.returncode != 0 or "final" not in out or "exit" not in out:
+        print("FAIL: dcnfwd exited %d\n%s\n%s" % (p.returncode, p.stdout[-2000:],
+                                                 p.stderr[-2000:]))
+        sys.exit(1)
+    return out
+
+
+def check_exit(out, what):
+    ex = out["exit"]
+    if ex["mbufs_leaked"] != 0 or ex["memzones_left"] != 0:
+        print("FAIL: %s: %d mbufs not returned, %d memzones left" %
+              (what, ex["mbufs_leaked"], ex["memzones_left"]))
+        return 1
+    return 0
+
+
+def unplug(dcnfwd, spec):
+    modes = ["carrier", "silent"] + (["kill"] if spec.startswith("novacube") else [])
+    bad = 0
+    for mode in modes:
+        out = run(dcnfwd, spec, ["--duration", "6", "--rate", "20000",
+                                 "--senders", "1", "--pattern", "permutation",
+                                 "--unplug", "busiest", "--unplug-mode", mode],
+                  mode)
+        fo, fin = out.get("failover"), out["final"]
+        what = "%s %s" % (spec, mode)
+        if fo is None:
+            print("FAIL: %s: no failover report" % what)
+            bad += 1
+            continue
+        print("%-28s pulled %-14s outage %8.3f ms (%d frames at %.0f/s), "
+              "detected %.3f ms, converged %.3f ms, back after %.1f ms" %
+              (what, fo["what"], fo["outage_ms"], fo["lost"],
+               fo["link_pps_before"], fo["detect_ms"], fo["converge_ms"],
+               fo["restore_ms"]))
+        if fo["during_cut_delivered"] < 0.99:
+            print("FAIL: %s: delivery did not resume while it was out "
+                  "(%.3f of what was sent arrived)" % (what, fo["during_cut_delivered"]))
+            bad += 1
+        if fo["after_mend_delivered"] < 0.99:
+            print("FAIL: %s: delivery after the mend %.3f" % (what, fo["after_mend_delivered"]))
+            bad += 1
+        if fo["frames_over_it_after_mend"] == 0:
+            print("FAIL: %s: the original path did not come back" % what)
+            bad += 1
+        if fo["detect_ms"] < 0 or fo["tables_built"] == 0:
+            print("FAIL: %s: no link event or no table rebuilt" % what)
+            bad += 1
+        if fin["pairs_delivered"] != 1:
+            print("FAIL: %s: the flow was not delivered" % what)
+            bad += 1
+        bad += check_exit(out, what)
+    return bad
+
+
+def soak(dcnfwd, spec, cycles):
+    out = run(dcnfwd, spec, ["--duration", "40", "--rate", "500",
+                             "--unplug", "busiest", "--unplug-at", "3",
+                             "--flaps", str(cycles)], "soak")
+    fo, fin = out.get("failover"), out["final"]
+    hosts = fin["hosts"]
+    print("%s: %d pull/mend cycles of %s, %d of %d frames delivered, "
+          "%d pairs delivering; in the last second %.4f delivered" %
+          (spec, fo["cycles"] if fo else 0, fo["what"] if fo else "-",
+           fin["received"], fin["sent"], fin["pairs_delivered"],
+           fo["last_second_delivered"] if fo else -1))
+    bad = 0
+    if fo is None or fo["cycles"] != cycles:
+        print("FAIL: %d cycles asked, %s done" % (cycles, fo and fo["cycles"]))
+        bad += 1
+    if fin["pairs_delivered"] != hosts * (hosts - 1):
+        print("FAIL: not every pair delivered")
+        bad += 1
+    if fo is not None and fo["last_second_delivered"] < 0.999:
+        print("FAIL: flows not all delivering at the end")
+        bad += 1
+    return bad + check_exit(out, "soak")
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    dcnfwd, mode, spec = sys.argv[1:4]
+    if mode == "unplug":
+        bad = unplug(dcnfwd, spec)
+    elif mode == "soak":
+        bad = soak(dcnfwd, spec, int(sys.argv[4]) if len(sys.argv) > 4 else 100)
+    else:
+        print(__doc__)
+        return 2
+    print("FAIL" if bad else "OK")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
