@@ -110,7 +110,8 @@ p = run_dcnfwd(["--emulate", spec, "--duration", "3", "--rate", "2000",
                 "--json"], timeout=120)
 if p.returncode != 0:
     fail("dcnfwd traffic exited %d: %s" % (p.returncode, p.stderr[-500:]))
-rep = json.loads([l for l in p.stdout.splitlines() if l.startswith("{")][-1])
+rep = json.loads([l for l in p.stdout.splitlines()
+                  if l.startswith('{"topology"')][-1])
 n = rep["hosts"]
 if rep["sent"] < n * 2000 * 2:
     fail("hosts sent only %d frames" % rep["sent"])

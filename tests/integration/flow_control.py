@@ -48,7 +48,8 @@ def run(args, duration):
     if "EAL init failed" in p.stderr:
         print("SKIP: EAL did not start:", p.stderr.strip()[-300:])
         sys.exit(77)
-    recs = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    recs = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")
+            and '"exit"' not in l[:8] and '"failover"' not in l[:12]]
     if p.returncode != 0 or not recs or "topology" not in recs[-1]:
         print(p.stdout[-2000:], p.stderr[-2000:])
         sys.exit("dcnfwd %s failed (exit %d)" % (" ".join(args), p.returncode))
