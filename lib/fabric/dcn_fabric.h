@@ -34,6 +34,39 @@ extern "C" {
 #define DCN_ETHERTYPE_IPV4 0x0800
 #define DCN_IPV4_MIN_HDR 20
 
+/*
+ * Fields on the wire are big-endian. Frames are byte arrays with no
+ * alignment promise, so fields are read and written byte by byte.
+ */
+static inline uint16_t
+dcn_fabric_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+dcn_fabric_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void
+dcn_fabric_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+dcn_fabric_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
 /** Fabric frame types. */
 enum dcn_frame_type {
 	DCN_FT_DATA = 1,      /**< a host's IPv4 packet in transit */

@@ -46,35 +46,6 @@ dcn_drop_desc(enum dcn_drop_reason r)
 	return r < DCN_DROP_MAX ? drop_descs[r] : "?";
 }
 
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 void
 dcn_fabric_read_hdr(const uint8_t *p, struct dcn_fabric_hdr *h)
 {
@@ -87,10 +58,10 @@ dcn_fabric_read_hdr(const uint8_t *p, struct dcn_fabric_hdr *h)
 	h->quadrant = p[3];
 	h->path = p[4];
 	h->last_dim = p[5];
-	h->len = get16(p + 6);
-	h->src = get32(p + 8);
-	h->dst = get32(p + 12);
-	h->proxy = get32(p + 16);
+	h->len = dcn_fabric_get16(p + 6);
+	h->src = dcn_fabric_get32(p + 8);
+	h->dst = dcn_fabric_get32(p + 12);
+	h->proxy = dcn_fabric_get32(p + 16);
 }
 
 void
@@ -102,10 +73,10 @@ dcn_fabric_write_hdr(uint8_t *p, const struct dcn_fabric_hdr *h)
 	p[3] = h->quadrant;
 	p[4] = h->path;
 	p[5] = h->last_dim;
-	put16(p + 6, h->len);
-	put32(p + 8, h->src);
-	put32(p + 12, h->dst);
-	put32(p + 16, h->proxy);
+	dcn_fabric_put16(p + 6, h->len);
+	dcn_fabric_put32(p + 8, h->src);
+	dcn_fabric_put32(p + 12, h->dst);
+	dcn_fabric_put32(p + 16, h->proxy);
 }
 
 /* An IPv4 header at ip with avail bytes: sane? Fills info. */
@@ -118,12 +89,12 @@ check_ipv4(const uint8_t *ip, uint32_t avail, struct dcn_frame_info *fi)
 	if (avail < DCN_IPV4_MIN_HDR || (ip[0] >> 4) != 4)
 		return -1;
 	ihl = (ip[0] & 0x0f) * 4u;
-	total = get16(ip + 2);
+	total = dcn_fabric_get16(ip + 2);
 	if (ihl < DCN_IPV4_MIN_HDR || total < ihl || total > avail)
 		return -1;
 	fi->l3_len = total;
-	fi->ip_src = get32(ip + 12);
-	fi->ip_dst = get32(ip + 16);
+	fi->ip_src = dcn_fabric_get32(ip + 12);
+	fi->ip_dst = dcn_fabric_get32(ip + 16);
 	return 0;
 }
 
@@ -145,7 +116,7 @@ dcn_fabric_classify(const uint8_t *frame, uint32_t len, int host_port,
 	memset(fi, 0, sizeof(*fi));
 	if (len < DCN_ETHER_HDR_LEN)
 		return drop(fi, DCN_DROP_RUNT);
-	et = get16(frame + 12);
+	et = dcn_fabric_get16(frame + 12);
 	if (et == ethertype) {
 		if (host_port)
 			return drop(fi, DCN_DROP_FABRIC_ON_HOST);
@@ -247,21 +218,21 @@ dcn_fabric_state_from_hdr(const struct dcn_topo *t,
 void
 dcn_fabric_read_hello(const uint8_t *p, struct dcn_hello *h)
 {
-	h->addr = get32(p);
-	h->port = get16(p + 4);
-	h->interval = get16(p + 6);
-	h->topo_hash = get32(p + 8);
-	h->seq = get32(p + 12);
+	h->addr = dcn_fabric_get32(p);
+	h->port = dcn_fabric_get16(p + 4);
+	h->interval = dcn_fabric_get16(p + 6);
+	h->topo_hash = dcn_fabric_get32(p + 8);
+	h->seq = dcn_fabric_get32(p + 12);
 }
 
 void
 dcn_fabric_write_hello(uint8_t *p, const struct dcn_hello *h)
 {
-	put32(p, h->addr);
-	put16(p + 4, h->port);
-	put16(p + 6, h->interval);
-	put32(p + 8, h->topo_hash);
-	put32(p + 12, h->seq);
+	dcn_fabric_put32(p, h->addr);
+	dcn_fabric_put16(p + 4, h->port);
+	dcn_fabric_put16(p + 6, h->interval);
+	dcn_fabric_put32(p + 8, h->topo_hash);
+	dcn_fabric_put32(p + 12, h->seq);
 }
 
 uint32_t
@@ -282,7 +253,7 @@ dcn_ipv4_cksum(const uint8_t *ip, unsigned int ihl)
 
 	for (i = 0; i < ihl * 4; i += 2)
 		if (i != 10)
-			sum += get16(ip + i);
+			sum += dcn_fabric_get16(ip + i);
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)~sum;
@@ -292,16 +263,16 @@ uint8_t
 dcn_ipv4_dec_ttl(uint8_t *ip)
 {
 	/* RFC 1624 eq. 3: HC' = ~(~HC + ~m + m'), m the TTL/protocol word. */
-	uint16_t old_word = get16(ip + 8), new_word;
+	uint16_t old_word = dcn_fabric_get16(ip + 8), new_word;
 	uint32_t sum;
 
 	ip[8]--;
-	new_word = get16(ip + 8);
-	sum = (uint16_t)~get16(ip + 10);
+	new_word = dcn_fabric_get16(ip + 8);
+	sum = (uint16_t)~dcn_fabric_get16(ip + 10);
 	sum += (uint16_t)~old_word;
 	sum += new_word;
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
-	put16(ip + 10, (uint16_t)~sum);
+	dcn_fabric_put16(ip + 10, (uint16_t)~sum);
 	return ip[8];
 }

@@ -13,41 +13,27 @@
 #include <rte_memzone.h>
 #include <rte_random.h>
 
+#include "dcn_fabric.h"
 #include "dcn_fc.h"
 
 int dcn_fc_mbuf_offset = -1;
 
-static uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 void
 dcn_fc_write_credit(uint8_t *p, const struct dcn_fc_credit *c)
 {
-	put32(p, c->epoch);
-	put32(p + 4, c->grant);
-	put32(p + 8, c->freed[0]);
-	put32(p + 12, c->freed[1]);
+	dcn_fabric_put32(p, c->epoch);
+	dcn_fabric_put32(p + 4, c->grant);
+	dcn_fabric_put32(p + 8, c->freed[0]);
+	dcn_fabric_put32(p + 12, c->freed[1]);
 }
 
 void
 dcn_fc_read_credit(const uint8_t *p, struct dcn_fc_credit *c)
 {
-	c->epoch = get32(p);
-	c->grant = get32(p + 4);
-	c->freed[0] = get32(p + 8);
-	c->freed[1] = get32(p + 12);
+	c->epoch = dcn_fabric_get32(p);
+	c->grant = dcn_fabric_get32(p + 4);
+	c->freed[0] = dcn_fabric_get32(p + 8);
+	c->freed[1] = dcn_fabric_get32(p + 12);
 }
 
 int

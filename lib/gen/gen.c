@@ -65,20 +65,6 @@ dcn_gen_due(struct dcn_gen *g, uint64_t now, unsigned int max)
 	return (unsigned int)RTE_MIN(allowed, (uint64_t)max);
 }
 
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
 void
 dcn_gen_write(const struct dcn_gen_conf *c, struct rte_mbuf *m, uint32_t dst,
 	      uint16_t flow, uint32_t seq, uint64_t now)
@@ -93,24 +79,24 @@ dcn_gen_write(const struct dcn_gen_conf *c, struct rte_mbuf *m, uint32_t dst,
 		return; /* the pool's buffers are too small: caller's check */
 	memcpy(p, &c->dst_mac, 6);
 	memcpy(p + 6, &c->src_mac, 6);
-	put16(p + 12, DCN_ETHERTYPE_IPV4);
+	dcn_fabric_put16(p + 12, DCN_ETHERTYPE_IPV4);
 	p += 14;
 	p[0] = 0x45;
 	p[1] = 0;
-	put16(p + 2, (uint16_t)(len - 14));
-	put32(p + 4, 0x00004000); /* id 0, DF */
+	dcn_fabric_put16(p + 2, (uint16_t)(len - 14));
+	dcn_fabric_put32(p + 4, 0x00004000); /* id 0, DF */
 	p[8] = 64;
 	p[9] = 17;
-	put16(p + 10, 0);
-	put32(p + 12, c->src_addr);
-	put32(p + 16, dst);
+	dcn_fabric_put16(p + 10, 0);
+	dcn_fabric_put32(p + 12, c->src_addr);
+	dcn_fabric_put32(p + 16, dst);
 	ck = dcn_ipv4_cksum(p, 5);
-	put16(p + 10, ck);
+	dcn_fabric_put16(p + 10, ck);
 	p += 20;
-	put16(p, flow);
-	put16(p + 2, DCN_GEN_UDP_PORT);
-	put16(p + 4, (uint16_t)(len - 34));
-	put16(p + 6, 0);
+	dcn_fabric_put16(p, flow);
+	dcn_fabric_put16(p + 2, DCN_GEN_UDP_PORT);
+	dcn_fabric_put16(p + 4, (uint16_t)(len - 34));
+	dcn_fabric_put16(p + 6, 0);
 	p += 8;
 	memcpy(p + STAMP_SEQ, &seq, 4);
 	memcpy(p + STAMP_TSC, &now, 8);
@@ -242,12 +228,11 @@ dcn_gen_sink_rx(struct dcn_gen_sink *s, struct rte_mbuf *const *m,
 			continue;
 		}
 		udp = ip + 20;
-		if ((udp[2] << 8 | udp[3]) != DCN_GEN_UDP_PORT) {
+		if (dcn_fabric_get16(udp + 2) != DCN_GEN_UDP_PORT) {
 			s->foreign++;
 			continue;
 		}
-		src = (uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 |
-		      (uint32_t)ip[14] << 8 | ip[15];
+		src = dcn_fabric_get32(ip + 12);
 		memcpy(&seq, udp + 8 + STAMP_SEQ, 4);
 		memcpy(&tsc, udp + 8 + STAMP_TSC, 8);
 		lat = now > tsc ? now - tsc : 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcn_fabric.h"
 #include "dcn_link.h"
 
 void
@@ -160,22 +161,6 @@ dcn_link_cause_name(enum dcn_link_cause c)
 	return (unsigned int)c < 3 ? names[c] : "?";
 }
 
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-	       p[3];
-}
-
 int
 dcn_link_lsa_write(uint8_t *p, size_t room, const struct dcn_link_lsa *a)
 {
@@ -183,18 +168,17 @@ dcn_link_lsa_write(uint8_t *p, size_t room, const struct dcn_link_lsa *a)
 
 	if (a->n > DCN_LINK_LSA_MAX || room < DCN_LINK_LSA_LEN(a->n))
 		return -1;
-	put32(p, a->origin);
-	put32(p + 4, a->epoch);
-	put32(p + 8, a->seq);
+	dcn_fabric_put32(p, a->origin);
+	dcn_fabric_put32(p + 4, a->epoch);
+	dcn_fabric_put32(p + 8, a->seq);
 	p[12] = a->hops;
 	p[13] = a->n;
 	p[14] = p[15] = 0;
 	for (i = 0; i < a->n; i++) {
 		uint8_t *e = p + 16 + 8 * i;
 
-		put32(e, a->link[i].addr);
-		e[4] = (uint8_t)(a->link[i].port >> 8);
-		e[5] = (uint8_t)a->link[i].port;
+		dcn_fabric_put32(e, a->link[i].addr);
+		dcn_fabric_put16(e + 4, a->link[i].port);
 		e[6] = e[7] = 0;
 	}
 	return (int)DCN_LINK_LSA_LEN(a->n);
@@ -207,9 +191,9 @@ dcn_link_lsa_read(const uint8_t *p, size_t len, struct dcn_link_lsa *a)
 
 	if (len < DCN_LINK_LSA_LEN(0))
 		return -1;
-	a->origin = get32(p);
-	a->epoch = get32(p + 4);
-	a->seq = get32(p + 8);
+	a->origin = dcn_fabric_get32(p);
+	a->epoch = dcn_fabric_get32(p + 4);
+	a->seq = dcn_fabric_get32(p + 8);
 	a->hops = p[12];
 	a->n = p[13];
 	if (a->n > DCN_LINK_LSA_MAX || len < DCN_LINK_LSA_LEN(a->n))
@@ -217,8 +201,8 @@ dcn_link_lsa_read(const uint8_t *p, size_t len, struct dcn_link_lsa *a)
 	for (i = 0; i < a->n; i++) {
 		const uint8_t *e = p + 16 + 8 * i;
 
-		a->link[i].addr = get32(e);
-		a->link[i].port = (uint16_t)(e[4] << 8 | e[5]);
+		a->link[i].addr = dcn_fabric_get32(e);
+		a->link[i].port = dcn_fabric_get16(e + 4);
 	}
 	return 0;
 }
