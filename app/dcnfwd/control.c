@@ -75,7 +75,7 @@ dcnfwd_send_hellos(struct dcnfwd *d)
 			const struct dcnfwd_port *p = &d->port[n->port[l]];
 			struct rte_mbuf *m;
 
-			if (p->fabric_port < 0 || p->is_host)
+			if (!dcnfwd_port_is_fabric(p))
 				continue;
 			m = hello_frame(d, n, p);
 			if (m != NULL)
@@ -130,7 +130,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	int64_t v;
 	unsigned int w;
 
-	if (p->owner != OWNER_NODE || p->fabric_port < 0 || p->is_host)
+	if (!dcnfwd_port_is_fabric(p))
 		return;
 	n = &d->node[p->owner_idx];
 	if (len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_HELLO_LEN) {
@@ -207,7 +207,7 @@ dcnfwd_control_poll(struct dcnfwd *d, uint64_t now)
 				hello_rx(d, &d->port[m[i]->port], f, len, now);
 				break;
 			case DCN_FT_LINKSTATE:
-				dcnfwd_failover_lsa_rx(d, m[i]->port, f, len, now);
+				dcnfwd_failover_lsa_rx(d, m[i]->port, f, len);
 				break;
 			default:
 				break;
@@ -228,7 +228,7 @@ dcnfwd_neighbours_ready(const struct dcnfwd *d)
 		for (l = 0; l < n->n_ports; l++) {
 			const struct dcnfwd_port *p = &d->port[n->port[l]];
 
-			if (p->fabric_port >= 0 && !p->is_host &&
+			if (dcnfwd_port_is_fabric(p) &&
 			    p->peer_vertex == UINT32_MAX)
 				return 0;
 		}

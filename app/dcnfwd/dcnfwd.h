@@ -115,7 +115,7 @@ struct dcnfwd_event {
 };
 
 enum dcnfwd_event_kind {
-	EV_LINK_DOWN = 0, EV_LINK_HOLD, EV_LINK_UP, EV_NBR_DOWN, EV_NBR_UP,
+	EV_LINK_DOWN = 0, EV_LINK_UP, EV_NBR_DOWN, EV_NBR_UP,
 	EV_TABLE, EV_LSA_IN, EV_CUT, EV_REPLUG,
 };
 
@@ -272,14 +272,19 @@ struct dcnfwd {
 	uint64_t next_carrier_poll;
 	struct dcnfwd_event ev[DCNFWD_EVENTS];
 	uint64_t n_ev;
-	uint64_t table_builds;
-	uint64_t last_table_tsc;
-	uint64_t build_ns_max;
 	unsigned int mbufs_leaked;          /* in use when the pool was freed */
 };
 
 extern volatile int dcnfwd_quit;
 extern struct dcnfwd dcnfwd_g;
+
+/* A routing node's port on a fabric cable or switch: it says hello, has
+ * a link state, and takes control frames. */
+static inline int
+dcnfwd_port_is_fabric(const struct dcnfwd_port *p)
+{
+	return p->owner == OWNER_NODE && p->fabric_port >= 0 && !p->is_host;
+}
 
 /* ring or ethdev receive */
 static inline uint16_t
@@ -367,7 +372,7 @@ void dcnfwd_failover_hello(struct dcnfwd *d, struct dcnfwd_port *p,
 			   const struct rte_ether_addr *mac, uint64_t now);
 int dcnfwd_nbr_usable(const struct dcnfwd_node *n, uint32_t slot);
 void dcnfwd_failover_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f,
-			    uint32_t len, uint64_t now);
+			    uint32_t len);
 /* Emulation: cut (1) or mend (0) the cable at port pi; with carrier set,
  * both ends see it as a PMD would, else only the frames stop. */
 void dcnfwd_emu_cut(struct dcnfwd *d, uint32_t pi, int cut, int carrier);

@@ -191,10 +191,9 @@ struct unplug {
 	unsigned int cycles;   /* cuts done */
 	uint64_t start_tsc, cut_tsc, mend_tsc;
 	uint64_t *base;        /* out frames per node port at the start */
-	uint64_t link_before;  /* frames over the cable before the cut */
 	double link_pps;
 	uint64_t at_mend;      /* frames over it when mended */
-	uint64_t sent_cut, rx_cut, sent_mid, rx_mid, sent_mend, rx_mend;
+	uint64_t sent_mid, rx_mid, sent_mend, rx_mend;
 	uint64_t sent_tail, rx_tail;  /* at the start of the last second */
 	uint64_t ev_from;      /* first event of this cut */
 	double next_flip;      /* flaps: seconds */
@@ -214,7 +213,7 @@ cable_port(const struct dcnfwd *d, uint32_t pi)
 {
 	const struct dcnfwd_port *p = &d->port[pi];
 
-	return p->owner == OWNER_NODE && p->fabric_port >= 0 && !p->is_host &&
+	return dcnfwd_port_is_fabric(p) &&
 	       p->cable_peer >= 0;
 }
 
@@ -316,8 +315,18 @@ set_cut(struct dcnfwd *d, struct unplug *u, int cut)
 	u->cut = cut;
 }
 
+/* Frames out of port pi, since base (NULL: since the start). */
 static uint64_t
-unplug_frames(const struct dcnfwd *d, const struct unplug *u)
+frames_since(const struct dcnfwd *d, uint32_t pi, const uint64_t *base)
+{
+	return node_port_frames(d, pi) - (base != NULL ? base[pi] : 0);
+}
+
+/* Frames over what was pulled: both directions of the cable, or every
+ * cable of the killed node. */
+static uint64_t
+unplug_frames(const struct dcnfwd *d, const struct unplug *u,
+	      const uint64_t *base)
 {
 	unsigned int i;
 	uint64_t s = 0;
@@ -325,21 +334,20 @@ unplug_frames(const struct dcnfwd *d, const struct unplug *u)
 	if (u->kill_node < 0) {
 		const struct dcnfwd_port *p = &d->port[u->port];
 
-		/* Both directions of the cable. */
-		return node_port_frames(d, (uint32_t)u->port) +
+		return frames_since(d, (uint32_t)u->port, base) +
 		       (cable_port(d, (uint32_t)p->cable_peer) ?
-				node_port_frames(d, (uint32_t)p->cable_peer) : 0);
+				frames_since(d, (uint32_t)p->cable_peer, base) : 0);
 	}
 	for (i = 0; i < d->n_ports; i++)
 		if (cable_port(d, i) && d->port[i].owner_idx == u->kill_node)
-			s += node_port_frames(d, i);
+			s += frames_since(d, i, base);
 	return s;
 }
 
 /* Choose what to pull (the busiest cable or transit node since the
  * start), and pull it. */
 static void
-unplug_cut(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx)
+unplug_cut(struct dcnfwd *d, struct unplug *u)
 {
 	uint64_t best = 0, now = rte_rdtsc();
 	unsigned int i;
@@ -352,7 +360,7 @@ unplug_cut(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx)
 
 			if (!cable_port(d, i))
 				continue;
-			f = node_port_frames(d, i) - u->base[i];
+			f = frames_since(d, i, u->base);
 			if (per_node != NULL)
 				per_node[d->port[i].owner_idx] += f;
 			if (d->unplug_mode != UNPLUG_KILL && f > best) {
@@ -375,29 +383,11 @@ unplug_cut(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx)
 		}
 	}
 	if (u->cycles == 0) {
-		uint64_t before = 0;
-
-		if (u->kill_node >= 0) {
-			for (i = 0; i < d->n_ports; i++)
-				if (cable_port(d, i) && d->port[i].owner_idx == u->kill_node)
-					before += node_port_frames(d, i) - u->base[i];
-		} else {
-			const struct dcnfwd_port *p = &d->port[u->port];
-
-			before = node_port_frames(d, (uint32_t)u->port) - u->base[u->port];
-			if (cable_port(d, (uint32_t)p->cable_peer))
-				before += node_port_frames(d, (uint32_t)p->cable_peer) -
-					  u->base[p->cable_peer];
-		}
-		u->link_before = before;
-		u->link_pps = (double)before * (double)d->tsc_hz /
-			      (double)(now - u->start_tsc);
+		u->link_pps = (double)unplug_frames(d, u, u->base) *
+			      (double)d->tsc_hz / (double)(now - u->start_tsc);
 		u->ev_from = d->n_ev;
-		u->sent_cut = sent;
-		u->rx_cut = rx;
-	}
-	if (u->cycles == 0)
 		u->cut_tsc = rte_rdtsc();
+	}
 	set_cut(d, u, 1);
 	u->cycles++;
 }
@@ -408,7 +398,7 @@ unplug_mend(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx)
 	set_cut(d, u, 0);
 	if (u->cycles == 1) {
 		u->mend_tsc = rte_rdtsc();
-		u->at_mend = unplug_frames(d, u);
+		u->at_mend = unplug_frames(d, u, NULL);
 		u->sent_mend = sent;
 		u->rx_mend = rx;
 	}
@@ -439,12 +429,12 @@ unplug_step(struct dcnfwd *d, struct unplug *u, double el, uint64_t sent,
 		if (u->cut)
 			unplug_mend(d, u, sent, rx);
 		else
-			unplug_cut(d, u, sent, rx);
+			unplug_cut(d, u);
 		u->next_flip += half;
 		return;
 	}
 	if (!u->cut && u->cycles == 0 && el >= d->unplug_at)
-		unplug_cut(d, u, sent, rx);
+		unplug_cut(d, u);
 	else if (u->cut && u->cycles == 1 && u->mend_tsc == 0 &&
 		 u->sent_mid == 0 && el >= d->unplug_at + (d->replug_at - d->unplug_at) / 2) {
 		/* Half-way through the cut: delivery since is "another path". */
@@ -489,7 +479,7 @@ unplug_report(struct dcnfwd *d, struct unplug *u, uint64_t sent, uint64_t rx,
 			restore = ms_since(d, u->mend_tsc, e->tsc);
 	}
 	if (u->mend_tsc)
-		after_mend = unplug_frames(d, u) - u->at_mend;
+		after_mend = unplug_frames(d, u, NULL) - u->at_mend;
 	outage = u->link_pps > 0 ? (double)lost * 1e3 / u->link_pps : 0;
 	if (u->kill_node >= 0)
 		snprintf(what, sizeof(what), "node %s", d->node[u->kill_node].name);

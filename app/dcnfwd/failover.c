@@ -56,7 +56,7 @@
 #endif
 
 static const char *const event_names[] = {
-	[EV_LINK_DOWN] = "link_down", [EV_LINK_HOLD] = "link_hold",
+	[EV_LINK_DOWN] = "link_down",
 	[EV_LINK_UP] = "link_up", [EV_NBR_DOWN] = "neighbour_down",
 	[EV_NBR_UP] = "neighbour_up", [EV_TABLE] = "table",
 	[EV_LSA_IN] = "announcement", [EV_CUT] = "cable_cut",
@@ -120,15 +120,10 @@ fs_dead_vertices(const struct dcn_topo *t, struct dcn_failset *fs)
 
 	if (dcn_topo_max_degree(t) > DCN_FWD_MAX_FABRIC_PORTS)
 		return;
-	for (v = 0; v < n; v++) {
-		unsigned int k, deg = dcn_topo_adj(t, v, a), down = 0;
-
-		for (k = 0; k < deg; k++)
-			down += dcn_topo_failset_link_down(fs, v, a[k].port,
-							   a[k].peer) != 0;
-		if (deg > 0 && down == deg && dcn_topo_is_router(t, v))
+	for (v = 0; v < n; v++)
+		if (dcn_topo_is_router(t, v) && dcn_topo_adj(t, v, a) > 0 &&
+		    dcn_topo_failset_adj(fs, v, a) == 0)
 			dcn_topo_failset_add_vertex(fs, v);
-	}
 }
 
 /* The links this node itself sees down: its ports, and the neighbours
@@ -142,7 +137,7 @@ own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v,
 	for (l = 0; l < n->n_ports && k < max; l++) {
 		const struct dcnfwd_port *p = &d->port[n->port[l]];
 
-		if (p->fabric_port >= 0 && !p->is_host && !dcn_link_usable(&p->link)) {
+		if (dcnfwd_port_is_fabric(p) && !dcn_link_usable(&p->link)) {
 			v[k] = n->vertex;
 			port[k++] = (uint16_t)p->fabric_port;
 		}
@@ -204,7 +199,6 @@ rebuild(struct dcnfwd *d, uint32_t ni)
 	uint16_t port[DCN_LINK_LSA_MAX];
 	struct fs_fill fill = { NULL, 0 };
 	unsigned int k, own;
-	uint64_t t0 = rte_rdtsc();
 	char err[256];
 
 	if (f == NULL)
@@ -250,14 +244,6 @@ rebuild(struct dcnfwd *d, uint32_t ni)
 	__atomic_store_n(&n->fib, f, __ATOMIC_RELEASE);
 	if (old != NULL)
 		fib_retire(d, old);
-	d->table_builds++;
-	d->last_table_tsc = rte_rdtsc();
-	{
-		uint64_t ns = (d->last_table_tsc - t0) * 1000000000ull / d->tsc_hz;
-
-		if (ns > d->build_ns_max)
-			d->build_ns_max = ns;
-	}
 	event(d, EV_TABLE, ni, -1, UINT32_MAX, 0, f->gen);
 	return 0;
 }
@@ -310,7 +296,7 @@ lsa_flood(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcn_link_lsa *a,
 		struct dcnfwd_port *p = &d->port[n->port[l]];
 		struct rte_mbuf *m;
 
-		if (p->fabric_port < 0 || p->is_host || (int)l == except_local)
+		if (!dcnfwd_port_is_fabric(p) || (int)l == except_local)
 			continue;
 		m = lsa_frame(d, p, a);
 		if (m != NULL && dcnfwd_inject(d, n->port[l], &m, 1) == 1)
@@ -351,7 +337,7 @@ lsa_originate(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now)
 
 void
 dcnfwd_failover_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f,
-		       uint32_t len, uint64_t now)
+		       uint32_t len)
 {
 	struct dcnfwd_port *p = &d->port[pi];
 	struct dcnfwd_node *n;
@@ -362,10 +348,9 @@ dcnfwd_failover_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f,
 	int64_t origin;
 	int ret;
 
-	(void)now;
-	/* Announcements are taken from fabric ports only: never from a
-	 * host, nor from a port whose link is not (or no longer) trusted. */
-	if (p->owner != OWNER_NODE || p->fabric_port < 0 || p->is_host)
+	/* Announcements are taken from fabric ports only, never from a
+	 * host port. */
+	if (!dcnfwd_port_is_fabric(p))
 		return;
 	n = &d->node[p->owner_idx];
 	if (len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN ||
@@ -470,19 +455,13 @@ nbr_event(struct dcnfwd *d, uint32_t ni, uint32_t slot, enum dcn_link_event ev)
 	      e->vertex, n->nbr_link[slot].cause, 0);
 }
 
-static uint64_t
-now_us(const struct dcnfwd *d, uint64_t tsc)
-{
-	return dcnfwd_us_of_tsc(d, tsc);
-}
-
 void
 dcnfwd_failover_hello(struct dcnfwd *d, struct dcnfwd_port *p, uint32_t v,
 		      uint16_t vport, const struct rte_ether_addr *mac,
 		      uint64_t now)
 {
 	struct dcnfwd_node *n = &d->node[p->owner_idx];
-	uint64_t us = now_us(d, now);
+	uint64_t us = dcnfwd_us_of_tsc(d, now);
 
 	port_event(d, p, dcn_link_hello(&p->link, &d->lconf, us));
 	if (n->nbr_link != NULL) {
@@ -511,7 +490,7 @@ dcnfwd_nbr_usable(const struct dcnfwd_node *n, uint32_t slot)
 static void
 carrier(struct dcnfwd *d, struct dcnfwd_port *p, int up, uint64_t us)
 {
-	if (p->owner != OWNER_NODE || p->fabric_port < 0 || p->is_host)
+	if (!dcnfwd_port_is_fabric(p))
 		return;
 	if (p->link.carrier == (uint8_t)!!up)
 		return;
@@ -523,7 +502,7 @@ dcnfwd_emu_cut(struct dcnfwd *d, uint32_t pi, int cut, int carrier_event)
 {
 	struct dcnfwd_port *a = &d->port[pi];
 	struct dcnfwd_port *b = a->cable_peer >= 0 ? &d->port[a->cable_peer] : NULL;
-	uint64_t us = now_us(d, rte_rdtsc());
+	uint64_t us = dcnfwd_us_of_tsc(d, rte_rdtsc());
 
 	__atomic_store_n(&a->cut, (uint8_t)cut, __ATOMIC_RELEASE);
 	if (b != NULL)
@@ -665,7 +644,7 @@ dcnfwd_control_wait(struct dcnfwd *d, unsigned int timeout_us)
 int
 dcnfwd_failover_setup(struct dcnfwd *d)
 {
-	uint64_t us = now_us(d, rte_rdtsc());
+	uint64_t us = dcnfwd_us_of_tsc(d, rte_rdtsc());
 	unsigned int i, l, nl_ports = 0;
 	size_t sz;
 
@@ -792,9 +771,9 @@ dcnfwd_failover_teardown(struct dcnfwd *d)
 void
 dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 {
-	uint64_t us = now_us(d, now);
+	uint64_t us = dcnfwd_us_of_tsc(d, now);
 	int poll_ethdev = now >= d->next_carrier_poll;
-	unsigned int i, l, w;
+	unsigned int i, l;
 
 	if (d->rcu == NULL)
 		return;
@@ -804,19 +783,18 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 		d->next_carrier_poll = now + CARRIER_POLL_MS * d->tsc_hz / 1000;
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
-		uint64_t rx = 0;
+		struct dcnfwd_port_stats ps;
 
-		if (p->owner != OWNER_NODE || p->fabric_port < 0 || p->is_host)
+		if (!dcnfwd_port_is_fabric(p))
 			continue;
 		if (p->carrier_src == CARRIER_ETHDEV &&
 		    (poll_ethdev || __atomic_exchange_n(&p->lsc_pending, 0,
 							__ATOMIC_ACQ_REL)))
 			ethdev_carrier(d, p, us);
 		/* Frames in are a sign of life. */
-		for (w = 0; w < d->n_workers; w++)
-			rx += __atomic_load_n(&d->worker[w].pst[i].rx, __ATOMIC_RELAXED);
-		if (rx != p->rx_seen) {
-			p->rx_seen = rx;
+		dcnfwd_port_totals(d, i, &ps);
+		if (ps.rx != p->rx_seen) {
+			p->rx_seen = ps.rx;
 			dcn_link_alive(&p->link, us);
 		}
 		port_event(d, p, dcn_link_tick(&p->link, &d->lconf, us));

@@ -191,7 +191,7 @@ tel_neighbours(const char *cmd, const char *params, struct rte_tel_data *t)
 		struct rte_tel_data *e;
 		char name[DCN_TOPO_NAME_LEN] = "-", key[RTE_TEL_MAX_STRING_LEN];
 
-		if (p->fabric_port < 0 || p->is_host)
+		if (!dcnfwd_port_is_fabric(p))
 			continue;
 		e = rte_tel_data_alloc();
 		if (e == NULL)
@@ -372,7 +372,7 @@ tel_links(const char *cmd, const char *params, struct rte_tel_data *t)
 		static const char *const src[] = { "hellos only", "ethdev",
 						   "rtnetlink", "emulated" };
 
-		if (p->fabric_port < 0 || p->is_host)
+		if (!dcnfwd_port_is_fabric(p))
 			continue;
 		e = rte_tel_data_alloc();
 		if (e == NULL)
