@@ -300,6 +300,25 @@ test_diamond_router(void **state)
 	dcn_topo_free(t);
 }
 
+/* Send n host packets to dst in on port 5 (the host port of a 2D
+ * NovaCube node), one flow each when flows is set, else all one flow;
+ * count them by output port in cnt. */
+static void
+count_outputs(struct dcn_fwd_ctx *c, uint32_t dst, unsigned int n, int flows,
+	      unsigned int *cnt)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m[1] = { host_packet(dst, flows ? (uint16_t)i : 5) };
+		uint16_t out[1];
+
+		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+		cnt[out[0]]++;
+		rte_pktmbuf_free(m[0]);
+	}
+}
+
 /* PORA draws per packet: eq. (12)'s shares at the source of Fig. 4. */
 static void
 test_pora_per_packet(void **state)
@@ -308,20 +327,12 @@ test_pora_per_packet(void **state)
 	struct dcn_router *r = router_or_fail(t, DCN_ALGO_PORA);
 	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "(0,0)"));
 	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
-	unsigned int cnt[5] = { 0 }, i;
+	unsigned int cnt[5] = { 0 };
 	const unsigned int total = 20000;
 
 	(void)state;
 	setup_ctx(c, r, tb, 1);
-	for (i = 0; i < total; i++) {
-		struct rte_mbuf *m[1] = { host_packet(dcn_topo_addr(t,
-						 vertex_or_fail(t, "(2,3)")), 5) };
-		uint16_t out[1];
-
-		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-		cnt[out[0]]++;
-		rte_pktmbuf_free(m[0]);
-	}
+	count_outputs(c, dcn_topo_addr(t, vertex_or_fail(t, "(2,3)")), total, 0, cnt);
 	/* Ports: 0 +x, 1 -x, 2 +y, 3 -y, 4 jump. */
 	assert_near(cnt[0] / (double)total, 0.2143, 0.015);
 	assert_near(cnt[2] / (double)total, 0.2143, 0.015);
@@ -347,21 +358,14 @@ test_port_down_alternates(void **state)
 	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "(0,0)"));
 	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
 	uint32_t dst = dcn_topo_addr(t, vertex_or_fail(t, "(2,3)"));
-	unsigned int cnt[6] = { 0 }, i, base = rte_mempool_in_use_count(mp);
+	unsigned int cnt[6] = { 0 }, base = rte_mempool_in_use_count(mp);
 	uint16_t p;
 
 	(void)state;
 	setup_ctx(c, r, tb, 0);
 	/* Flow by flow (source port), with port 4 (the jump) down. */
 	dcn_fwd_set_port_down(c, 4, 1);
-	for (i = 0; i < 2000; i++) {
-		struct rte_mbuf *m[1] = { host_packet(dst, (uint16_t)i) };
-		uint16_t out[1];
-
-		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-		cnt[out[0]]++;
-		rte_pktmbuf_free(m[0]);
-	}
+	count_outputs(c, dst, 2000, 1, cnt);
 	assert_int_equal(cnt[4], 0);
 	for (p = 0; p < 4; p++)
 		assert_true(cnt[p] > 0);
@@ -379,14 +383,7 @@ test_port_down_alternates(void **state)
 	for (p = 0; p < 5; p++)
 		dcn_fwd_set_port_down(c, p, 0);
 	memset(cnt, 0, sizeof(cnt));
-	for (i = 0; i < 2000; i++) {
-		struct rte_mbuf *m[1] = { host_packet(dst, (uint16_t)i) };
-		uint16_t out[1];
-
-		assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-		cnt[out[0]]++;
-		rte_pktmbuf_free(m[0]);
-	}
+	count_outputs(c, dst, 2000, 1, cnt);
 	assert_true(cnt[4] > 0);
 	assert_int_equal(rte_mempool_in_use_count(mp), base);
 	dcn_rtable_free(tb);
