@@ -381,14 +381,16 @@ void dcnfwd_control_wait(struct dcnfwd *d, unsigned int timeout_us);
 const char *dcnfwd_event_name(enum dcnfwd_event_kind k);
 uint64_t dcnfwd_us_of_tsc(const struct dcnfwd *d, uint64_t tsc);
 
-/* Worker: the node's current table in its context (one load a burst). */
+/* Worker: the node's current table in its context, taken afresh every
+ * burst. Comparing pointers to skip the stores would be wrong: a new
+ * table may be allocated where a freed one was, and the context would
+ * keep the freed router. */
 static inline struct dcn_fwd_ctx *
 dcnfwd_node_ctx(struct dcn_fwd_ctx *c, const struct dcnfwd_node *n)
 {
 	const struct dcnfwd_fib *f = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE);
 
-	if (unlikely(c->tb != f->tb))
-		dcn_fwd_set_table(c, f->r, f->tb);
+	dcn_fwd_set_table(c, f->r, f->tb);
 	return c;
 }
 

@@ -31,7 +31,9 @@ for spec in novacube:k=4,n=2 diamond:k=4 rrect:n=2,m=2,k=1 lascada:n=2,k=2 \
 import json, sys
 f = json.loads(sys.argv[1])["failover"]
 path = {"carrier": "link", "silent": "hello", "kill": "killed"}[f["mode"]]
-print(",".join([sys.argv[2], path, f["what"].replace(",", ";"), str(f["lost"]),
+# Specs and vertex names hold commas: ";" in the CSV.
+print(",".join([sys.argv[2].replace(",", ";"), path, f["what"].replace(",", ";"),
+    str(f["lost"]),
     "%.0f" % f["link_pps_before"], "%.3f" % f["outage_ms"], "%.3f" % f["detect_ms"],
     "%.3f" % f["converge_ms"], "%.1f" % f["restore_ms"]]))' "$line" "$spec")
 		csv="$csv
