@@ -270,6 +270,7 @@ struct dcnfwd {
 	struct dcnfwd_fib *retired;
 	int nl_fd;                          /* rtnetlink, -1: none */
 	uint64_t next_carrier_poll;
+	uint64_t last_tick_us;              /* the control thread's last tick */
 	struct dcnfwd_event ev[DCNFWD_EVENTS];
 	uint64_t n_ev;
 	unsigned int mbufs_leaked;          /* in use when the pool was freed */

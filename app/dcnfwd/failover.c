@@ -768,6 +768,22 @@ dcnfwd_failover_teardown(struct dcnfwd *d)
 	d->rcu = NULL;
 }
 
+/* This thread could neither send nor take hellos for us microseconds,
+ * up to now. */
+static void
+observer_away(struct dcnfwd *d, uint64_t us, uint64_t now)
+{
+	unsigned int i, l;
+
+	for (i = 0; i < d->n_ports; i++)
+		if (dcnfwd_port_is_fabric(&d->port[i]))
+			dcn_link_observer_away(&d->port[i].link, us, now);
+	for (i = 0; i < d->n_nodes; i++)
+		for (l = 0; d->node[i].nbr_link != NULL && l <= d->node[i].nbrs.mask; l++)
+			dcn_link_observer_away(&d->node[i].nbr_link[l], us,
+					       now);
+}
+
 void
 dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 {
@@ -777,6 +793,12 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 
 	if (d->rcu == NULL)
 		return;
+	/* Ticks come every millisecond or so. A longer gap is this thread
+	 * away (compiling tables, or not scheduled): it neither sent nor took
+	 * hellos then, so the gap is nobody's silence. */
+	if (d->last_tick_us != 0 && us - d->last_tick_us > d->lconf.hello_us)
+		observer_away(d, us - d->last_tick_us, us);
+	d->last_tick_us = us;
 	if (d->nl_fd >= 0)
 		netlink_read(d, us);
 	if (poll_ethdev)

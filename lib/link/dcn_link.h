@@ -98,6 +98,14 @@ enum dcn_link_event dcn_link_hello(struct dcn_link *l,
  */
 void dcn_link_alive(struct dcn_link *l, uint64_t now);
 
+/**
+ * The observer itself was away for us microseconds (its thread busy
+ * compiling tables, or not scheduled): it could neither send hellos nor
+ * take them, so that time does not count as the neighbour's silence.
+ * now is when it came back: a hello is never placed after it.
+ */
+void dcn_link_observer_away(struct dcn_link *l, uint64_t us, uint64_t now);
+
 /** Timers: silence, and the end of a hold-down. Call at least once per
  * hello interval. */
 enum dcn_link_event dcn_link_tick(struct dcn_link *l,

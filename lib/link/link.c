@@ -123,19 +123,28 @@ dcn_link_alive(struct dcn_link *l, uint64_t now)
 		l->last_hello = now;
 }
 
+void
+dcn_link_observer_away(struct dcn_link *l, uint64_t us, uint64_t now)
+{
+	l->last_hello = l->last_hello + us < now ? l->last_hello + us : now;
+}
+
 enum dcn_link_event
 dcn_link_tick(struct dcn_link *l, const struct dcn_link_conf *c, uint64_t now)
 {
 	uint64_t dead = c->hello_us * c->miss;
+	/* A hello stamped later than this tick's time is no silence (and
+	 * must not wrap round to a huge one). */
+	uint64_t quiet = now > l->last_hello ? now - l->last_hello : 0;
 
 	switch (l->state) {
 	case DCN_LINK_UNKNOWN:
 	case DCN_LINK_UP:
-		if (now - l->last_hello > dead)
+		if (quiet > dead)
 			return go_down(l, c, DCN_LINK_CAUSE_HELLO_MISS, now);
 		return DCN_LINK_EV_NONE;
 	case DCN_LINK_HOLD:
-		if (now - l->last_hello > dead)
+		if (quiet > dead)
 			return go_down(l, c, DCN_LINK_CAUSE_HELLO_MISS, now);
 		if ((int64_t)(now - l->hold_until) >= 0)
 			return go_up(l, now);

@@ -75,6 +75,31 @@ test_traffic_keeps_alive(void **state)
 }
 
 static void
+test_observer_away(void **state)
+{
+	struct dcn_link_conf c = conf();
+	struct dcn_link l;
+
+	(void)state;
+	dcn_link_init(&l, &c, 0);
+	dcn_link_hello(&l, &c, 1000);
+	/* 20 ms away from 2000: the silence that counts is 1 ms before and
+	 * what follows the return. */
+	dcn_link_observer_away(&l, 20000, 22000);
+	assert_int_equal(dcn_link_tick(&l, &c, 22000), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick(&l, &c, 24000), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick(&l, &c, 24001), DCN_LINK_EV_DOWN);
+	/* A hello taken just on return is not pushed past the return: the
+	 * link stays up for the next ticks. */
+	dcn_link_init(&l, &c, 0);
+	dcn_link_hello(&l, &c, 30000);
+	dcn_link_observer_away(&l, 20000, 30000);
+	assert_int_equal(l.last_hello, 30000);
+	assert_int_equal(dcn_link_tick(&l, &c, 30500), DCN_LINK_EV_NONE);
+	assert_int_equal(l.state, DCN_LINK_UP);
+}
+
+static void
 test_never_seen_goes_down_then_up_at_once(void **state)
 {
 	struct dcn_link_conf c = conf();
@@ -281,6 +306,7 @@ main(void)
 		cmocka_unit_test(test_start_and_silence),
 		cmocka_unit_test(test_never_seen_goes_down_then_up_at_once),
 		cmocka_unit_test(test_traffic_keeps_alive),
+		cmocka_unit_test(test_observer_away),
 		cmocka_unit_test(test_carrier_and_holddown),
 		cmocka_unit_test(test_silence_during_holddown),
 		cmocka_unit_test(test_flapping_grows_holddown),
