@@ -217,6 +217,9 @@ struct dcnfwd_worker {
 	uint64_t ctl_drop;                 /* control ring full */
 	uint64_t idle_sleeps;
 	uint64_t loops;
+	/* control thread: loops at its last tick (a worker that stops looping
+	 * was not scheduled, and its ports' silence is not the neighbours') */
+	uint64_t loops_seen;
 } __rte_cache_aligned;
 
 struct dcnfwd {

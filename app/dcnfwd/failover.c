@@ -653,6 +653,9 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 	d->lsa_hops = dcn_route_lsa_hops(d->r);
 	d->epoch = (uint32_t)rte_rand() | 1;
 	d->nl_fd = -1;
+	/* Silence counts from the first tick: until then no hello could be
+	 * sent or taken (workers and the run loop are still starting). */
+	d->last_tick_us = us;
 	sz = rte_rcu_qsbr_get_memsize(RTE_MAX(d->n_workers, 1u));
 	d->rcu = rte_zmalloc("dcn_rcu", sz, RTE_CACHE_LINE_SIZE);
 	if (d->rcu == NULL || rte_rcu_qsbr_init(d->rcu, RTE_MAX(d->n_workers, 1u)) != 0)
@@ -790,13 +793,23 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 	uint64_t us = dcnfwd_us_of_tsc(d, now);
 	int poll_ethdev = now >= d->next_carrier_poll;
 	unsigned int i, l;
+	int away = 0;
 
 	if (d->rcu == NULL)
 		return;
-	/* Ticks come every millisecond or so. A longer gap is this thread
-	 * away (compiling tables, or not scheduled): it neither sent nor took
-	 * hellos then, so the gap is nobody's silence. */
-	if (d->last_tick_us != 0 && us - d->last_tick_us > d->lconf.hello_us)
+	/* The observer is this thread, which sends and takes hellos, and the
+	 * workers, which carry them. Ticks come every millisecond or so: a
+	 * longer gap is this thread away (compiling tables, or not
+	 * scheduled); a worker that has not looped since the last tick was
+	 * not scheduled either. Either way the gap is nobody's silence. */
+	for (i = 0; i < d->n_workers; i++) {
+		struct dcnfwd_worker *w = &d->worker[i];
+		uint64_t loops = __atomic_load_n(&w->loops, __ATOMIC_RELAXED);
+
+		away |= loops == w->loops_seen;
+		w->loops_seen = loops;
+	}
+	if (us - d->last_tick_us > d->lconf.hello_us || away)
 		observer_away(d, us - d->last_tick_us, us);
 	d->last_tick_us = us;
 	if (d->nl_fd >= 0)
