@@ -101,6 +101,13 @@ wait_for "relay (1,0)" b || exit $?
 if ! poll_telemetry 0 /dcn/neighbours '"last_hello_from": "(1,0)"'; then
 	echo "FAIL: (0,0) did not learn (1,0): $tel"; exit 1
 fi
+# Traffic starts once both ends route over the cable: a hello can arrive
+# before the memif carrier is seen up, and the link waits for both.
+for r in 0 1; do
+	if ! poll_telemetry $r /dcn/links '"state": "up"'; then
+		echo "FAIL: relay $r: the cable's link did not come up: $tel"; exit 1
+	fi
+done
 
 "$GEN" -l 0 --no-huge -m 256 --no-pci --log-level=5 \
 	--file-prefix="${prefixes[2]}" -- \
