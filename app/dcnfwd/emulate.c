@@ -376,8 +376,10 @@ unplug_cut(struct dcnfwd *d, struct unplug *u)
 			}
 		free(per_node);
 		if (u->port < 0 && u->kill_node < 0) {
-			fprintf(stderr, "dcnfwd: --unplug busiest: nothing carried "
-				"traffic\n");
+			fprintf(stderr, "dcnfwd: --unplug busiest: %s\n",
+				d->unplug_mode == UNPLUG_KILL ?
+				"no node without a sending or receiving host "
+				"carried traffic" : "no cable carried traffic");
 			u->armed = 0;
 			return;
 		}
