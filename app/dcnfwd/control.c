@@ -188,6 +188,151 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	}
 }
 
+/* Tell every worker's context the MAC of the host behind host port p. */
+static void
+learn_host_mac(struct dcnfwd *d, struct dcnfwd_port *p,
+	       const struct rte_ether_addr *mac)
+{
+	unsigned int w;
+
+	p->host_mac_known = 1;
+	for (w = 0; w < d->n_workers; w++) {
+		struct dcn_fwd_ctx *c = d->worker[w].ctx[p->owner_idx];
+		uint64_t cur;
+
+		if (c == NULL)
+			continue;
+		cur = __atomic_load_n(&c->port[p->local].peer_mac, __ATOMIC_RELAXED);
+		if (memcmp(&cur, mac, 6) != 0)
+			dcn_fwd_set_peer_mac(c, p->local, mac);
+	}
+}
+
+/* The address of the host behind host port p: a relay's own (it is the
+ * server), or, for a Diamond switch, that of the server on the port. */
+static uint32_t
+host_addr(const struct dcnfwd *d, const struct dcnfwd_port *p)
+{
+	const struct dcnfwd_node *n = &d->node[p->owner_idx];
+	int64_t peer;
+
+	if (p->fabric_port < 0)
+		return n->addr;
+	peer = dcn_topo_port_peer(d->t, n->vertex, (unsigned int)p->fabric_port);
+	return peer < 0 ? 0 : dcn_topo_addr(d->t, (uint32_t)peer);
+}
+
+static struct rte_mbuf *
+arp_frame(struct dcnfwd *d, const struct dcnfwd_port *p, uint16_t op,
+	  const struct rte_ether_addr *dst, uint32_t spa, uint32_t tpa)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
+	uint8_t *r;
+
+	if (m == NULL)
+		return NULL;
+	r = (uint8_t *)rte_pktmbuf_append(m, 60);
+	if (r == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memset(r, 0, 60);
+	memcpy(r, dst, 6);
+	memcpy(r + 6, &p->mac, 6);
+	dcn_fabric_put16(r + 12, DCN_ETHERTYPE_ARP);
+	dcn_fabric_put16(r + 14, 1);
+	dcn_fabric_put16(r + 16, DCN_ETHERTYPE_IPV4);
+	r[18] = 6;
+	r[19] = 4;
+	dcn_fabric_put16(r + 20, op);
+	memcpy(r + 22, &p->mac, 6);                  /* sha: this port */
+	dcn_fabric_put32(r + 28, spa);
+	if (op == 2)
+		memcpy(r + 32, dst, 6);              /* tha */
+	dcn_fabric_put32(r + 38, tpa);
+	return m;
+}
+
+/*
+ * Until a host port knows its host's MAC, ask once a second with an ARP
+ * probe (sender address 0, RFC 5227), which a host answers without
+ * learning anything from it. Without the MAC, frames for the host go to
+ * broadcast, which a kernel takes for ICMP but drops for TCP.
+ */
+void
+dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now)
+{
+	static const struct rte_ether_addr bcast = {
+		.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
+	unsigned int i;
+
+	if (now < d->next_arp_probe)
+		return;
+	d->next_arp_probe = now + d->tsc_hz;
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port *p = &d->port[i];
+		uint32_t addr;
+		struct rte_mbuf *m;
+
+		if (p->owner != OWNER_NODE || !p->is_host || !p->is_ethdev ||
+		    p->host_mac_known)
+			continue;
+		addr = host_addr(d, p);
+		m = addr ? arp_frame(d, p, 1, &bcast, 0, addr) : NULL;
+		if (m != NULL)
+			dcnfwd_inject(d, i, &m, 1);
+	}
+}
+
+/*
+ * ARP from a host port (a kernel's TAP interface, or a server's NIC): the
+ * node answers for every other host address of the fabric, as the host's
+ * gateway to all of them, so the host needs no static neighbours; and the
+ * requester's MAC becomes where decapsulated frames go (until then they
+ * go to broadcast, which a host takes as well). Requests for the host's
+ * own address (duplicate detection) and for outside the fabric get no
+ * answer.
+ */
+static void
+arp_rx(struct dcnfwd *d, struct dcnfwd_port *p, uint16_t pi, const uint8_t *f,
+       uint32_t len)
+{
+	const uint8_t *a = f + DCN_ETHER_HDR_LEN;
+	struct rte_ether_addr sha;
+	uint32_t spa, tpa;
+	struct rte_mbuf *m;
+	int64_t v;
+
+	if (p->owner != OWNER_NODE || !p->is_host || len < DCN_ETHER_HDR_LEN + 28)
+		return;
+	/* Ethernet/IPv4: htype 1, ptype 0x0800, hlen 6, plen 4 */
+	if (dcn_fabric_get16(a) != 1 || dcn_fabric_get16(a + 2) != DCN_ETHERTYPE_IPV4 ||
+	    a[4] != 6 || a[5] != 4)
+		return;
+	memcpy(&sha, a + 8, 6);
+	spa = dcn_fabric_get32(a + 14);
+	tpa = dcn_fabric_get32(a + 24);
+	if (!rte_is_unicast_ether_addr(&sha))
+		return;
+	if (dcn_fabric_get16(a + 6) == 2) {
+		/* The answer to our probe (dcnfwd_host_arp_probe). */
+		if (spa == host_addr(d, p))
+			learn_host_mac(d, p, &sha);
+		return;
+	}
+	if (dcn_fabric_get16(a + 6) != 1)
+		return;
+	learn_host_mac(d, p, &sha);
+	v = dcn_topo_vertex_of(d->t, tpa);
+	if (tpa == spa || v < 0 || (uint32_t)v >= dcn_topo_servers(d->t))
+		return;
+	m = arp_frame(d, p, 2, &sha, tpa, spa);
+	if (m == NULL)
+		return;
+	p->arp_replies++;
+	dcnfwd_inject(d, pi, &m, 1);
+}
+
 void
 dcnfwd_control_poll(struct dcnfwd *d, uint64_t now)
 {
@@ -202,6 +347,10 @@ dcnfwd_control_poll(struct dcnfwd *d, uint64_t now)
 			if (m[i]->port >= d->n_ports ||
 			    len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN)
 				continue;
+			if ((f[12] << 8 | f[13]) == DCN_ETHERTYPE_ARP) {
+				arp_rx(d, &d->port[m[i]->port], m[i]->port, f, len);
+				continue;
+			}
 			switch (f[DCN_ETHER_HDR_LEN] & 0x0f) {
 			case DCN_FT_HELLO:
 				hello_rx(d, &d->port[m[i]->port], f, len, now);

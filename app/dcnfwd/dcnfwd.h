@@ -14,6 +14,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_ethdev.h>
@@ -29,6 +30,9 @@
 #include "dcn_link.h"
 #include "dcn_route.h"
 #include "dcn_topo.h"
+#ifdef DCN_HAVE_XDP
+#include "dcn_xdp.h"
+#endif
 
 extern int dcnfwd_logtype;
 #define DCNFWD_LOG(level, ...) \
@@ -81,6 +85,13 @@ struct dcnfwd_port {
 	int ifindex;             /* kernel interface behind the PMD, 0: none */
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
+	/* net_af_xdp: dcnfwd's XDP program on the interface (control only) */
+	uint8_t has_xdp;
+	uint64_t arp_replies;    /* host port: answered for fabric addresses */
+	uint8_t host_mac_known;  /* host port: the host's MAC was learnt */
+#ifdef DCN_HAVE_XDP
+	struct dcn_xdp_port xdp;
+#endif
 };
 
 enum dcnfwd_carrier_src {
@@ -277,6 +288,8 @@ struct dcnfwd {
 	struct dcnfwd_event ev[DCNFWD_EVENTS];
 	uint64_t n_ev;
 	unsigned int mbufs_leaked;          /* in use when the pool was freed */
+	const char *xdp_prog;               /* net_af_xdp: NULL default, "none" */
+	uint64_t next_arp_probe;            /* tsc: host ports' MAC probes */
 };
 
 extern volatile int dcnfwd_quit;
@@ -363,6 +376,7 @@ void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
 /* control.c */
 void dcnfwd_control_poll(struct dcnfwd *d, uint64_t now);
 void dcnfwd_send_hellos(struct dcnfwd *d);
+void dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now);
 int dcnfwd_neighbours_ready(const struct dcnfwd *d);
 int dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
 		  unsigned int n);
@@ -400,6 +414,16 @@ dcnfwd_node_ctx(struct dcn_fwd_ctx *c, const struct dcnfwd_node *n)
 
 /* telemetry.c */
 void dcnfwd_telemetry_register(void);
+
+/* xdp.c: dcnfwd's XDP program on net_af_xdp ports */
+int dcnfwd_kernel_ifindex(const char *devargs);
+const char *dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev,
+			       char *buf, size_t len);
+void dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p,
+			   const char *dev);
+void dcnfwd_xdp_port_stop(struct dcnfwd_port *p);
+void dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f);
+void dcnfwd_xdp_telemetry_register(void);
 
 /* emulate.c */
 int dcnfwd_emulate_run(struct dcnfwd *d, unsigned int pairs, double rate,

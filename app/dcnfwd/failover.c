@@ -539,8 +539,8 @@ on_lsc(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
 }
 
 /* The kernel interface a PMD sits on: "iface=NAME" of its devargs. */
-static int
-kernel_ifindex(const char *devargs)
+int
+dcnfwd_kernel_ifindex(const char *devargs)
 {
 	const char *s = strstr(devargs, "iface=");
 	char name[IF_NAMESIZE];
@@ -715,7 +715,7 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 		    (!strcmp(info.driver_name, "net_af_xdp") ||
 		     !strcmp(info.driver_name, "net_af_packet") ||
 		     !strcmp(info.driver_name, "net_tap"))) {
-			p->ifindex = kernel_ifindex(d->conf.port[i].dev);
+			p->ifindex = dcnfwd_kernel_ifindex(d->conf.port[i].dev);
 			if (p->ifindex > 0) {
 				p->carrier_src = CARRIER_NETLINK;
 				nl_ports++;

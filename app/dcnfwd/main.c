@@ -60,6 +60,10 @@ usage(FILE *f)
 		"  --duration SEC      stop after SEC seconds (default: until Ctrl-C;\n"
 		"                      --emulate: 10)\n"
 		"  --json              final report as JSON\n"
+		"  --xdp-prog PATH|none  XDP program for net_af_xdp ports whose\n"
+		"                      devargs name none (default: dcnfwd's own, which\n"
+		"                      leaves all but fabric frames to the kernel;\n"
+		"                      none: the PMD's, which takes everything)\n"
 		"\n"
 		"Flow control (NovaCube §6; [flow_control] in the config):\n"
 		"  --flow-control on|off  credits and input/output queues (default on)\n"
@@ -174,6 +178,7 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 		{ "unplug-at", required_argument, NULL, 'x' },
 		{ "replug-at", required_argument, NULL, 'y' },
 		{ "flaps", required_argument, NULL, 'f' },
+		{ "xdp-prog", required_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -328,6 +333,9 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 				return -1;
 			d->flaps = (unsigned int)v;
 			break;
+		case 'Z':
+			d->xdp_prog = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -448,6 +456,7 @@ dcnfwd_control_tick(struct dcnfwd *d, uint64_t *next_hello)
 		*next_hello = now + d->hello_interval_ms * d->tsc_hz / 1000;
 	}
 	dcnfwd_control_poll(d, now);
+	dcnfwd_host_arp_probe(d, now);
 	dcnfwd_failover_tick(d, now);
 }
 
@@ -472,6 +481,7 @@ final_report(const struct dcnfwd *d)
 			       (unsigned long)ps.rx, (unsigned long)ps.tx,
 			       (unsigned long)ps.tx_drop, (unsigned long)ps.in_drop);
 		}
+		dcnfwd_xdp_print(d, stdout);
 	}
 	printf("  frames in %lu: encapsulated %lu, transit %lu, decapsulated %lu, "
 	       "control %lu\n", (unsigned long)all.rx, (unsigned long)all.encap,
@@ -648,6 +658,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	dcnfwd_telemetry_register();
+	dcnfwd_xdp_telemetry_register();
 	for (i = 0; i < (int)d->n_workers; i++)
 		rte_eal_remote_launch(dcnfwd_worker_main, &d->worker[i],
 				      d->worker[i].lcore);

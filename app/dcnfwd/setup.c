@@ -413,6 +413,7 @@ int
 dcnfwd_setup_from_conf(struct dcnfwd *d)
 {
 	struct dcn_conf *c = &d->conf;
+	char devargs[DCN_CONF_DEV_LEN + PATH_MAX];
 	unsigned int i;
 	int ret, ni;
 
@@ -437,7 +438,8 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 			return pi;
 		p = &d->port[pi];
 		p->is_ethdev = 1;
-		ret = probe_port(cp->dev, &p->ethdev);
+		ret = probe_port(dcnfwd_xdp_devargs(d, cp->dev, devargs,
+						    sizeof(devargs)), &p->ethdev);
 		if (ret != 0) {
 			fprintf(stderr, "dcnfwd: %s: [port.%s] dev: cannot open '%s': "
 				"%s\n", c->file, cp->name, cp->dev, strerror(-ret));
@@ -446,11 +448,15 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 		ret = start_ethdev(d, p, cp);
 		if (ret != 0) {
 			fprintf(stderr, "dcnfwd: %s: [port.%s]: cannot start '%s': "
-				"%s\n", c->file, cp->name, cp->dev,
-				strerror(ret < 0 ? -ret : ret));
+				"%s%s\n", c->file, cp->name, cp->dev,
+				strerror(ret < 0 ? -ret : ret),
+				strncmp(cp->dev, "net_af_xdp", 10) == 0 ?
+				" (net_af_xdp takes 2048 mbufs per rx queue at "
+				"start: is [queues] mbufs enough?)" : "");
 			return ret < 0 ? ret : -ret;
 		}
 		d->node[ni].mac[p->local] = p->mac;
+		dcnfwd_xdp_port_start(d, p, cp->dev);
 	}
 	return 0;
 }
@@ -683,6 +689,7 @@ dcnfwd_teardown(struct dcnfwd *d)
 		if (p->is_ethdev) {
 			rte_eth_dev_stop(p->ethdev);
 			rte_eth_dev_close(p->ethdev);
+			dcnfwd_xdp_port_stop(p);
 		}
 		while (p->ctl_tx && rte_ring_dequeue(p->ctl_tx, (void **)&m) == 0)
 			rte_pktmbuf_free(m);

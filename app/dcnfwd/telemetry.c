@@ -164,6 +164,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *t)
 		rte_tel_data_add_dict_u64(e, "tx", ps.tx);
 		rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop);
 		rte_tel_data_add_dict_u64(e, "in_drop", ps.in_drop);
+		if (p->is_host)
+			rte_tel_data_add_dict_u64(e, "arp_replies", p->arp_replies);
 		rte_tel_data_add_dict_u64(e, "forwarded_out",
 					  dcnfwd_node_out_frames(d, (uint32_t)ni, (uint16_t)l));
 		rte_tel_data_add_dict_container(t, key_of(p->name, key, sizeof(key)),

@@ -71,7 +71,7 @@ take_credit(struct dcnfwd *d, const struct dcnfwd_port *p, struct rte_mbuf *m)
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct dcn_fc_credit cr;
 
-	if (fn == NULL || (f[DCN_ETHER_HDR_LEN] & 0x0f) != DCN_FT_CREDIT)
+	if (fn == NULL || p->is_host || (f[DCN_ETHER_HDR_LEN] & 0x0f) != DCN_FT_CREDIT)
 		return 0;
 	/* Only a cable's peer can speak for the input queue behind it. */
 	if (fn->kind[p->local] == DCN_FC_PORT_CREDIT &&
@@ -145,7 +145,8 @@ fc_in_vc(const struct dcnfwd *d, const struct dcnfwd_port *p,
 	uint16_t type;
 
 	if (p->is_host)
-		return 0;
+		return rte_pktmbuf_data_len(m) >= DCN_ETHER_HDR_LEN &&
+		       (e[12] << 8 | e[13]) == DCN_ETHERTYPE_ARP ? -1 : 0;
 	if (rte_pktmbuf_data_len(m) < DCN_ETHER_HDR_LEN + 2)
 		return -1;
 	type = (uint16_t)(e[12] << 8 | e[13]);

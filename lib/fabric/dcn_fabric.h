@@ -32,6 +32,7 @@ extern "C" {
 #define DCN_ETHER_HDR_LEN 14
 #define DCN_FABRIC_HDR_LEN 20
 #define DCN_ETHERTYPE_IPV4 0x0800
+#define DCN_ETHERTYPE_ARP 0x0806
 #define DCN_IPV4_MIN_HDR 20
 
 /*

@@ -433,7 +433,15 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 				why = DCN_DROP_NONE;
 				break;
 			case DCN_FC_OTHER:
-				why = DCN_DROP_UNKNOWN_ETHERTYPE;
+				/* A host's ARP is for the control thread,
+				 * which answers for fabric addresses. */
+				if (ip->host && (e[12] << 8 | e[13]) == DCN_ETHERTYPE_ARP) {
+					out = DCN_FWD_CONTROL;
+					c->st.control++;
+					why = DCN_DROP_NONE;
+				} else {
+					why = DCN_DROP_UNKNOWN_ETHERTYPE;
+				}
 				break;
 			default:
 				why = fi.reason;

@@ -2,8 +2,10 @@
 /*
  * lib/fwd on real mbufs (EAL with --no-huge, no ports): a host packet is
  * encapsulated at the first relay, passed on in transit and decapsulated
- * at the last; Diamond routes plain IPv4; PORA draws per packet; every bad
- * frame is dropped under its reason and the mempool gets all mbufs back.
+ * at the last; Diamond routes plain IPv4; PORA draws per packet; a host's
+ * ARP goes to the control thread;
+ * every bad frame is dropped under its reason and the mempool gets all
+ * mbufs back.
  */
 #include "test_common.h"
 #include "test_eal.h"
@@ -392,6 +394,43 @@ test_port_down_alternates(void **state)
 	dcn_topo_free(t);
 }
 
+/* ARP from a host port goes to the control thread (which answers for
+ * fabric addresses); on a fabric port it is not the fabric's and is
+ * dropped under its reason. */
+static void
+test_host_arp_to_control(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=2,k=1");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "07"));
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	unsigned int base = rte_mempool_in_use_count(mp);
+	uint8_t f[60];
+	struct rte_mbuf *m[1];
+	uint16_t out[1];
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	memset(f, 0, sizeof(f));
+	memset(f, 0xff, 6);
+	f[12] = 0x08;
+	f[13] = 0x06;
+	/* host port: the last one setup_ctx added */
+	m[0] = raw(f, sizeof(f));
+	assert_int_equal(dcn_fwd_burst(c, (uint16_t)(c->n_ports - 1), m, 1, out), 1);
+	assert_int_equal(out[0], DCN_FWD_CONTROL);
+	rte_pktmbuf_free(m[0]);
+	m[0] = raw(f, sizeof(f));
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_UNKNOWN_ETHERTYPE], 1);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_fwd_nbrs_free(&nbrs);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -401,6 +440,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_diamond_router),
 		cmocka_unit_test(test_pora_per_packet),
 		cmocka_unit_test(test_port_down_alternates),
+		cmocka_unit_test(test_host_arp_to_control),
 	};
 	int ret;
 

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_af_xdp ports with dcnfwd's XDP program (lib/xdp): the PMD loads it
+ * (devarg xdp_prog=, added here unless the devargs name a program of their
+ * own), dcnfwd then configures it for the port's role, reads its counters
+ * for telemetry and the final report, and detaches it at exit when it is
+ * still the one attached (the PMD of DPDK 22.11 leaves a program it was
+ * given in place).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_telemetry.h>
+
+#include "dcnfwd.h"
+
+#ifdef DCN_HAVE_XDP
+#include "dcn_xdp.h"
+
+static const char *
+default_prog(void)
+{
+	if (access(DCN_XDP_OBJ_BUILD, R_OK) == 0)
+		return DCN_XDP_OBJ_BUILD;
+	if (access(DCN_XDP_OBJ_INSTALL, R_OK) == 0)
+		return DCN_XDP_OBJ_INSTALL;
+	return NULL;
+}
+#endif
+
+static int
+is_af_xdp(const char *dev)
+{
+	return strncmp(dev, "net_af_xdp", 10) == 0;
+}
+
+const char *
+dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev, char *buf,
+		   size_t len)
+{
+	const char *prog = d->xdp_prog;
+
+	if (!is_af_xdp(dev) || strstr(dev, "xdp_prog=") != NULL)
+		return dev;
+	if (prog != NULL && strcmp(prog, "none") == 0)
+		return dev;
+#ifdef DCN_HAVE_XDP
+	if (prog == NULL)
+		prog = default_prog();
+#endif
+	if (prog == NULL)
+		return dev;
+	if ((size_t)snprintf(buf, len, "%s,xdp_prog=%s", dev, prog) >= len)
+		return dev;
+	return buf;
+}
+
+#ifdef DCN_HAVE_XDP
+/* The shortest prefix that holds every address of the topology. */
+static void
+fabric_prefix(const struct dcnfwd *d, uint32_t *net, unsigned int *len)
+{
+	uint32_t v, lo = UINT32_MAX, hi = 0;
+
+	for (v = 0; v < dcn_topo_vertices(d->t); v++) {
+		uint32_t a;
+
+		if (dcn_topo_role(d->t, v) == DCN_ROLE_SWITCH)
+			continue;
+		a = dcn_topo_addr(d->t, v);
+		lo = RTE_MIN(lo, a);
+		hi = RTE_MAX(hi, a);
+	}
+	*len = 32;
+	while (*len > 0 && (lo >> (32 - *len)) != (hi >> (32 - *len)))
+		(*len)--;
+	*net = lo;
+}
+
+void
+dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
+{
+	struct dcn_xdp_port *x = &p->xdp;
+	int ifindex = dcnfwd_kernel_ifindex(dev), ret;
+	uint32_t flags = 0, net;
+	unsigned int len;
+
+	p->has_xdp = 0;
+	if (!is_af_xdp(dev) || ifindex <= 0)
+		return;
+	ret = dcn_xdp_find(x, ifindex);
+	if (ret == -EPROTO) {
+		DCNFWD_LOG(INFO, "port %s: the XDP program attached is not "
+			   "dcnfwd's; no XDP counters\n", p->name);
+		return;
+	}
+	if (ret < 0) {
+		DCNFWD_LOG(INFO, "port %s: no XDP program found: %s\n", p->name,
+			   strerror(-ret));
+		return;
+	}
+	/* Host ports and Diamond's plain-IPv4 fabric take IPv4 too, that to
+	 * the fabric's addresses. */
+	if (p->is_host || dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
+		flags |= DCN_XDP_CFG_IPV4;
+	fabric_prefix(d, &net, &len);
+	ret = dcn_xdp_configure(x, d->ethertype, flags, net, len);
+	if (ret < 0) {
+		DCNFWD_LOG(WARNING, "port %s: cannot configure its XDP program: "
+			   "%s\n", p->name, strerror(-ret));
+		dcn_xdp_close(x);
+		return;
+	}
+	p->has_xdp = 1;
+	DCNFWD_LOG(INFO, "port %s: XDP program %u steers fabric frames%s to "
+		   "dcnfwd\n", p->name, x->prog_id,
+		   flags & DCN_XDP_CFG_IPV4 ? " and IPv4 to the fabric" : "");
+}
+
+void
+dcnfwd_xdp_port_stop(struct dcnfwd_port *p)
+{
+	int ret;
+
+	if (!p->has_xdp)
+		return;
+	ret = dcn_xdp_detach(&p->xdp);
+	if (ret < 0)
+		DCNFWD_LOG(WARNING, "port %s: cannot detach its XDP program: %s\n",
+			   p->name, strerror(-ret));
+	else
+		DCNFWD_LOG(INFO, "port %s: XDP program %u %s\n", p->name,
+			   p->xdp.prog_id, ret ? "detached" : "was already gone");
+	dcn_xdp_close(&p->xdp);
+	p->has_xdp = 0;
+}
+
+void
+dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < d->n_ports; i++) {
+		const struct dcnfwd_port *p = &d->port[i];
+		uint64_t c[DCN_XDP_NB_COUNTERS];
+
+		if (!p->has_xdp || dcn_xdp_read(&p->xdp, c) != 0)
+			continue;
+		fprintf(f, "  xdp %-10s", p->name);
+		for (k = 0; k < DCN_XDP_NB_COUNTERS; k++)
+			fprintf(f, " %s %llu", dcn_xdp_counter_name(k),
+				(unsigned long long)c[k]);
+		fprintf(f, "\n");
+	}
+}
+
+/* /dcn/xdp: each port's XDP verdict counters. */
+static int
+tel_xdp(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	const struct dcnfwd *d = &dcnfwd_g;
+	unsigned int i, k;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(t);
+	for (i = 0; i < d->n_ports; i++) {
+		const struct dcnfwd_port *p = &d->port[i];
+		uint64_t c[DCN_XDP_NB_COUNTERS];
+		struct rte_tel_data *e;
+
+		if (!p->has_xdp || dcn_xdp_read(&p->xdp, c) != 0)
+			continue;
+		e = rte_tel_data_alloc();
+		if (e == NULL)
+			return -1;
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_int(e, "prog_id", (int)p->xdp.prog_id);
+		rte_tel_data_add_dict_int(e, "ifindex", p->xdp.ifindex);
+		for (k = 0; k < DCN_XDP_NB_COUNTERS; k++)
+			rte_tel_data_add_dict_u64(e, dcn_xdp_counter_name(k), c[k]);
+		rte_tel_data_add_dict_container(t, p->name, e, 0);
+	}
+	return 0;
+}
+
+void
+dcnfwd_xdp_telemetry_register(void)
+{
+	rte_telemetry_register_cmd("/dcn/xdp", tel_xdp,
+		"XDP verdicts of each net_af_xdp port: to dcnfwd, to the kernel");
+}
+#else
+void
+dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
+{
+	(void)d;
+	(void)dev;
+	p->has_xdp = 0;
+}
+
+void
+dcnfwd_xdp_port_stop(struct dcnfwd_port *p)
+{
+	(void)p;
+}
+
+void
+dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f)
+{
+	(void)d;
+	(void)f;
+}
+
+void
+dcnfwd_xdp_telemetry_register(void)
+{
+}
+#endif

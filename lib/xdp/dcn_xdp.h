@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcnfwd's side of its XDP program (dcn_xdp_prog.c): find the program the
+ * net_af_xdp PMD attached to an interface, configure it, read its
+ * per-verdict counters, and detach it when dcnfwd is done with the port.
+ * Control thread only: every call is a bpf() syscall.
+ */
+#ifndef DCN_XDP_H
+#define DCN_XDP_H
+
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "dcn_xdp_abi.h"
+
+/* The program's name as the kernel shows it (bpftool, ip link). */
+#define DCN_XDP_PROG_NAME "dcn_xdp_steer"
+
+struct dcn_xdp_port {
+	int ifindex;
+	uint32_t prog_id;   /* 0: none found */
+	int prog_fd, stats_fd, cfg_fd;
+};
+
+/*
+ * Find dcnfwd's program on ifindex (any attach mode).
+ * @return 0; -ENOENT: no program attached; -EPROTO: another program is
+ * attached (left alone); other negative errno on a bpf() failure.
+ */
+int dcn_xdp_find(struct dcn_xdp_port *x, int ifindex);
+
+/* Load the object file without attaching it (tests: BPF_PROG_TEST_RUN). */
+int dcn_xdp_load_file(struct dcn_xdp_port *x, const char *path);
+
+/* Write the program's configuration: fabric EtherType, DCN_XDP_CFG_*, and
+ * the fabric's IPv4 prefix (host order; prefix_len 0: every address). */
+int dcn_xdp_configure(const struct dcn_xdp_port *x, uint16_t ethertype,
+		      uint32_t flags, uint32_t ipv4_net, unsigned int prefix_len);
+
+/* Counters summed over CPUs, DCN_XDP_NB_COUNTERS of them. */
+int dcn_xdp_read(const struct dcn_xdp_port *x, uint64_t *counters);
+
+/* Detach from the interface if the attached program is still the one
+ * found; 1: detached, 0: something else is there now (left alone). */
+int dcn_xdp_detach(struct dcn_xdp_port *x);
+
+void dcn_xdp_close(struct dcn_xdp_port *x);
+
+const char *dcn_xdp_counter_name(unsigned int i);
+
+#endif
