@@ -2,8 +2,8 @@
 /*
  * lib/fwd on real mbufs (EAL with --no-huge, no ports): a host packet is
  * encapsulated at the first relay, passed on in transit and decapsulated
- * at the last; Diamond routes plain IPv4; PORA draws per packet; a host's
- * ARP goes to the control thread;
+ * at the last; Diamond routes plain IPv4; PORA draws per packet; a frame
+ * on a detour goes to its proxy; a host's ARP goes to the control thread;
  * every bad frame is dropped under its reason and the mempool gets all
  * mbufs back.
  */
@@ -394,6 +394,32 @@ test_port_down_alternates(void **state)
 	dcn_topo_free(t);
 }
 
+/* A fabric data frame from src to dst, on a detour by vertex proxy
+ * (DCN_ROUTE_NONE: none). */
+static struct rte_mbuf *
+fabric_packet(const struct dcn_topo *t, uint32_t src, uint32_t dst,
+	      uint32_t proxy)
+{
+	struct rte_mbuf *m = host_packet(dcn_topo_addr(t, dst), 7);
+	struct dcn_fabric_hdr h = {
+		.version = DCN_FABRIC_VERSION, .type = DCN_FT_DATA, .ttl = 20,
+		.path = DCN_PATH_ANY, .last_dim = 0xff, .len = 46,
+		.src = dcn_topo_addr(t, src), .dst = dcn_topo_addr(t, dst),
+		.proxy = proxy == DCN_ROUTE_NONE ? 0 : dcn_topo_addr(t, proxy),
+	};
+	uint8_t *p;
+
+	rte_pktmbuf_trim(m, 60 - 14 - 46);
+	assert_non_null(rte_pktmbuf_prepend(m, DCN_FABRIC_HDR_LEN));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(p, &mac0, 6);
+	memset(p + 6, 0, 6);
+	p[12] = (uint8_t)(DCN_FABRIC_ETHERTYPE >> 8);
+	p[13] = (uint8_t)DCN_FABRIC_ETHERTYPE;
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	return m;
+}
+
 /* ARP from a host port goes to the control thread (which answers for
  * fabric addresses); on a fabric port it is not the fabric's and is
  * dropped under its reason. */
@@ -431,6 +457,69 @@ test_host_arp_to_control(void **state)
 	dcn_topo_free(t);
 }
 
+/*
+ * LaScaDa with (2,2) dead: from (1,1) to (3,1), (2,1) finds row-based
+ * routing failed and sends the frame back through (1,2) with (1,1) as its
+ * proxy. At (1,2) the frame must go on to the proxy; the table's entry
+ * for the destination alone points back at (2,1), a loop until the TTL.
+ */
+static void
+test_detour_goes_to_proxy(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("lascada:n=2,k=2");
+	struct dcn_failset *fs = dcn_topo_failset_create(t);
+	struct dcn_route_conf rc = { .fail = fs };
+	struct dcn_router *r;
+	struct dcn_rtable *tb;
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	uint32_t a = vertex_or_fail(t, "(1,1)"), b = vertex_or_fail(t, "(1,2)");
+	uint32_t dst = vertex_or_fail(t, "(3,1)");
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	struct dcn_adj adj[4];
+	unsigned int base = rte_mempool_in_use_count(mp), n, i, to_a = 99, fresh = 99;
+	struct rte_mbuf *m[2];
+	uint16_t out[2];
+
+	(void)state;
+	assert_int_equal(dcn_topo_failset_add_vertex(fs, vertex_or_fail(t, "(2,2)")), 0);
+	r = dcn_router_create_conf(t, &rc, NULL, 0);
+	assert_non_null(r);
+	tb = dcn_rtable_compile(r, b);
+	assert_non_null(tb);
+	setup_ctx(c, r, tb, 0);
+	/* The local port to the proxy, and the one the table gives for the
+	 * destination with no detour. */
+	n = dcn_topo_adj(t, b, adj);
+	for (i = 0; i < n; i++) {
+		struct dcn_adj sw[8];
+		unsigned int k, ns = dcn_topo_adj(t, adj[i].peer, sw);
+
+		for (k = 0; k < ns; k++)
+			if (sw[k].peer == a)
+				to_a = i;
+	}
+	dcn_route_state_init(r, b, dst, &st);
+	assert_true(dcn_route_candidates(r, b, dst, &st, h) >= 1);
+	for (i = 0; i < n; i++)
+		if (adj[i].port == h[0].port)
+			fresh = i;
+	assert_true(to_a < n && fresh < n);
+	assert_int_not_equal(to_a, fresh);   /* else the test shows nothing */
+	m[0] = fabric_packet(t, a, dst, a);  /* on the detour */
+	m[1] = fabric_packet(t, a, dst, DCN_ROUTE_NONE);
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 2, out), 2);
+	assert_int_equal(out[0], to_a);
+	assert_int_equal(out[1], fresh);
+	rte_pktmbuf_free_bulk(m, 2);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_failset_free(fs);
+	dcn_topo_free(t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -440,6 +529,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_diamond_router),
 		cmocka_unit_test(test_pora_per_packet),
 		cmocka_unit_test(test_port_down_alternates),
+		cmocka_unit_test(test_detour_goes_to_proxy),
 		cmocka_unit_test(test_host_arp_to_control),
 	};
 	int ret;
