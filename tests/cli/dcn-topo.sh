@@ -74,6 +74,16 @@ out=$("$BIN" dot lascada:n=2,k=2)
 check "dot" grep -q -- "-- " <<<"$out"
 check "dot refuses big fabrics" expect_fail 2 "up to 2000" dot bcube:n=8,k=4
 
+# cables: every link once, with both ports; every vertex with its role.
+for spec in diamond:k=4 totoro:N=4,n=4,K=1; do
+	out=$("$BIN" cables $spec)
+	links=$("$BIN" --json info $spec | sed -n 's/.*"links": \([0-9]*\).*/\1/p')
+	check "cables: $spec has $links" test "$(grep -c '^cable ' <<<"$out")" = "$links"
+done
+out=$("$BIN" cables diamond:k=4)
+check "cables: edge switch routes" grep -q '^vertex 16 E1.1 edge 1 10.1.1.1$' <<<"$out"
+check "cables: server to its edge" grep -q '^cable 0 0 16 3$' <<<"$out"
+
 json=$("$BIN" --json info lascada:n=4,k=2)
 check "info: LCM row" grep -q '"l1": \[1, 2, 4, 8\]' <<<"$json"
 

@@ -58,6 +58,8 @@ usage(FILE *f)
 		"  paths SPEC SRC DST    RRect's k+1 parallel paths (Alg. 2)\n"
 		"  table SPEC NODE       NODE's compiled table (FAR: its BRT)\n"
 		"  dot   SPEC            Graphviz picture of a small fabric\n"
+		"  cables SPEC           every vertex (name, role, address) and every\n"
+		"                        cable with its ports, one per line\n"
 		"  sweep SPEC            CSV of unreachable pairs and path lengths as a\n"
 		"                        failure ratio runs over a range (--fail-X A:B:STEP)\n"
 		"\n"
@@ -906,6 +908,47 @@ out:
 	return ret;
 }
 
+/* Every vertex and every cable with its two ports, for scripts that build
+ * a fabric (tools/dcn-fabric): "vertex V NAME ROLE ROUTER ADDR" lines, then
+ * "cable V PORT W PORT" lines, each cable once. */
+static int
+cmd_cables(const char *spec)
+{
+	static const char *const roles[] = { "server", "switch", "edge", "core" };
+	struct dcn_topo *t = load_topo(spec);
+	struct dcn_adj *adj;
+	uint32_t v;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	adj = malloc(dcn_topo_max_degree(t) * sizeof(*adj));
+	if (adj == NULL) {
+		dcn_topo_free(t);
+		return 1;
+	}
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		char name[DCN_TOPO_NAME_LEN], addr[DCN_TOPO_NAME_LEN] = "-";
+		unsigned int role = (unsigned int)dcn_topo_role(t, v);
+
+		dcn_topo_format_vertex(t, v, name, sizeof(name));
+		if (role != DCN_ROLE_SWITCH)
+			dcn_topo_format_addr(dcn_topo_addr(t, v), addr, sizeof(addr));
+		printf("vertex %u %s %s %d %s\n", v, name,
+		       role < 4 ? roles[role] : "?", dcn_topo_is_router(t, v), addr);
+	}
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		unsigned int n = dcn_topo_adj(t, v, adj), i;
+
+		for (i = 0; i < n; i++)
+			if (adj[i].peer > v)
+				printf("cable %u %u %u %u\n", v, adj[i].port,
+				       adj[i].peer, adj[i].peer_port);
+	}
+	free(adj);
+	dcn_topo_free(t);
+	return 0;
+}
+
 static int
 cmd_dot(const char *spec)
 {
@@ -1101,6 +1144,8 @@ main(int argc, char **argv)
 		return cmd_sweep(argv[optind + 1], &o);
 	if (strcmp(cmd, "info") == 0 && argc - optind == 2)
 		return cmd_info(argv[optind + 1], &o);
+	if (strcmp(cmd, "cables") == 0 && argc - optind == 2)
+		return cmd_cables(argv[optind + 1]);
 	if (strcmp(cmd, "dot") == 0 && argc - optind == 2)
 		return cmd_dot(argv[optind + 1]);
 	if (strcmp(cmd, "route") == 0 && argc - optind == 4)
