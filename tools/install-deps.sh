@@ -9,7 +9,8 @@ PKGS=(
 	libcmocka-dev                                 # unit tests
 	libdpdk-dev dpdk                              # data path, testpmd
 	libbpf-dev clang llvm libclang-rt-14-dev      # XDP program, fuzzers
-	iproute2 procps python3                       # fabric scripts
+	iproute2 procps python3 bpftool               # fabric scripts
+	iperf3 iputils-ping                           # fabric tests: kernel traffic
 	gnuplot-nox                                   # benchmark plots
 )
 

@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""A fabric of dcnfwd processes in network namespaces (tools/dcn-fabric):
+veth cables on net_af_xdp with dcnfwd's XDP program, Linux bridges for L2
+switches.
+
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN kernel SPEC
+      Each node's kernel has a TAP host port with its fabric address.
+      From the first node to the node farthest from it: ping, an iperf3
+      TCP transfer, and an exact transfer (bytes and SHA-256) cross the
+      fabric; the relays on the way count the frames (encapsulated,
+      transit, decapsulated). Beside it, ping between the kernel addresses
+      of a cable's two ends works, and the cable's XDP counters show both
+      kinds (to dcnfwd, to the kernel). Then one dcnfwd is killed with
+      SIGKILL and the fabric is taken down: no namespace, interface, DPDK
+      run directory or XDP program of it is left.
+
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN unplug SPEC
+      dcn-gen (net_af_packet, in the hosts' namespace) sends a flow at a
+      fixed rate through the fabric. "ip link set DEV down" on the cable
+      the flow leaves its first relay by: delivery resumes on another path
+      while the cable is down; "up": the cable carries the flow again.
+      Then a relay in the middle of the path is killed (SIGKILL): its
+      neighbours' hellos stop and delivery resumes around it. The outage
+      of each (lost frames over the rate) is printed, not asserted.
+
+Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, "..", "..", "tools")
+FABRIC = os.path.join(TOOLS, "dcn-fabric")
+
+DCNFWD, TOPO, GEN, MODE, SPEC = sys.argv[1:6]
+NAME = "t%d" % (os.getpid() % 100000)
+# Sixteen or twenty dcnfwd processes share two cores here: a rate they
+# carry with room to spare, so that the figures are the failover's own.
+RATE = 2000
+failures = []
+
+
+def check(cond, msg):
+    print(("ok   " if cond else "FAIL ") + msg, flush=True)
+    if not cond:
+        failures.append(msg)
+
+
+def skip(msg):
+    print("SKIP: " + msg)
+    sys.exit(77)
+
+
+def sh(*cmd, timeout=120, check_rc=True):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if check_rc and r.returncode != 0:
+        raise RuntimeError("%s: rc %d: %s%s" % (" ".join(cmd), r.returncode,
+                                               r.stdout[-2000:], r.stderr[-2000:]))
+    return r
+
+
+def fabric(*args, **kw):
+    return sh(sys.executable, FABRIC, *args, **kw)
+
+
+def state():
+    with open("/run/dcn-fabric/%s/state.json" % NAME) as f:
+        return json.load(f)
+
+
+def netns_exec(node, *cmd, **kw):
+    return fabric("exec", NAME, node, *cmd, **kw)
+
+
+def tel(st, node, cmd):
+    """One telemetry command to node's dcnfwd, in this process (as
+    tools/dcn-telemetry does): the steps below are timed, and a new
+    interpreter per query is slow on a loaded machine."""
+    n = node_by_name(st, node)
+    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % n["prefix"]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+            s.settimeout(5)
+            s.connect(path)
+            hello = json.loads(s.recv(1024))
+            s.send(cmd.encode())
+            reply = json.loads(s.recv(hello.get("max_output_len", 16384)))
+        return reply.get(cmd.split(",")[0]) or {}
+    except (OSError, ValueError):
+        return {}
+
+
+def node_by_name(st, name):
+    for n in st["nodes"].values():
+        if n["name"] == name:
+            return n
+    raise KeyError(name)
+
+
+def route(src, dst):
+    """Relays of the route from src to dst, in order, by dcn-topo."""
+    r = sh(TOPO, "--json", "route", SPEC, src, dst)
+    hops = json.loads(r.stdout)["hops"]
+    return [(h["from"], h["port"]) for h in hops] + [(hops[-1]["to"], None)]
+
+
+def pick_pair(st):
+    """The first node with a host, and the one whose route from it crosses
+    the most relays."""
+    hosted = [n for _, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
+              if n["host_addr"]]
+    src = hosted[0]
+    best, best_path = None, None
+    for n in hosted[1:]:
+        path = [h for h in route(src["host_addr"], n["host_addr"])
+                if any(m["name"] == h[0] for m in hosted + list(st["nodes"].values()))]
+        if best is None or len(path) > len(best_path):
+            best, best_path = n, path
+    relays = [h for h in best_path
+              if any(m["name"] == h[0] for m in st["nodes"].values())]
+    return src, best, relays
+
+
+def counters(st):
+    out = {}
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        out[n["name"]] = (s.get("encap", 0), s.get("transit", 0), s.get("decap", 0))
+    return out
+
+
+def leftovers(names):
+    """What of the fabric is still on the machine."""
+    left = []
+    ns = sh("ip", "netns", "list").stdout
+    left += [l.split()[0] for l in ns.splitlines() if l.startswith("dcnf-%s-" % NAME)]
+    left += ["/var/run/dpdk/" + p for p in names if os.path.exists("/var/run/dpdk/" + p)]
+    progs = sh("bpftool", "-j", "prog", "show", check_rc=False).stdout or "[]"
+    left += ["xdp prog %d" % p["id"] for p in json.loads(progs)
+             if p.get("name") == "dcn_xdp_steer"]
+    return left
+
+
+def up(*extra):
+    r = fabric("up", SPEC, "--name", NAME, "--dcnfwd", DCNFWD, "--dcn-topo",
+               TOPO, *extra, timeout=300, check_rc=False)
+    print(r.stdout.strip())
+    if r.returncode != 0:
+        print(r.stderr)
+        if "net_af_xdp" in r.stderr and "not found" in r.stderr:
+            skip("no net_af_xdp PMD")
+        raise RuntimeError("dcn-fabric up failed")
+    return state()
+
+
+def kernel_mode():
+    st = up("--cable-ips")
+    names = [n["prefix"] for n in st["nodes"].values()]
+    src, dst, relays = pick_pair(st)
+    print("flow %s (%s) -> %s (%s), route %s" % (
+        src["name"], src["host_addr"], dst["name"], dst["host_addr"],
+        " ".join(h[0] for h in relays)))
+    before = counters(st)
+    r = netns_exec(src["name"], "ping", "-c", "5", "-i", "0.2", "-W", "2",
+                   dst["host_addr"], check_rc=False, timeout=60)
+    m = re.search(r"(\d+) received", r.stdout)
+    check(m is not None and int(m.group(1)) == 5,
+          "ping %s -> %s across the fabric: %s" %
+          (src["host_addr"], dst["host_addr"], m.group(0) if m else r.stdout))
+    # iperf3: the server answers once and exits.
+    srv = subprocess.Popen([sys.executable, FABRIC, "exec", NAME, dst["name"],
+                            "iperf3", "-s", "-1", "-J", "-B", dst["host_addr"]],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    size = 8 << 20
+    r = netns_exec(src["name"], "iperf3", "-c", dst["host_addr"], "-B",
+                   src["host_addr"], "-n", str(size), "-J", check_rc=False,
+                   timeout=120)
+    out, _ = srv.communicate(timeout=60)
+    try:
+        cj, sj = json.loads(r.stdout), json.loads(out)
+        sent = cj["end"]["sum_sent"]["bytes"]
+        got = sj["end"]["sum_received"]["bytes"]
+        mbps = cj["end"]["sum_sent"]["bits_per_second"] / 1e6
+    except (ValueError, KeyError):
+        sent, got, mbps = 0, 0, 0
+    check(r.returncode == 0 and sent == size and got > 0,
+          "iperf3 TCP %s -> %s: sent %d bytes (of %d), server received %d, "
+          "%.1f Mbit/s" % (src["name"], dst["name"], sent, size, got, mbps))
+    # Exact transfer: every byte, in order (iperf3's receiver stops
+    # counting at the end of its test, not at the end of the data).
+    exact(st, src, dst)
+    after = counters(st)
+    delta = {k: tuple(a - b for a, b in zip(after[k], before[k])) for k in after}
+    path = [h[0] for h in relays]
+    print("frames per node (encap, transit, decap): " + ", ".join(
+        "%s %s" % (k, delta[k]) for k in path))
+    least = 1000   # 8 MB in 1460-byte segments is 5700 frames, one way
+    if SPEC.startswith("diamond"):
+        # Diamond's switches route plain IPv4: every hop is transit.
+        for k in (path[0], path[-1]):
+            check(delta[k][1] >= least, "%s routed %d frames" % (k, delta[k][1]))
+    else:
+        check(delta[path[0]][0] >= least,
+              "%s encapsulated %d frames" % (path[0], delta[path[0]][0]))
+        check(delta[path[-1]][2] >= least,
+              "%s decapsulated %d frames" % (path[-1], delta[path[-1]][2]))
+    if len(path) > 2:
+        transit = sum(delta[k][1] for k in delta if k not in (path[0], path[-1]))
+        check(transit >= least * (len(path) - 2),
+              "relays between carried %d frames in transit (route has %d)" %
+              (transit, len(path) - 2))
+    kernel_beside(st)
+    # A dcnfwd killed outright must not keep the fabric from coming down.
+    victim = [n for n in st["nodes"].values() if n is not src and n is not dst][-1]
+    os.kill(victim["pid"], signal.SIGKILL)
+    time.sleep(0.5)
+    r = fabric("down", NAME, check_rc=False, timeout=120)
+    check(r.returncode == 0, "dcn-fabric down after %s was killed: %s" %
+          (victim["name"], (r.stdout + r.stderr).strip()))
+    left = leftovers(names)
+    for _ in range(50):
+        if not left:
+            break
+        time.sleep(0.2)   # the kernel frees a namespace's devices lazily
+        left = leftovers(names)
+    check(not left, "nothing of the fabric left: %s" % (left or "none"))
+
+
+EXACT_SERVER = r'''
+import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], 5201)); s.listen(1); s.settimeout(60)
+c, _ = s.accept(); c.settimeout(60); h = hashlib.sha256(); n = 0
+while True:
+    b = c.recv(1 << 16)
+    if not b: break
+    h.update(b); n += len(b)
+print(n, h.hexdigest())
+'''
+EXACT_CLIENT = r'''
+import hashlib, os, socket, sys
+data = os.urandom(int(sys.argv[3]))
+c = socket.create_connection((sys.argv[1], 5201), 30, (sys.argv[2], 0))
+c.sendall(data); c.shutdown(socket.SHUT_WR); c.recv(1)
+print(len(data), hashlib.sha256(data).hexdigest())
+'''
+
+
+def exact(st, src, dst):
+    srv = subprocess.Popen([sys.executable, FABRIC, "exec", NAME, dst["name"],
+                            sys.executable, "-c", EXACT_SERVER, dst["host_addr"]],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    r = netns_exec(src["name"], sys.executable, "-c", EXACT_CLIENT,
+                   dst["host_addr"], src["host_addr"], str(4 << 20),
+                   check_rc=False, timeout=120)
+    out, err = srv.communicate(timeout=120)
+    check(r.returncode == 0 and out.strip() == r.stdout.strip() and out.strip(),
+          "TCP transfer of 4 MiB arrived whole: sent %s, received %s" %
+          (r.stdout.strip() or r.stderr.strip()[-200:], out.strip() or err.strip()[-200:]))
+
+
+def kernel_beside(st):
+    """Ping between a cable's own kernel addresses, beside the fabric."""
+    a, pa, ia, b, pb, ib = st["cable_ips"][0]
+    na, nb = st["nodes"][a], st["nodes"][b]
+    xdp0 = tel(st, na["name"], "/dcn/xdp").get("p%d" % pa, {})
+    r = netns_exec(na["name"], "ping", "-c", "5", "-i", "0.2", "-W", "2", ib,
+                   check_rc=False, timeout=60)
+    m = re.search(r"(\d+) received", r.stdout)
+    check(m is not None and int(m.group(1)) == 5,
+          "kernel ping %s -> %s on the cable %s p%d (AF_XDP port): %s" %
+          (ia, ib, na["name"], pa, m.group(0) if m else r.stdout.strip()))
+    xdp1 = tel(st, na["name"], "/dcn/xdp").get("p%d" % pa, {})
+    d = {k: xdp1.get(k, 0) - xdp0.get(k, 0) for k in xdp1 if k != "prog_id"}
+    print("XDP counters of %s p%d over the ping: %s" % (na["name"], pa, d))
+    check(xdp1.get("to_dcnfwd_fabric", 0) > 0 and d.get("to_dcnfwd_fabric", 0) > 0,
+          "fabric frames (hellos) went to dcnfwd: %d" % xdp1.get("to_dcnfwd_fabric", 0))
+    check(d.get("pass_kernel", 0) >= 5,
+          "the kernel's frames (ARP, ICMP) went to the kernel: %d" %
+          d.get("pass_kernel", 0))
+
+
+def gen_start(st, src, dst, seconds):
+    hosts = "dcnf-%s-hosts" % NAME
+    prefix = "dcnf-%s-gen" % NAME
+    cmd = ["ip", "netns", "exec", hosts, GEN, "-l", "0", "--no-huge", "-m", "256",
+           "--no-pci", "--log-level=5", "--file-prefix=" + prefix, "--",
+           "--tx", "net_af_packet0,iface=h%s" % src, "--rx",
+           "net_af_packet1,iface=h%s" % dst,
+           "--src", st["nodes"][src]["host_addr"],
+           "--dst", st["nodes"][dst]["host_addr"], "--rate", str(RATE),
+           "--duration", str(seconds), "--linger", "1", "--json"]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True), prefix
+
+
+def gen_wait(p, prefix):
+    out, err = p.communicate(timeout=120)
+    shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+    for line in out.splitlines():
+        if line.startswith("{"):
+            return json.loads(line)
+    raise RuntimeError("dcn-gen: %s" % err[-2000:])
+
+
+def ports_out(st, node):
+    """Frames forwarded out of each fabric port of node (one query)."""
+    t = tel(st, node["name"], "/dcn/ports")
+    return {p: t.get("p%d" % p, {}).get("forwarded_out", 0) for p in node["ports"]}
+
+
+def port_out(st, node, port):
+    p = tel(st, node, "/dcn/ports").get("p%d" % port, {})
+    return p.get("forwarded_out", 0)
+
+
+def host_tx(st, node):
+    return tel(st, node, "/dcn/ports").get("host", {}).get("tx", 0)
+
+
+def wait_flowing(st, node, timeout=20):
+    """Until the generator's frames reach node's host port (dcn-gen first
+    waits for its own ports)."""
+    first = tel(st, node, "/dcn/ports").get("host", {}).get("rx", 0)
+    end = time.time() + timeout
+    while time.time() < end:
+        time.sleep(0.2)
+        if tel(st, node, "/dcn/ports").get("host", {}).get("rx", 0) > first + RATE // 10:
+            return True
+    return False
+
+
+def vertex_of(st, name):
+    for v, n in st["nodes"].items():
+        if n["name"] == name:
+            return v
+
+
+def unplug_mode():
+    st = up("--host", "veth")
+    src, dst, relays = pick_pair(st)
+    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
+    print("flow %s -> %s at %d frames/s, route %s" % (
+        src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
+    # 1. Cable pulled at the first relay, mended later.
+    # Long enough for every step below, however slow the queries.
+    g, gp = gen_start(st, sv, dv, 20)
+    if not wait_flowing(st, src["name"]):
+        raise RuntimeError("no traffic from dcn-gen reached %s" % src["name"])
+    time.sleep(1.0)
+    o0 = ports_out(st, src)
+    time.sleep(0.5)
+    o1 = ports_out(st, src)
+    cable = max(o1, key=lambda p: o1[p] - o0[p])
+    check(o1[cable] > o0[cable], "the flow leaves %s by p%d" % (src["name"], cable))
+    fabric("cable", NAME, src["name"], str(cable), "down")
+    time.sleep(0.5)
+    t0, h0 = time.time(), host_tx(st, dst["name"])
+    time.sleep(1.5)
+    t1, h1 = time.time(), host_tx(st, dst["name"])
+    rate_cut = (h1 - h0) / (t1 - t0)
+    check(rate_cut > 0.9 * RATE,
+          "p%d of %s down: %s still delivers %.0f frames/s" %
+          (cable, src["name"], dst["name"], rate_cut))
+    fabric("cable", NAME, src["name"], str(cable), "up")
+    time.sleep(1.5)   # hold-down: 100 ms after the hellos return
+    m0 = port_out(st, src["name"], cable)
+    time.sleep(1.0)
+    m1 = port_out(st, src["name"], cable)
+    check(m1 - m0 > 0.5 * RATE,
+          "p%d up again: it carries the flow again (%d frames in 1 s)" %
+          (cable, m1 - m0))
+    rep = gen_wait(g, gp)
+    print("dcn-gen: %s" % json.dumps(rep))
+    check(rep["sent"] > 20 * RATE * 0.9, "dcn-gen sent %d" % rep["sent"])
+    lost = max(rep["lost"], 0)
+    print("OUTAGE carrier (ip link set down): %.2f ms (%d frames lost of %d)" %
+          (lost * 1000.0 / RATE, lost, rep["sent"]))
+    # 2. The relay that carries the flow in the middle, killed: its
+    # neighbours' hellos stop. (Which relay: the one whose transit
+    # counter moves; routing may pick another than dcn-topo's draw.)
+    g, gp = gen_start(st, sv, dv, 15)
+    if not wait_flowing(st, src["name"]):
+        raise RuntimeError("no traffic from dcn-gen reached %s" % src["name"])
+    others = [n["name"] for n in st["nodes"].values() if n not in (src, dst)]
+    t0 = {k: tel(st, k, "/dcn/stats").get("transit", 0) for k in others}
+    time.sleep(1.0)
+    t1 = {k: tel(st, k, "/dcn/stats").get("transit", 0) for k in others}
+    middle = max(others, key=lambda k: t1[k] - t0[k])
+    if t1[middle] - t0[middle] < RATE // 2:
+        print("no relay between %s and %s carries the flow: nothing to kill" %
+              (src["name"], dst["name"]))
+        gen_wait(g, gp)
+    else:
+        fabric("kill", NAME, middle)
+        time.sleep(0.5)
+        t0, h0 = time.time(), host_tx(st, dst["name"])
+        time.sleep(1.5)
+        t1, h1 = time.time(), host_tx(st, dst["name"])
+        rate_kill = (h1 - h0) / (t1 - t0)
+        check(rate_kill > 0.9 * RATE,
+              "%s (in transit) killed: %s still delivers %.0f frames/s" %
+              (middle, dst["name"], rate_kill))
+        rep = gen_wait(g, gp)
+        lost = max(rep["lost"], 0)
+        print("OUTAGE killed relay (hellos): %.2f ms (%d frames lost of %d)" %
+              (lost * 1000.0 / RATE, lost, rep["sent"]))
+    r = fabric("down", NAME, check_rc=False, timeout=120)
+    check(r.returncode == 0, "dcn-fabric down")
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("network namespaces need root")
+    for tool in ("ip", "bpftool") + (("iperf3", "ping") if MODE == "kernel" else ()):
+        if shutil.which(tool) is None:
+            skip("%s is not installed (tools/install-deps.sh)" % tool)
+    try:
+        kernel_mode() if MODE == "kernel" else unplug_mode()
+    except Exception as e:   # any error: report it, and still tear down
+        failures.append(repr(e))
+        print("FAIL " + repr(e))
+    finally:
+        if os.path.exists("/run/dcn-fabric/" + NAME):
+            fabric("down", NAME, check_rc=False, timeout=120)
+    print("%d failures" % len(failures))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
