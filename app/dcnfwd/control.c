@@ -254,9 +254,9 @@ arp_frame(struct dcnfwd *d, const struct dcnfwd_port *p, uint16_t op,
 }
 
 /*
- * Until a host port knows its host's MAC, ask once a second with an ARP
- * probe (sender address 0, RFC 5227), which a host answers without
- * learning anything from it. Without the MAC, frames for the host go to
+ * Until a host port knows its host's MAC, ask with an ARP probe (sender
+ * address 0, RFC 5227), which a host answers without learning anything
+ * from it. Without the MAC, frames for the host go to
  * broadcast, which a kernel takes for ICMP but drops for TCP.
  */
 void
@@ -268,7 +268,10 @@ dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now)
 
 	if (now < d->next_arp_probe)
 		return;
-	d->next_arp_probe = now + d->tsc_hz;
+	/* Once a second three times, then every 10 s: a host that does not
+	 * answer (a traffic generator) is not flooded. */
+	d->arp_probes++;
+	d->next_arp_probe = now + d->tsc_hz * (d->arp_probes < 3 ? 1 : 10);
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 		uint32_t addr;

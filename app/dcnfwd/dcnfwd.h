@@ -290,6 +290,7 @@ struct dcnfwd {
 	unsigned int mbufs_leaked;          /* in use when the pool was freed */
 	const char *xdp_prog;               /* net_af_xdp: NULL default, "none" */
 	uint64_t next_arp_probe;            /* tsc: host ports' MAC probes */
+	unsigned int arp_probes;            /* rounds of them so far */
 };
 
 extern volatile int dcnfwd_quit;

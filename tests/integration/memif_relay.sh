@@ -149,7 +149,9 @@ check(a.get("host", (0,))[0] == sent, "(0,0) host port received %s" % (a.get("ho
 # The cable carries the data plus hellos; the data is all of it.
 check(a.get("cable", (0, 0))[1] >= sent, "(0,0) cable sent %s" % (a.get("cable"),))
 check(b.get("cable", (0,))[0] >= sent, "(1,0) cable received %s" % (b.get("cable"),))
-check(b.get("host", (0, 0))[1] == sent, "(1,0) host port sent %s" % (b.get("host"),))
+# The host port also sends the relay's ARP probes for its host's MAC,
+# a few, which dcn-gen does not answer.
+check(0 <= b.get("host", (0, 0))[1] - sent <= 8, "(1,0) host port sent %s" % (b.get("host"),))
 for log in ("a.log", "b.log"):
     text = open(d + "/" + log).read()
     check("encapsulated" in text, "%s has no final counters" % log)
