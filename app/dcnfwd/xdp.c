@@ -3,9 +3,9 @@
  * net_af_xdp ports with dcnfwd's XDP program (lib/xdp): the PMD loads it
  * (devarg xdp_prog=, added here unless the devargs name a program of their
  * own), dcnfwd then configures it for the port's role, reads its counters
- * for telemetry and the final report, and detaches it at exit when it is
- * still the one attached (the PMD of DPDK 22.11 leaves a program it was
- * given in place).
+ * for telemetry and the final report, and at exit detaches it if it is
+ * still attached and still the one found (the PMD of DPDK 22.11 removes
+ * it when the port closes; another PMD version might not).
  */
 #include <errno.h>
 #include <stdio.h>
