@@ -13,7 +13,7 @@ switches.
       of a cable's two ends works, and the cable's XDP counters show both
       kinds (to dcnfwd, to the kernel). Then one dcnfwd is killed with
       SIGKILL and the fabric is taken down: no namespace, interface, DPDK
-      run directory or XDP program of it is left.
+      run directory, XDP program or hugepage of it is left.
 
   netns_fabric.py DCNFWD DCN_TOPO DCN_GEN unplug SPEC
       dcn-gen (net_af_packet, in the hosts' namespace) sends a flow at a
@@ -426,6 +426,8 @@ def main():
     for tool in ("ip", "bpftool") + (("iperf3", "ping") if MODE == "kernel" else ()):
         if shutil.which(tool) is None:
             skip("%s is not installed (tools/install-deps.sh)" % tool)
+    nr = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+    huge_before = open(nr).read().strip() if os.path.exists(nr) else None
     try:
         kernel_mode() if MODE == "kernel" else unplug_mode()
     except Exception as e:   # any error: report it, and still tear down
@@ -434,6 +436,10 @@ def main():
     finally:
         if os.path.exists("/run/dcn-fabric/" + NAME):
             fabric("down", NAME, check_rc=False, timeout=120)
+    if huge_before is not None:
+        after = open(nr).read().strip()
+        check(after == huge_before, "hugepages given back: nr_hugepages %s, "
+              "was %s" % (after, huge_before))
     print("%d failures" % len(failures))
     sys.exit(1 if failures else 0)
 
