@@ -327,13 +327,7 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	}
 	if (fi->hdr.ttl <= 1)
 		return DCN_DROP_TTL_EXPIRED;
-	/* A frame on a detour goes to its proxy first (LaScaDa's MaxLifeTime
-	 * detours): a table by destination alone would send it back the way
-	 * it came. Digit tables read the proxy from the state themselves. */
-	n = dcn_rtable_lookup(c->tb, fi->hdr.proxy != 0 && fi->hdr.proxy != c->node_addr &&
-				      dcn_rtable_form(c->tb) == DCN_RTABLE_FLAT ?
-				      fi->hdr.proxy : fi->hdr.dst,
-			      &st, scratch, &h);
+	n = dcn_rtable_lookup(c->tb, fi->hdr.dst, &st, scratch, &h);
 	if (n == 0)
 		return DCN_DROP_NO_ROUTE;
 	local = choose(c, h, n, flow_hash(p + fi->l3_off, fi->hdr.src,

@@ -353,7 +353,8 @@ struct dcn_rtable *dcn_rtable_compile(const struct dcn_router *r,
 void dcn_rtable_free(struct dcn_rtable *tb);
 
 /**
- * Look up the candidates for destination address dst_addr.
+ * Look up the candidates for destination address dst_addr, or for the
+ * state's proxy first when the packet is on a detour.
  *
  * @param st      the packet's routing state
  * @param scratch room for DCN_ROUTE_MAX_HOPS candidates, used by the

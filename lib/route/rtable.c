@@ -263,6 +263,12 @@ dcn_rtable_lookup(const struct dcn_rtable *tb, uint32_t dst_addr,
 							st, scratch);
 		}
 		idx = (uint32_t)v;
+		/* A packet on a detour goes to its proxy first (LaScaDa's
+		 * MaxLifeTime detours, Totoro's TFR): by its destination alone
+		 * the node would send it back the way it came. */
+		if (st->proxy != DCN_ROUTE_NONE && st->proxy != tb->node &&
+		    st->proxy < dcn_topo_servers(t))
+			idx = st->proxy;
 	}
 	if (tb->set_of[idx] == RT_NO_SET)
 		return 0;
