@@ -25,10 +25,36 @@ dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
 	return (int)q;
 }
 
+struct rte_mbuf *
+dcnfwd_ctl_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
+		 const struct rte_ether_addr *dst, uint16_t ethertype, uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
+	uint8_t *f;
+
+	if (len < 60)
+		len = 60;   /* the Ethernet minimum without FCS */
+	if (m == NULL)
+		return NULL;
+	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memset(f, 0, len);
+	if (dst != NULL)
+		memcpy(f, dst, 6);
+	else
+		memset(f, 0xff, 6);
+	memcpy(f + 6, &p->mac, 6);
+	dcn_fabric_put16(f + 12, ethertype);
+	return m;
+}
+
 static struct rte_mbuf *
 hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
+	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype, 60);
 	struct dcn_fabric_hdr h = {
 		.version = DCN_FABRIC_VERSION,
 		.type = DCN_FT_HELLO,
@@ -47,16 +73,7 @@ hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p
 
 	if (m == NULL)
 		return NULL;
-	f = (uint8_t *)rte_pktmbuf_append(m, 60);
-	if (f == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memset(f, 0, 60);
-	memset(f, 0xff, 6);
-	memcpy(f + 6, &p->mac, 6);
-	f[12] = (uint8_t)(d->ethertype >> 8);
-	f[13] = (uint8_t)d->ethertype;
+	f = rte_pktmbuf_mtod(m, uint8_t *);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	dcn_fabric_write_hello(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &hello);
 	return m;
@@ -222,24 +239,17 @@ host_addr(const struct dcnfwd *d, const struct dcnfwd_port *p)
 	return peer < 0 ? 0 : dcn_topo_addr(d->t, (uint32_t)peer);
 }
 
+/* An ARP request (dst NULL: broadcast) or reply (op 2, to dst). */
 static struct rte_mbuf *
 arp_frame(struct dcnfwd *d, const struct dcnfwd_port *p, uint16_t op,
 	  const struct rte_ether_addr *dst, uint32_t spa, uint32_t tpa)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
+	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, dst, DCN_ETHERTYPE_ARP, 60);
 	uint8_t *r;
 
 	if (m == NULL)
 		return NULL;
-	r = (uint8_t *)rte_pktmbuf_append(m, 60);
-	if (r == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memset(r, 0, 60);
-	memcpy(r, dst, 6);
-	memcpy(r + 6, &p->mac, 6);
-	dcn_fabric_put16(r + 12, DCN_ETHERTYPE_ARP);
+	r = rte_pktmbuf_mtod(m, uint8_t *);
 	dcn_fabric_put16(r + 14, 1);
 	dcn_fabric_put16(r + 16, DCN_ETHERTYPE_IPV4);
 	r[18] = 6;
@@ -262,8 +272,6 @@ arp_frame(struct dcnfwd *d, const struct dcnfwd_port *p, uint16_t op,
 void
 dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now)
 {
-	static const struct rte_ether_addr bcast = {
-		.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
 	unsigned int i;
 
 	if (now < d->next_arp_probe)
@@ -281,7 +289,7 @@ dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now)
 		    p->host_mac_known)
 			continue;
 		addr = host_addr(d, p);
-		m = addr ? arp_frame(d, p, 1, &bcast, 0, addr) : NULL;
+		m = addr ? arp_frame(d, p, 1, NULL, 0, addr) : NULL;
 		if (m != NULL)
 			dcnfwd_inject(d, i, &m, 1);
 	}

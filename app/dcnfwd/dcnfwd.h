@@ -379,6 +379,11 @@ void dcnfwd_control_poll(struct dcnfwd *d, uint64_t now);
 void dcnfwd_send_hellos(struct dcnfwd *d);
 void dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now);
 int dcnfwd_neighbours_ready(const struct dcnfwd *d);
+/* A control-thread frame out of port p: len bytes (60 at least), zeroed,
+ * with its Ethernet header (dst NULL: broadcast); NULL if the pool is dry. */
+struct rte_mbuf *dcnfwd_ctl_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
+				  const struct rte_ether_addr *dst,
+				  uint16_t ethertype, uint32_t len);
 int dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
 		  unsigned int n);
 

@@ -254,7 +254,6 @@ static struct rte_mbuf *
 lsa_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
 	  const struct dcn_link_lsa *a)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
 	struct dcn_fabric_hdr h = {
 		.version = DCN_FABRIC_VERSION,
 		.type = DCN_FT_LINKSTATE,
@@ -262,26 +261,18 @@ lsa_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
 		.len = (uint16_t)DCN_LINK_LSA_LEN(a->n),
 		.src = a->origin,
 	};
-	uint32_t len = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_LINK_LSA_LEN(a->n);
+	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype,
+					      DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
+					      DCN_LINK_LSA_LEN(a->n));
 	uint8_t *f;
 
-	if (len < 60)
-		len = 60;
 	if (m == NULL)
 		return NULL;
-	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
-	if (f == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memset(f, 0, len);
-	memset(f, 0xff, 6);
-	memcpy(f + 6, &p->mac, 6);
-	f[12] = (uint8_t)(d->ethertype >> 8);
-	f[13] = (uint8_t)d->ethertype;
+	f = rte_pktmbuf_mtod(m, uint8_t *);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	dcn_link_lsa_write(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
-			   len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN, a);
+			   rte_pktmbuf_data_len(m) - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN,
+			   a);
 	return m;
 }
 
