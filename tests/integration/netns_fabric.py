@@ -26,13 +26,13 @@ switches.
 
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
-import hashlib
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -40,6 +40,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, "..", "..", "tools")
 FABRIC = os.path.join(TOOLS, "dcn-fabric")
+# dcn-fabric's own telemetry query, in this process: the steps below are
+# timed, and a new interpreter per query is slow on a loaded machine.
+_loader = importlib.machinery.SourceFileLoader("dcn_fabric", FABRIC)
+dcn_fabric = importlib.util.module_from_spec(
+    importlib.util.spec_from_loader("dcn_fabric", _loader))
+_loader.exec_module(dcn_fabric)
 
 DCNFWD, TOPO, GEN, MODE, SPEC = sys.argv[1:6]
 NAME = "t%d" % (os.getpid() % 100000)
@@ -82,28 +88,9 @@ def netns_exec(node, *cmd, **kw):
 
 
 def tel(st, node, cmd):
-    """One telemetry command to node's dcnfwd, in this process (as
-    tools/dcn-telemetry does): the steps below are timed, and a new
-    interpreter per query is slow on a loaded machine."""
-    n = node_by_name(st, node)
-    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % n["prefix"]
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
-            s.settimeout(5)
-            s.connect(path)
-            hello = json.loads(s.recv(1024))
-            s.send(cmd.encode())
-            reply = json.loads(s.recv(hello.get("max_output_len", 16384)))
-        return reply.get(cmd.split(",")[0]) or {}
-    except (OSError, ValueError):
-        return {}
-
-
-def node_by_name(st, name):
-    for n in st["nodes"].values():
-        if n["name"] == name:
-            return n
-    raise KeyError(name)
+    """The reply to one telemetry command of node's dcnfwd, {} if none."""
+    reply = dcn_fabric.telemetry(st, vertex_of(st, node), cmd) or {}
+    return reply.get(cmd.split(",")[0]) or {}
 
 
 def route(src, dst):
@@ -118,16 +105,15 @@ def pick_pair(st):
     the most relays."""
     hosted = [n for _, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
               if n["host_addr"]]
+    names = {n["name"] for n in st["nodes"].values()}
     src = hosted[0]
     best, best_path = None, None
     for n in hosted[1:]:
-        path = [h for h in route(src["host_addr"], n["host_addr"])
-                if any(m["name"] == h[0] for m in hosted + list(st["nodes"].values()))]
+        # Diamond's routes begin and end at servers, which are no nodes.
+        path = [h for h in route(src["host_addr"], n["host_addr"]) if h[0] in names]
         if best is None or len(path) > len(best_path):
             best, best_path = n, path
-    relays = [h for h in best_path
-              if any(m["name"] == h[0] for m in st["nodes"].values())]
-    return src, best, relays
+    return src, best, best_path
 
 
 def counters(st):
@@ -305,6 +291,16 @@ def gen_start(st, src, dst, seconds):
                             text=True), prefix
 
 
+def gen_flowing(st, src, dst, seconds):
+    """dcn-gen started from src to dst, once its frames reach src."""
+    g = gen_start(st, src, dst, seconds)
+    if not wait_flowing(st, st["nodes"][src]["name"]):
+        gen_wait(*g)
+        raise RuntimeError("no traffic from dcn-gen reached %s" %
+                           st["nodes"][src]["name"])
+    return g
+
+
 def gen_wait(p, prefix):
     out, err = p.communicate(timeout=120)
     shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
@@ -320,13 +316,22 @@ def ports_out(st, node):
     return {p: t.get("p%d" % p, {}).get("forwarded_out", 0) for p in node["ports"]}
 
 
-def port_out(st, node, port):
-    p = tel(st, node, "/dcn/ports").get("p%d" % port, {})
-    return p.get("forwarded_out", 0)
-
-
 def host_tx(st, node):
     return tel(st, node, "/dcn/ports").get("host", {}).get("tx", 0)
+
+
+def delivery_rate(st, node, seconds=1.5):
+    """Frames a second node's host port sends, over seconds."""
+    t0, h0 = time.time(), host_tx(st, node)
+    time.sleep(seconds)
+    t1, h1 = time.time(), host_tx(st, node)
+    return (h1 - h0) / (t1 - t0)
+
+
+def outage(what, rep):
+    lost = max(rep["lost"], 0)
+    print("OUTAGE %s: %.2f ms (%d frames lost of %d)" %
+          (what, lost * 1000.0 / RATE, lost, rep["sent"]))
 
 
 def wait_flowing(st, node, timeout=20):
@@ -355,9 +360,7 @@ def unplug_mode():
         src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
     # 1. Cable pulled at the first relay, mended later.
     # Long enough for every step below, however slow the queries.
-    g, gp = gen_start(st, sv, dv, 20)
-    if not wait_flowing(st, src["name"]):
-        raise RuntimeError("no traffic from dcn-gen reached %s" % src["name"])
+    g, gp = gen_flowing(st, sv, dv, 20)
     time.sleep(1.0)
     o0 = ports_out(st, src)
     time.sleep(0.5)
@@ -366,33 +369,26 @@ def unplug_mode():
     check(o1[cable] > o0[cable], "the flow leaves %s by p%d" % (src["name"], cable))
     fabric("cable", NAME, src["name"], str(cable), "down")
     time.sleep(0.5)
-    t0, h0 = time.time(), host_tx(st, dst["name"])
-    time.sleep(1.5)
-    t1, h1 = time.time(), host_tx(st, dst["name"])
-    rate_cut = (h1 - h0) / (t1 - t0)
+    rate_cut = delivery_rate(st, dst["name"])
     check(rate_cut > 0.9 * RATE,
           "p%d of %s down: %s still delivers %.0f frames/s" %
           (cable, src["name"], dst["name"], rate_cut))
     fabric("cable", NAME, src["name"], str(cable), "up")
     time.sleep(1.5)   # hold-down: 100 ms after the hellos return
-    m0 = port_out(st, src["name"], cable)
+    m0 = ports_out(st, src)[cable]
     time.sleep(1.0)
-    m1 = port_out(st, src["name"], cable)
+    m1 = ports_out(st, src)[cable]
     check(m1 - m0 > 0.5 * RATE,
           "p%d up again: it carries the flow again (%d frames in 1 s)" %
           (cable, m1 - m0))
     rep = gen_wait(g, gp)
     print("dcn-gen: %s" % json.dumps(rep))
     check(rep["sent"] > 20 * RATE * 0.9, "dcn-gen sent %d" % rep["sent"])
-    lost = max(rep["lost"], 0)
-    print("OUTAGE carrier (ip link set down): %.2f ms (%d frames lost of %d)" %
-          (lost * 1000.0 / RATE, lost, rep["sent"]))
+    outage("carrier (ip link set down)", rep)
     # 2. The relay that carries the flow in the middle, killed: its
     # neighbours' hellos stop. (Which relay: the one whose transit
     # counter moves; routing may pick another than dcn-topo's draw.)
-    g, gp = gen_start(st, sv, dv, 15)
-    if not wait_flowing(st, src["name"]):
-        raise RuntimeError("no traffic from dcn-gen reached %s" % src["name"])
+    g, gp = gen_flowing(st, sv, dv, 15)
     others = [n["name"] for n in st["nodes"].values() if n not in (src, dst)]
     t0 = {k: tel(st, k, "/dcn/stats").get("transit", 0) for k in others}
     time.sleep(1.0)
@@ -405,17 +401,11 @@ def unplug_mode():
     else:
         fabric("kill", NAME, middle)
         time.sleep(0.5)
-        t0, h0 = time.time(), host_tx(st, dst["name"])
-        time.sleep(1.5)
-        t1, h1 = time.time(), host_tx(st, dst["name"])
-        rate_kill = (h1 - h0) / (t1 - t0)
+        rate_kill = delivery_rate(st, dst["name"])
         check(rate_kill > 0.9 * RATE,
               "%s (in transit) killed: %s still delivers %.0f frames/s" %
               (middle, dst["name"], rate_kill))
-        rep = gen_wait(g, gp)
-        lost = max(rep["lost"], 0)
-        print("OUTAGE killed relay (hellos): %.2f ms (%d frames lost of %d)" %
-              (lost * 1000.0 / RATE, lost, rep["sent"]))
+        outage("killed relay (hellos)", gen_wait(g, gp))
     r = fabric("down", NAME, check_rc=False, timeout=120)
     check(r.returncode == 0, "dcn-fabric down")
 
