@@ -7,7 +7,8 @@ set -euo pipefail
 PKGS=(
 	build-essential pkg-config meson ninja-build  # build
 	libcmocka-dev                                 # unit tests
-	libdpdk-dev dpdk                              # data path, testpmd
+	libdpdk-dev dpdk                              # data path
+	dpdk-dev dpdk-doc                             # bench peers: testpmd, l3fwd
 	libbpf-dev clang llvm libclang-rt-14-dev      # XDP program, fuzzers
 	iproute2 procps python3 bpftool               # fabric scripts
 	iperf3 iputils-ping                           # fabric tests: kernel traffic

@@ -56,6 +56,8 @@ struct dcnfwd_port {
 	uint16_t local;          /* port index within its owner */
 	int16_t fabric_port;     /* the owner's topology port, -1: host port */
 	uint8_t is_host;         /* plain IPv4 (host, or Diamond server port) */
+	uint8_t no_hellos;       /* faces a tester: carrier alone says up */
+	uint8_t no_credits;      /* faces a tester: no external credits */
 	uint8_t is_ethdev;
 	uint16_t ethdev;
 	uint16_t nb_rxq, nb_txq;

@@ -823,6 +823,10 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 			p->rx_seen = ps.rx;
 			dcn_link_alive(&p->link, us);
 		}
+		/* A tester sends no hellos: its carrier speaks for it
+		 * (hold-down included, after a replug). */
+		if (p->no_hellos && p->link.carrier)
+			port_event(d, p, dcn_link_hello(&p->link, &d->lconf, us));
 		port_event(d, p, dcn_link_tick(&p->link, &d->lconf, us));
 	}
 	for (i = 0; i < d->n_nodes; i++) {

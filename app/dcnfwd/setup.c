@@ -438,6 +438,8 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 			return pi;
 		p = &d->port[pi];
 		p->is_ethdev = 1;
+		p->no_hellos = (uint8_t)!cp->hellos;
+		p->no_credits = (uint8_t)!cp->credits;
 		ret = probe_port(dcnfwd_xdp_devargs(d, cp->dev, devargs,
 						    sizeof(devargs)), &p->ethdev);
 		if (ret != 0) {
@@ -631,7 +633,7 @@ fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 
 	if (p->is_host)
 		return DCN_FC_PORT_HOST;
-	if (dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
+	if (p->no_credits || dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
 		return DCN_FC_PORT_NOCREDIT;
 	peer = dcn_topo_port_peer(d->t, v, (unsigned int)p->fabric_port);
 	return peer >= 0 && dcn_topo_is_router(d->t, (uint32_t)peer) ?

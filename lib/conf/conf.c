@@ -32,7 +32,7 @@ static const char *const fabric_keys[] = { "topology", "node", "role",
 	"ethertype", "hello_interval_ms", "hello_miss", "holddown_ms", "algo", "draw",
 	"partial", NULL };
 static const char *const port_keys[] = { "dev", "fabric_port", "host", "rxq",
-	"txq", NULL };
+	"txq", "hellos", "credits", NULL };
 static const char *const worker_keys[] = { "lcore", "rx", NULL };
 static const char *const queue_keys[] = { "burst", "rx_desc", "tx_desc",
 	"mbufs", "backoff", NULL };
@@ -350,6 +350,10 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 	snprintf(p->dev, sizeof(p->dev), "%s", v);
 	ret = get_bool(x, section, "host", 0, &p->host);
 	if (ret == 0)
+		ret = get_bool(x, section, "hellos", 1, &p->hellos);
+	if (ret == 0)
+		ret = get_bool(x, section, "credits", 1, &p->credits);
+	if (ret == 0)
 		ret = get_uint(x, section, "rxq", 1, DCN_CONF_MAX_QUEUES, 1, &u);
 	if (ret < 0)
 		return ret;
@@ -404,6 +408,9 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 		return fail(x, section, "fabric_port",
 			    "Diamond host ports are the edge switch's server ports: give its number");
 	}
+	if ((!p->hellos || !p->credits) && (p->fabric_port < 0 || p->host))
+		return fail(x, section, p->hellos ? "credits" : "hellos",
+			    "a host port has neither hellos nor credits");
 	c->n_ports++;
 	return 0;
 }

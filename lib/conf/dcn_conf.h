@@ -25,6 +25,9 @@
  *   fabric_port = 0                ; the node's port number in the topology
  *   rxq = 1                        ; queues
  *   txq = 1
+ *   hellos = yes                   ; no: the peer is a tester (pktgen),
+ *                                  ; the link is up while its carrier is
+ *   credits = yes                  ; no: the peer returns no credits
  *
  *   [port.host]
  *   dev = net_tap0,iface=dcn0
@@ -72,6 +75,10 @@ struct dcn_conf_port {
 	char dev[DCN_CONF_DEV_LEN];
 	int host;          /**< plain IPv4: a host, or a Diamond server */
 	int fabric_port;   /**< the node's port number, -1: none */
+	int hellos;        /**< 0: the peer sends none (a traffic generator):
+			    *   the link is judged by its carrier alone */
+	int credits;       /**< 0: the peer sends no credit frames: queues
+			    *   without external credits on this port */
 	uint16_t rxq, txq;
 };
 

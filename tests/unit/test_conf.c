@@ -136,6 +136,11 @@ test_conf_errors(void **state)
 	/* A credit batch must fit in what the peer may send. */
 	expect_error("vcs = 2", "input_queue = 16\ncredit_batch = 12", 29,
 		     "credit_batch", "not below the credits granted");
+	/* A tester's port (no hellos, no credits) is a fabric port. */
+	expect_error("host = yes", "host = yes\nhellos = no", 18, "hellos",
+		     "a host port has neither");
+	expect_error("host = yes", "host = yes\ncredits = maybe", 18, "credits",
+		     "not yes or no");
 	/* A cabled port left out, unless partial. */
 	expect_error("fabric_port = 1\n", "host = yes\n", 2, "partial",
 		     "no port configured for fabric port 1");
@@ -175,6 +180,31 @@ test_conf_good(void **state)
 	assert_int_equal(c.fc_in_queue, 256);
 	assert_false(c.backoff);
 	assert_int_equal(c.rx_desc, 1024);
+	/* Hellos and credits are on unless a port faces a tester. */
+	assert_true(c.port[0].hellos && c.port[0].credits);
+	dcn_topo_free(t);
+	unlink(path);
+}
+
+/* A port facing pktgen: its link by carrier alone, no external credits. */
+static void
+test_conf_tester_port(void **state)
+{
+	char text[2048], err[DCN_CONF_ERR_LEN];
+	const char *p = strstr(good, "rxq = 2\n");
+	struct dcn_conf c;
+	struct dcn_topo *t;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%.*shellos = no\ncredits = no\n%s",
+		 (int)(p - good), good, p);
+	assert_int_equal(write_file(text), 0);
+	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.port[1].fabric_port, 1);
+	assert_false(c.port[1].hellos);
+	assert_false(c.port[1].credits);
+	assert_true(c.port[0].hellos && c.port[0].credits);
 	dcn_topo_free(t);
 	unlink(path);
 }
@@ -185,6 +215,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_conf_good),
+		cmocka_unit_test(test_conf_tester_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

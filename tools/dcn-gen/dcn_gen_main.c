@@ -24,9 +24,12 @@
 #include "dcn_gen.h"
 #include "dcn_route.h"
 #include "dcn_topo.h"
+#include "search.h"
 
 #define MAX_DST 4096
 #define BURST 32
+
+#define SEARCH_FRAMES 256
 
 static volatile int quit;
 
@@ -58,7 +61,19 @@ usage(FILE *f)
 		"  --fabric SPEC     send fabric data frames instead, as the first\n"
 		"                    relay (--src) would put them on its cable to the\n"
 		"                    next hop: transit traffic for a relay\n"
-		"  --json            report as JSON\n");
+		"  --json            report as JSON\n"
+		"\n"
+		"Zero-loss search (RFC 2544 throughput) of what is between --tx and\n"
+		"--rx: a trial at full load, then bisection on the offered rate;\n"
+		"a trial passes when every frame offered comes back. Frames are\n"
+		"built once and sent by reference (not on ring ports).\n"
+		"  --search          run the search instead; --rate is its ceiling\n"
+		"                    (0: as fast as the generator goes)\n"
+		"  --trial SEC       seconds per trial (default 1)\n"
+		"  --resolution PCT  stop when the bounds are this close (default 1)\n"
+		"  --max-trials N    at most N trials (default 16)\n"
+		"  --credits         answer a dcnfwd's NovaCube credits on --rx, as\n"
+		"                    the next relay would (flow control on)\n");
 }
 
 static void
@@ -158,6 +173,85 @@ encapsulate(const struct dcn_router *r, struct rte_mbuf **m, unsigned int n)
 	return keep;
 }
 
+static void
+close_ports(uint16_t txp, uint16_t rxp)
+{
+	rte_eth_dev_stop(txp);
+	rte_eth_dev_close(txp);
+	if (rxp != txp) {
+		rte_eth_dev_stop(rxp);
+		rte_eth_dev_close(rxp);
+	}
+}
+
+/* --search: build the frames once, search, report. */
+static int
+run_search(struct gen_search *gs, struct dcn_gen *gen,
+	   const struct dcn_router *router, struct rte_mempool *mp,
+	   uint16_t txp, uint16_t rxp, double linger, int json)
+{
+	static struct rte_mbuf *frames[SEARCH_FRAMES];
+	struct gen_search_result r;
+	unsigned int n = SEARCH_FRAMES, i;
+
+	if (rte_pktmbuf_alloc_bulk(mp, frames, n) != 0) {
+		fprintf(stderr, "dcn-gen: out of mbufs\n");
+		return 1;
+	}
+	dcn_gen_build(gen, frames, n, rte_rdtsc());
+	if (router != NULL)
+		n = encapsulate(router, frames, n);
+	if (n == 0) {
+		fprintf(stderr, "dcn-gen: no destination has a route from --src\n");
+		return 2;
+	}
+	gs->txp = txp;
+	gs->rxp = rxp;
+	gs->mp = mp;
+	gs->frames = frames;
+	gs->n_frames = n;
+	gs->hz = rte_get_tsc_hz();
+	gs->max_pps = gen->conf.rate_pps;
+	/* Long enough for a deep queue to drain, short enough to search. */
+	if (gs->linger_s < 0)
+		gs->linger_s = linger < 0.2 ? linger : 0.2;
+	gs->epoch = (uint32_t)rte_rdtsc() | 1;
+	gs->quit = &quit;
+	gen_search_run(gs, &r);
+	if (json) {
+		printf("{\"frame_len\": %u, \"zero_loss_pps\": %.0f, "
+		       "\"full_load_pps\": %.0f, \"generator_bound\": %s, "
+		       "\"trial_s\": %g, \"trials\": [",
+		       gen->conf.frame_len + (router ? DCN_FABRIC_HDR_LEN : 0),
+		       r.zero_loss_pps, r.full_load_pps,
+		       r.generator_bound ? "true" : "false", gs->trial_s);
+		for (i = 0; i < r.n_trials; i++)
+			printf("%s{\"rate_pps\": %.0f, \"offered\": %lu, "
+			       "\"received\": %lu, \"refused\": %lu, "
+			       "\"passed\": %s}", i ? ", " : "",
+			       r.trial[i].rate_pps, (unsigned long)r.trial[i].offered,
+			       (unsigned long)r.trial[i].received,
+			       (unsigned long)r.trial[i].refused,
+			       r.trial[i].passed ? "true" : "false");
+		printf("]}\n");
+	} else {
+		for (i = 0; i < r.n_trials; i++)
+			printf("trial %2u: %10.0f pps offered %lu received %lu %s\n",
+			       i, r.trial[i].rate_pps, (unsigned long)r.trial[i].offered,
+			       (unsigned long)r.trial[i].received,
+			       r.trial[i].passed ? "pass" : "loss");
+		printf("zero-loss throughput %.4f Mpps (%.4f Mpps at full "
+		       "load)%s\n", r.zero_loss_pps / 1e6, r.full_load_pps / 1e6,
+		       r.generator_bound ? "; the generator was the limit" : "");
+	}
+	rte_pktmbuf_free_bulk(frames, n);
+	close_ports(txp, rxp);
+	dcn_gen_fini(gen);
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	return 0;
+}
+
 static int
 link_up(uint16_t pid)
 {
@@ -199,6 +293,11 @@ main(int argc, char **argv)
 		{ "link-wait", required_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "fabric", required_argument, NULL, 'F' },
+		{ "search", no_argument, NULL, 'Q' },
+		{ "trial", required_argument, NULL, 'T' },
+		{ "resolution", required_argument, NULL, 'E' },
+		{ "max-trials", required_argument, NULL, 'N' },
+		{ "credits", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -217,10 +316,17 @@ main(int argc, char **argv)
 	const char *fabric_spec = NULL;
 	struct dcn_topo *topo = NULL;
 	struct dcn_router *router = NULL;
-	int json = 0, c, ret;
+	int json = 0, search = 0, c, ret;
+	struct gen_search gs;
 	char *tok, *save;
 
 	memset(&gc, 0, sizeof(gc));
+	memset(&gs, 0, sizeof(gs));
+	gs.trial_s = 1;
+	gs.linger_s = -1;
+	gs.resolution = 0.01;
+	gs.max_trials = 16;
+	gs.ethertype = DCN_FABRIC_ETHERTYPE;
 	gc.frame_len = 60;
 	gc.rate_pps = 10000;
 	gc.flow_base = 1024;
@@ -311,6 +417,26 @@ main(int argc, char **argv)
 		case 'F':
 			fabric_spec = optarg;
 			break;
+		case 'Q':
+			search = 1;
+			break;
+		case 'T':
+			if (parse_num(optarg, "--trial", 0.01, 3600, &gs.trial_s))
+				return 2;
+			break;
+		case 'E':
+			if (parse_num(optarg, "--resolution", 0.01, 50, &v))
+				return 2;
+			gs.resolution = v / 100;
+			break;
+		case 'N':
+			if (parse_num(optarg, "--max-trials", 1, GEN_SEARCH_MAX_TRIALS, &v))
+				return 2;
+			gs.max_trials = (unsigned int)v;
+			break;
+		case 'C':
+			gs.credits = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -321,6 +447,10 @@ main(int argc, char **argv)
 	}
 	if (tx_dev == NULL && rx_dev == NULL) {
 		fprintf(stderr, "dcn-gen: give --tx and/or --rx (--help)\n");
+		return 2;
+	}
+	if (search && (tx_dev == NULL || rx_dev == NULL)) {
+		fprintf(stderr, "dcn-gen: --search needs --tx and --rx\n");
 		return 2;
 	}
 	if (tx_dev != NULL && (gc.n_dst == 0 || gc.src_addr == 0)) {
@@ -374,6 +504,8 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (search)
+		return run_search(&gs, &gen, router, mp, txp, rxp, linger, json);
 	start = rte_rdtsc();
 	stop_tx = start + (uint64_t)(duration * (double)hz);
 	stop_all = stop_tx + (uint64_t)(linger * (double)hz);

@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Zero-loss throughput (RFC 2544 section 26.1) of one dcnfwd worker core
+and of its peers, in one run, on the same ports.
+
+Every device under test (DUT) gets memif ports only, from dcn-gen on
+lcore 0, and forwards on lcore 1; for each frame size, dcn-gen searches
+the highest rate at which every frame offered comes back (a full-load
+trial, then bisection; see dcn-gen --help). The DUTs:
+
+  dcnfwd transit   fabric frames in on a cable, out on another: relay (1,0)
+                   of novacube:k=8,n=2 (DOR), to every node its +x cable
+                   leads to; flow control on, dcn-gen answering credits
+  dcnfwd ingress   host IPv4 in, encapsulated, out on the +x cable
+  dcnfwd egress    fabric frames for (1,0) in, decapsulated, to the host
+  testpmd io       dpdk-testpmd --forward-mode=io (Debian's dpdk-dev)
+  l3fwd            DPDK's l3fwd (LPM), built from Debian's dpdk-doc
+                   examples; its request for RX checksum offload, which
+                   virtual ports lack, is taken out, nothing else changed
+
+Frame sizes are the host frame's, FCS included: a fabric frame carries 20
+bytes more (the fabric header), so transit frames are bigger on the wire
+and the same in packets per second. The peers forward plain IPv4 to
+198.18.1.0/24, l3fwd's route to port 1.
+
+Output in --out: zero_loss.csv, zero_loss.json and zero_loss.png (gnuplot).
+The run prints per-core Mpps at 64 bytes and dcnfwd's ratios to the peers.
+Nothing is asserted about speed; exit 1 only when a run fails, 77 when it
+cannot run here (not root, no hugepages, no memif).
+
+  zero_loss.py --build BUILD [--sizes 64,128,...] [--trial SEC] [--out DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SPEC = "novacube:k=8,n=2"
+DUT_NODE, PREV_NODE = "(1,0)", "(0,0)"
+OUT_PORT, IN_PORT = 0, 1          # (1,0)'s +x and -x cables
+PEER_SRC, PEER_NET = "198.18.0.1", "198.18.1."
+HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/"
+HUGE_PAGES = 768                  # DUT -m 512 plus generator -m 256 (2 MB)
+RING = "rsize=12"                 # 4096-slot memif rings: absorb a hiccup
+
+ALL_DUTS = ["dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress",
+            "testpmd-io", "l3fwd"]
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def huge_count(name):
+    with open(HUGE + name) as f:
+        return int(f.read())
+
+
+class Hugepages:
+    """Reserve pages in a hugetlbfs mount of our own; give back the
+    persistent pool (pages still pinned go as surplus, see dcn-fabric)."""
+
+    def __init__(self, pages, work):
+        self.added, self.dir = 0, None
+        old = huge_count("nr_hugepages") - huge_count("surplus_hugepages")
+        with open(HUGE + "nr_hugepages", "w") as f:
+            f.write(str(old + pages))
+        self.added = huge_count("nr_hugepages") - huge_count("surplus_hugepages") - old
+        if self.added < pages:
+            self.release()
+            raise RuntimeError("asked %d hugepages, got %d" % (pages, self.added))
+        self.dir = os.path.join(work, "huge")
+        os.makedirs(self.dir)
+        subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M",
+                        "nodev", self.dir], check=True)
+
+    def release(self):
+        if self.dir:
+            subprocess.run(["umount", self.dir], check=False)
+            self.dir = None
+        if self.added:
+            cur = huge_count("nr_hugepages") - huge_count("surplus_hugepages")
+            with open(HUGE + "nr_hugepages", "w") as f:
+                f.write(str(max(cur - self.added, 0)))
+            self.added = 0
+
+
+class Bench:
+    def __init__(self, args, work):
+        self.a, self.work, self.n = args, work, 0
+        self.dcnfwd = os.path.join(args.build, "app/dcnfwd/dcnfwd")
+        self.gen = os.path.join(args.build, "tools/dcn-gen/dcn-gen")
+        self.topo = os.path.join(args.build, "tools/dcn-topo/dcn-topo")
+        self.huge = None
+        self.addr = {}
+        for line in self.run_out([self.topo, "cables", SPEC]).splitlines():
+            f = line.split()
+            if f and f[0] == "vertex":
+                self.addr[f[2]] = f[5]
+        self.transit_dst = self.dsts_via(PREV_NODE, hop=1)
+        self.ingress_dst = self.dsts_via(DUT_NODE, hop=0)
+
+    @staticmethod
+    def run_out(cmd):
+        return subprocess.run(cmd, check=True, capture_output=True,
+                              text=True).stdout
+
+    def dsts_via(self, src, hop):
+        """Nodes whose route from src leaves DUT_NODE by OUT_PORT at hop."""
+        out = []
+        for name in self.addr:
+            if name in (src, DUT_NODE):
+                continue
+            r = json.loads(self.run_out([self.topo, "--algo", "dor", "--json",
+                                         "route", SPEC, src, name]))
+            h = r["hops"]
+            if len(h) > hop and h[hop]["from"] == DUT_NODE and \
+               h[hop]["port"] == OUT_PORT and (hop == 0 or h[0]["to"] == DUT_NODE):
+                out.append(self.addr[name])
+        return out
+
+    def eal(self, lcores, mem, prefix):
+        e = ["-l", lcores, "--no-pci", "--file-prefix", prefix, "--log-level=4"]
+        if self.huge:
+            return e + ["-m", str(mem), "--huge-dir", self.huge.dir]
+        return e + ["--no-huge", "-m", str(mem)]
+
+    def sock(self, name):
+        return os.path.join(self.work, "%s-%d.sock" % (name, self.n))
+
+    def memif(self, i, name, role):
+        return "net_memif%d,role=%s,socket=%s,%s" % (i, role, self.sock(name), RING)
+
+    # --- devices under test ---------------------------------------------
+
+    def dcnfwd_conf(self):
+        conf = os.path.join(self.work, "dut-%d.ini" % self.n)
+        with open(conf, "w") as f:
+            f.write("""[fabric]
+topology = %s
+node = %s
+role = relay
+algo = dor
+partial = yes
+[port.west]
+dev = %s
+fabric_port = %d
+hellos = no
+[port.east]
+dev = %s
+fabric_port = %d
+hellos = no
+[port.host]
+dev = %s
+host = yes
+[worker.0]
+lcore = 1
+rx = west:0, east:0, host:0
+[queues]
+mbufs = 32767
+backoff = no
+[flow_control]
+enabled = %s
+""" % (SPEC, DUT_NODE, self.memif(0, "west", "server"), IN_PORT,
+       self.memif(1, "east", "server"), OUT_PORT, self.memif(2, "host", "server"),
+       "yes" if self.a.flow_control == "on" else "no"))
+        return conf
+
+    def start_dut(self, dut, prefix):
+        """@return (process, gen port args, gen traffic args)."""
+        logf = open(os.path.join(self.work, "%s-%d.log" % (dut, self.n)), "w")
+        if dut.startswith("dcnfwd"):
+            cmd = [self.dcnfwd] + self.eal("0,1", 512, prefix) + \
+                  ["--", "--config", self.dcnfwd_conf(), "--stats", "0"]
+            west, east, host = (self.memif(0, "west", "client"),
+                                self.memif(1, "east", "client"),
+                                self.memif(2, "host", "client"))
+            credits = ["--credits"] if self.a.flow_control == "on" else []
+            src, dut_addr = self.addr[PREV_NODE], self.addr[DUT_NODE]
+            if dut == "dcnfwd-transit":
+                gen = ["--tx", west, "--rx", east, "--fabric", SPEC, "--src", src,
+                       "--dst", ",".join(self.transit_dst), "--pattern", "list"] + credits
+            elif dut == "dcnfwd-ingress":
+                gen = ["--tx", host, "--rx", east, "--src", dut_addr,
+                       "--dst", ",".join(self.ingress_dst), "--pattern", "list"] + credits
+            else:
+                gen = ["--tx", west, "--rx", host, "--fabric", SPEC, "--src", src,
+                       "--dst", dut_addr]
+            ready = (" up: ", logf.name)
+        else:
+            vdevs = ["--vdev", self.memif(0, "p0", "server"),
+                     "--vdev", self.memif(1, "p1", "server")]
+            if dut == "testpmd-io":
+                cmd = [self.a.testpmd] + self.eal("0,1", 512, prefix) + vdevs + \
+                      ["--", "--forward-mode=io", "--auto-start", "--nb-cores=1",
+                       "--stats-period", "1000", "--total-num-mbufs", "32768",
+                       "--disable-link-check"]
+                ready = ("Press Ctrl+C", logf.name)
+            else:
+                cmd = [self.l3fwd] + self.eal("1", 512, prefix) + vdevs + \
+                      ["--", "-p", "0x3", "--config", "(0,0,1),(1,0,1)",
+                       "--parse-ptype"]
+                # It waits for links up (or 9 s) before its loop: the
+                # generator's own link wait covers the rest.
+                ready = ("Checking link status", logf.name)
+            gen = ["--tx", self.memif(0, "p0", "client"),
+                   "--rx", self.memif(1, "p1", "client"), "--src", PEER_SRC,
+                   "--dst", ",".join(PEER_NET + str(i) for i in range(1, 65)),
+                   "--pattern", "list"]
+        p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        end = time.time() + 20
+        while time.time() < end and p.poll() is None:
+            with open(ready[1], errors="replace") as f:
+                if ready[0] in f.read():
+                    break
+            time.sleep(0.1)
+        if p.poll() is not None:
+            raise RuntimeError("%s exited %d; its log ends:\n%s" %
+                               (dut, p.returncode, self.dut_log(dut)))
+        return p, gen
+
+    def dut_log(self, dut):
+        try:
+            with open(os.path.join(self.work, "%s-%d.log" % (dut, self.n)),
+                      errors="replace") as f:
+                return "".join(f.readlines()[-15:])
+        except OSError:
+            return ""
+
+    @staticmethod
+    def stop(p):
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT if "dcnfwd" not in p.args[0] else signal.SIGTERM)
+        try:
+            p.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+    def measure(self, dut, size):
+        self.n += 1
+        prefixes = ["dcn-zl-d%d-%d" % (os.getpid(), self.n),
+                    "dcn-zl-g%d-%d" % (os.getpid(), self.n)]
+        p = None
+        try:
+            p, gen_args = self.start_dut(dut, prefixes[0])
+            cmd = [self.gen] + self.eal("0", 256, prefixes[1]) + \
+                  ["--"] + gen_args + \
+                  ["--size", str(size - 4), "--rate", "0", "--search",
+                   "--trial", str(self.a.trial), "--resolution",
+                   str(self.a.resolution), "--json"]
+            r = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=60 + 40 * self.a.trial)
+        finally:
+            if p is not None:
+                self.stop(p)
+            for pf in prefixes:
+                shutil.rmtree("/var/run/dpdk/" + pf, ignore_errors=True)
+        line = [l for l in r.stdout.splitlines() if l.startswith("{")]
+        if r.returncode != 0 or not line:
+            raise RuntimeError("dcn-gen against %s at %d B failed (%d): %s\n"
+                               "%s's log ends:\n%s" % (dut, size, r.returncode,
+                                                       r.stderr[-400:], dut,
+                                                       self.dut_log(dut)))
+        res = json.loads(line[-1])
+        if res["full_load_pps"] == 0:
+            raise RuntimeError("%s forwarded nothing at %d B; its log ends:\n%s"
+                               % (dut, size, self.dut_log(dut)))
+        res.update(dut=dut, frame_bytes=size, wire_bytes=res.pop("frame_len") + 4)
+        return res
+
+    def build_l3fwd(self):
+        src = "/usr/share/dpdk/examples/l3fwd"
+        if not os.path.isdir(src):
+            return None
+        d = os.path.join(self.work, "l3fwd")
+        shutil.copytree(src, d)
+        main = os.path.join(d, "main.c")
+        with open(main) as f:
+            text = f.read()
+        with open(main, "w") as f:
+            f.write(text.replace(".offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,",
+                                 ".offloads = 0,"))
+        env = dict(os.environ, C_INCLUDE_PATH="/usr/share/dpdk/examples/common")
+        r = subprocess.run(["make", "-C", d, "-j2", "static"], env=env,
+                           capture_output=True, text=True)
+        exe = os.path.join(d, "build", "l3fwd")
+        if r.returncode != 0 or not os.path.exists(exe):
+            r = subprocess.run(["make", "-C", d, "-j2"], env=env,
+                               capture_output=True, text=True)
+        return exe if os.path.exists(exe) else None
+
+
+def plot(rows, out):
+    gp = shutil.which("gnuplot")
+    if gp is None:
+        log("no gnuplot: no PNG (tools/install-deps.sh installs it)")
+        return
+    duts = sorted({r["dut"] for r in rows}, key=ALL_DUTS.index)
+    script = ["set terminal png size 960,600",
+              "set output '%s'" % os.path.join(out, "zero_loss.png"),
+              "set title 'Zero-loss throughput, one forwarding core, memif ports'",
+              "set xlabel 'frame size (bytes, host frame with FCS)'",
+              "set ylabel 'Mpps'", "set logscale x 2", "set grid",
+              "set key outside right", "set xtics (64,128,256,512,1024,1518)"]
+    data = []
+    for d in duts:
+        pts = sorted((r["frame_bytes"], r["zero_loss_pps"] / 1e6)
+                     for r in rows if r["dut"] == d)
+        data.append("\n".join("%d %.4f" % p for p in pts) + "\ne")
+    script.append("plot " + ", ".join("'-' using 1:2 with linespoints title '%s'" % d
+                                      for d in duts))
+    subprocess.run([gp], input="\n".join(script + data) + "\n", text=True,
+                   check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True, help="meson build directory")
+    ap.add_argument("--sizes", default="64,128,256,512,1024,1518",
+                    help="frame sizes, FCS included (default %(default)s)")
+    ap.add_argument("--duts", default=",".join(ALL_DUTS),
+                    help="devices under test (default all: %(default)s)")
+    ap.add_argument("--trial", type=float, default=1.0,
+                    help="seconds per trial (default %(default)s)")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="measure each point this many times, the DUTs in "
+                         "turn, and keep the best: a shared machine only "
+                         "ever slows a run down (default %(default)s)")
+    ap.add_argument("--resolution", type=float, default=1.0,
+                    help="search resolution, percent (default %(default)s)")
+    ap.add_argument("--flow-control", choices=("on", "off"), default="on",
+                    help="dcnfwd's credits and queues (default on)")
+    ap.add_argument("--no-huge", action="store_true",
+                    help="4 KB pages (slower for all: TLB misses)")
+    ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
+    a = ap.parse_args()
+    if os.geteuid() != 0 and not a.no_huge:
+        log("SKIP: hugepages need root (or give --no-huge)")
+        return 77
+    sizes = [int(s) for s in a.sizes.split(",")]
+    duts = a.duts.split(",")
+    for d in duts:
+        if d not in ALL_DUTS:
+            ap.error("unknown DUT %s" % d)
+    os.makedirs(a.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="dcn-zl.")
+    b = Bench(a, work)
+    rows = []
+    try:
+        if not a.no_huge:
+            try:
+                b.huge = Hugepages(HUGE_PAGES, work)
+            except (OSError, RuntimeError) as e:
+                log("SKIP: no hugepages (%s); --no-huge runs without" % e)
+                return 77
+        a.testpmd = shutil.which("dpdk-testpmd")
+        if a.testpmd is None and "testpmd-io" in duts:
+            log("no dpdk-testpmd (Debian's dpdk-dev): testpmd-io left out")
+            duts.remove("testpmd-io")
+        if "l3fwd" in duts:
+            b.l3fwd = b.build_l3fwd()
+            if b.l3fwd is None:
+                log("cannot build l3fwd (Debian's dpdk-doc): left out")
+                duts.remove("l3fwd")
+        log("zero-loss search: %s, trial %.1f s, resolution %.1f%%, best of %d, "
+            "flow control %s, %s pages; generator on lcore 0, DUT on lcore 1" %
+            (",".join(duts), a.trial, a.resolution, a.rounds, a.flow_control,
+             "4 KB" if a.no_huge else "2 MB"))
+        log("%-16s %6s %6s %12s %12s %7s %s" % ("dut", "frame", "wire", "0-loss Mpps",
+                                               "full Mpps", "trials", "note"))
+        for size in sizes:
+            best = {}
+            for _ in range(a.rounds):
+                for d in duts:
+                    r = b.measure(d, size)
+                    if d not in best or r["zero_loss_pps"] > best[d]["zero_loss_pps"]:
+                        best[d] = r
+            for d in duts:
+                r = best[d]
+                rows.append(r)
+                log("%-16s %6d %6d %12.3f %12.3f %7d %s" % (
+                    d, size, r["wire_bytes"], r["zero_loss_pps"] / 1e6,
+                    r["full_load_pps"] / 1e6, len(r["trials"]),
+                    "generator-bound (a lower bound)" if r["generator_bound"] else ""))
+    except Exception as e:   # report, and still clean up
+        log("FAIL: %s" % e)
+        return 1
+    finally:
+        if b.huge:
+            b.huge.release()
+        shutil.rmtree(work, ignore_errors=True)
+    with open(os.path.join(a.out, "zero_loss.json"), "w") as f:
+        json.dump({"spec": SPEC, "trial_s": a.trial, "flow_control": a.flow_control,
+                   "hugepages": not a.no_huge, "cpus": os.cpu_count(),
+                   "results": rows}, f, indent=1)
+    with open(os.path.join(a.out, "zero_loss.csv"), "w") as f:
+        f.write("dut,frame_bytes,wire_bytes,zero_loss_mpps,full_load_mpps,"
+                "generator_bound,trials\n")
+        for r in rows:
+            f.write("%s,%d,%d,%.4f,%.4f,%d,%d\n" % (
+                r["dut"], r["frame_bytes"], r["wire_bytes"], r["zero_loss_pps"] / 1e6,
+                r["full_load_pps"] / 1e6, r["generator_bound"], len(r["trials"])))
+    plot(rows, a.out)
+    small = min(sizes)
+    at = {r["dut"]: r["zero_loss_pps"] / 1e6 for r in rows if r["frame_bytes"] == small}
+    for d in ("dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress"):
+        if d not in at:
+            continue
+        ratios = ", ".join("%.2fx %s" % (at[d] / at[p], p) for p in ("l3fwd", "testpmd-io")
+                           if at.get(p))
+        log("%s at %d B: %.3f Mpps per core%s" % (d, small, at[d],
+                                                  "; " + ratios if ratios else ""))
+    log("written: %s" % ", ".join(os.path.join(a.out, "zero_loss." + x)
+                                  for x in ("csv", "json", "png")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

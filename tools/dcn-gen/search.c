@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcn-gen --search: an RFC 2544 throughput search (section 26.1) against
+ * the device between the tx and the rx port. Each trial offers a fixed
+ * rate for a fixed time; a trial passes when every frame offered comes
+ * back, and the rate is searched by bisection, each trial's frames told
+ * from the last trial's stragglers by a tag.
+ *
+ * The generator must outrun the device, so nothing is written per frame:
+ * a set of frames is built once and sent again and again, each send
+ * taking one more reference (ports that copy, such as memif, af_xdp,
+ * af_packet, pcap and NICs, release it when done; a ring port passes the
+ * pointer itself and must not be used). The sink reads the tag in each
+ * frame's last four bytes, which every forwarder under test leaves alone
+ * (l3fwd and testpmd rewrite the front; dcnfwd adds or takes off the
+ * fabric header in front).
+ *
+ * On a backpressured port (memif) a full ring makes tx_burst take fewer
+ * frames: a frame the device did not take in time is a lost frame, as a
+ * NIC would have dropped it at the device's RX.
+ *
+ * With credits on, the sink plays a relay's input queue for a dcnfwd
+ * that sends under NovaCube credits: it announces what it freed, per VC,
+ * after every credit batch, as dcnfwd itself does.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "dcn_fabric.h"
+#include "dcn_fc.h"
+#include "search.h"
+
+#define SEARCH_BURST 32
+#define TAG_BASE 0x7e570000u
+#define CREDIT_BATCH 32
+#define CREDIT_GRANT 1024
+
+struct sink {
+	uint32_t tag;
+	uint64_t rx;            /* frames of this trial */
+	uint64_t other;         /* anything else (stragglers, hellos) */
+	uint32_t freed[DCN_FC_MAX_VCS];
+	uint32_t announced[DCN_FC_MAX_VCS];
+	uint64_t announce_tsc;
+};
+
+static void
+write_tag(struct rte_mbuf *const *f, unsigned int n, uint32_t tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *p = rte_pktmbuf_mtod(f[i], uint8_t *);
+
+		memcpy(p + rte_pktmbuf_data_len(f[i]) - 4, &tag, 4);
+	}
+}
+
+static void
+send_credits(const struct gen_search *s, struct sink *k, uint64_t now)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = DCN_FC_CREDIT_LEN };
+	struct dcn_fc_credit cr = { .epoch = s->epoch, .grant = CREDIT_GRANT };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(s->mp);
+	unsigned int vc;
+	uint8_t *f;
+
+	if (m == NULL)
+		return;
+	f = (uint8_t *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memset(f, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(f, 0xff, RTE_ETHER_ADDR_LEN);
+	rte_eth_macaddr_get(s->rxp, (struct rte_ether_addr *)(f + RTE_ETHER_ADDR_LEN));
+	dcn_fabric_put16(f + 12, s->ethertype);
+	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
+	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
+		cr.freed[vc] = k->freed[vc];
+	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (rte_eth_tx_burst(s->rxp, 0, &m, 1) == 1) {
+		memcpy(k->announced, k->freed, sizeof(k->announced));
+		k->announce_tsc = now;
+	} else {
+		rte_pktmbuf_free(m);
+	}
+}
+
+static void
+sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
+{
+	struct rte_mbuf *m[SEARCH_BURST];
+	uint16_t n = rte_eth_rx_burst(s->rxp, 0, m, SEARCH_BURST), i;
+	unsigned int vc;
+	int due = 0;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+		uint32_t len = rte_pktmbuf_data_len(m[i]), tag;
+
+		if (len < DCN_ETHER_HDR_LEN + 4) {
+			k->other++;
+			continue;
+		}
+		memcpy(&tag, p + len - 4, 4);
+		if (tag == k->tag)
+			k->rx++;
+		else
+			k->other++;
+		if (s->credits && dcn_fabric_get16(p + 12) == s->ethertype &&
+		    (p[14] & 0x0f) == DCN_FT_DATA)
+			k->freed[p[15] & 1]++;
+	}
+	if (n)
+		rte_pktmbuf_free_bulk(m, n);
+	if (!s->credits)
+		return;
+	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++) {
+		due |= k->freed[vc] - k->announced[vc] >= CREDIT_BATCH;
+		due |= k->freed[vc] != k->announced[vc] &&
+		       now - k->announce_tsc > s->hz / 10000;
+	}
+	/* Now and then unasked: the first word, and repair of a lost one. */
+	if (due || now - k->announce_tsc > s->hz / 1000)
+		send_credits(s, k, now);
+}
+
+/* One trial at rate pps (0: as fast as the port takes frames). */
+static void
+trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
+      struct gen_trial *t)
+{
+	uint64_t hz = s->hz, start, stop_tx, stop, now;
+	uint64_t sent = 0, refused = 0;
+	unsigned int next = 0;
+
+	k->tag = TAG_BASE ^ number;
+	k->rx = 0;
+	k->other = 0;
+	write_tag(s->frames, s->n_frames, k->tag);
+	start = rte_rdtsc();
+	stop_tx = start + (uint64_t)(s->trial_s * (double)hz);
+	stop = stop_tx + (uint64_t)(s->linger_s * (double)hz);
+	while ((now = rte_rdtsc()) < stop && !*s->quit) {
+		if (now < stop_tx) {
+			struct rte_mbuf *m[SEARCH_BURST];
+			uint64_t due = SEARCH_BURST;
+			uint16_t took, i;
+
+			if (pps > 0) {
+				uint64_t total = (uint64_t)((double)(now - start) *
+							    pps / (double)hz) + 1;
+
+				due = total > sent + refused ? total - sent - refused : 0;
+				due = RTE_MIN(due, (uint64_t)SEARCH_BURST);
+			}
+			for (i = 0; i < due; i++) {
+				m[i] = s->frames[next];
+				next = next + 1 == s->n_frames ? 0 : next + 1;
+				rte_mbuf_refcnt_update(m[i], 1);
+			}
+			took = due ? rte_eth_tx_burst(s->txp, 0, m, (uint16_t)due) : 0;
+			for (i = took; i < due; i++)
+				rte_mbuf_refcnt_update(m[i], -1);
+			sent += took;
+			/* Even at full load: a frame the device had no room
+			 * for is one a NIC would have dropped. */
+			refused += due - took;
+		}
+		sink_rx(s, k, now);
+	}
+	/* At full load a refusal only says the device was the limit. */
+	t->offered = pps > 0 ? sent + refused : sent;
+	t->rate_pps = pps > 0 ? pps : (double)sent / s->trial_s;
+	t->received = k->rx;
+	t->refused = refused;
+	t->passed = k->rx >= t->offered && refused == 0;
+	t->offered_pps = (double)t->offered / s->trial_s;
+}
+
+void
+gen_search_run(const struct gen_search *s, struct gen_search_result *r)
+{
+	struct sink k;
+	double lo = 0, hi, rate;
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	memset(&k, 0, sizeof(k));
+	/* Full load first: what the device carries when offered all the
+	 * generator has; it bounds the search from above. */
+	trial(s, &k, s->max_pps, 0, &r->trial[0]);
+	r->n_trials = 1;
+	r->full_load_pps = (double)r->trial[0].received / s->trial_s;
+	if (r->trial[0].passed) {
+		/* The device took all the generator could give. */
+		r->zero_loss_pps = r->trial[0].rate_pps;
+		r->generator_bound = s->max_pps == 0;
+		return;
+	}
+	/* No more gets in than under full load. */
+	hi = r->trial[0].rate_pps;
+	/* Then bisection, first at the rate carried under full load. */
+	rate = RTE_MIN(r->full_load_pps, hi);
+	for (i = 1; i < s->max_trials && i < GEN_SEARCH_MAX_TRIALS && !*s->quit; i++) {
+		struct gen_trial *t = &r->trial[i];
+
+		trial(s, &k, rate, i, t);
+		r->n_trials = i + 1;
+		if (t->passed && t->offered_pps < 0.98 * rate) {
+			/* It could not offer the rate: no rate above is
+			 * within the generator's reach. */
+			r->generator_bound = 1;
+			lo = t->offered_pps;
+			break;
+		}
+		if (t->passed)
+			lo = rate;
+		else
+			hi = rate;
+		if (hi - lo <= s->resolution * hi)
+			break;
+		rate = (lo + hi) / 2;
+	}
+	r->zero_loss_pps = lo;
+}

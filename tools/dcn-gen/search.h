@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_GEN_SEARCH_H
+#define DCN_GEN_SEARCH_H
+
+/* dcn-gen --search: RFC 2544 zero-loss throughput (search.c). */
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#define GEN_SEARCH_MAX_TRIALS 32
+
+struct gen_search {
+	uint16_t txp, rxp;
+	struct rte_mempool *mp;      /* for credit frames */
+	struct rte_mbuf **frames;    /* built once, sent by reference */
+	unsigned int n_frames;
+	uint64_t hz;
+	double trial_s, linger_s;
+	double max_pps;              /* upper bound; 0: as fast as it goes */
+	double resolution;           /* stop when hi - lo <= this x hi */
+	unsigned int max_trials;
+	int credits;                 /* return NovaCube credits on rxp */
+	uint16_t ethertype;
+	uint32_t epoch;
+	volatile int *quit;
+};
+
+struct gen_trial {
+	double rate_pps;             /* asked (full load: achieved) */
+	double offered_pps;          /* what the generator managed */
+	uint64_t offered, received, refused;
+	int passed;
+};
+
+struct gen_search_result {
+	double zero_loss_pps;
+	double full_load_pps;        /* carried when offered all we have */
+	int generator_bound;         /* the generator, not the device, set
+				      * the result: a lower bound */
+	unsigned int n_trials;
+	struct gen_trial trial[GEN_SEARCH_MAX_TRIALS];
+};
+
+void gen_search_run(const struct gen_search *s, struct gen_search_result *r);
+
+#endif /* DCN_GEN_SEARCH_H */

@@ -1,0 +1,87 @@
+-- SPDX-License-Identifier: BSD-3-Clause
+-- Rate and size steps against a dcnfwd relay: pktgen port 0 sends into
+-- the relay, port 1 receives what the relay sends back; for each frame
+-- size and each rate, one step of DCN_STEP_MS, then the frames sent and
+-- received and the loss, as CSV on stdout.
+--
+-- Traffic: with DCN_FLOWS set, host IPv4/UDP in range mode over the
+-- addresses of a Lua table made by "dcn-pktgen flows-lua SPEC RELAY"; with
+-- DCN_PCAP=1, the pcap pktgen was started with (-s 0:FILE, made by
+-- "dcn-pktgen pcap"), whose frame sizes are its own.
+--
+--   DCN_FLOWS=flows.lua pktgen ... -f tools/pktgen/rate-steps.lua
+-- Settings (environment): DCN_SIZES "64,128,256,512,1024,1518",
+-- DCN_RATES "10,25,50,75,100" (percent of line rate), DCN_STEP_MS 2000,
+-- DCN_QUIT 1 to leave pktgen at the end.
+
+package.path = package.path .. ";?.lua;test/?.lua;app/?.lua;"
+require "Pktgen"
+
+local function list(s, default)
+  local out = {}
+  for v in string.gmatch(s or default, "[^,]+") do
+    out[#out + 1] = tonumber(v)
+  end
+  return out
+end
+
+local sizes = list(os.getenv("DCN_SIZES"), "64,128,256,512,1024,1518")
+local rates = list(os.getenv("DCN_RATES"), "10,25,50,75,100")
+local step_ms = tonumber(os.getenv("DCN_STEP_MS") or "2000")
+local pcap = os.getenv("DCN_PCAP") == "1"
+local flows_file = os.getenv("DCN_FLOWS")
+
+pktgen.stop("all")
+if pcap then
+  sizes = { 0 }                       -- the pcap's own sizes
+  pktgen.pcap("0", "on")
+elseif flows_file then
+  local f = dofile(flows_file)
+  pktgen.set_proto("0", "udp")
+  pktgen.range.ip_proto("0", "udp")
+  pktgen.range.src_ip("0", "start", f.src)
+  pktgen.range.src_ip("0", "min", f.src)
+  pktgen.range.src_ip("0", "max", f.src)
+  pktgen.range.src_ip("0", "inc", "0.0.0.0")
+  pktgen.range.dst_ip("0", "start", f.dst_start)
+  pktgen.range.dst_ip("0", "min", f.dst_start)
+  pktgen.range.dst_ip("0", "max", f.dst_max)
+  pktgen.range.dst_ip("0", "inc", f.dst_inc)
+  pktgen.range.src_port("0", "start", 1024)
+  pktgen.range.src_port("0", "min", 1024)
+  pktgen.range.src_port("0", "max", 1087)
+  pktgen.range.src_port("0", "inc", 1)
+  pktgen.set_range("0", "on")
+  printf("flows: %d addresses %s .. %s by %s\n", f.count, f.dst_start,
+         f.dst_max, f.dst_inc)
+else
+  printf("rate-steps.lua: set DCN_FLOWS=FILE (dcn-pktgen flows-lua) or DCN_PCAP=1\n")
+  return
+end
+
+printf("size,rate_pct,sent,received,lost,rx_mpps\n")
+for _, size in ipairs(sizes) do
+  for _, rate in ipairs(rates) do
+    if size > 0 then
+      pktgen.set("0", "size", size)
+      pktgen.range.pkt_size("0", "start", size)
+      pktgen.range.pkt_size("0", "min", size)
+      pktgen.range.pkt_size("0", "max", size)
+      pktgen.range.pkt_size("0", "inc", 0)
+    end
+    pktgen.set("0", "rate", rate)
+    pktgen.clr()
+    pktgen.delay(200)
+    pktgen.start("0")
+    pktgen.delay(step_ms)
+    pktgen.stop("0")
+    pktgen.delay(500)                 -- what is in flight arrives
+    local st = pktgen.portStats("all", "port")
+    local sent, got = st[0].opackets, st[1].ipackets
+    printf("%d,%g,%d,%d,%d,%.3f\n", size, rate, sent, got, sent - got,
+           got / step_ms / 1000)
+  end
+end
+if os.getenv("DCN_QUIT") == "1" then
+  pktgen.quit()
+end
