@@ -136,6 +136,26 @@ refuse(struct dcnfwd_port *p, const char *why, const char *who)
 			   (unsigned long)p->hello_refused);
 }
 
+/* Tell every worker's context the MAC behind port p (a cable's peer, or
+ * a host port's host); a MAC already known is not written again. */
+static void
+set_peer_mac(struct dcnfwd *d, const struct dcnfwd_port *p,
+	     const struct rte_ether_addr *mac)
+{
+	unsigned int w;
+
+	for (w = 0; w < d->n_workers; w++) {
+		struct dcn_fwd_ctx *c = d->worker[w].ctx[p->owner_idx];
+		uint64_t cur;
+
+		if (c == NULL)
+			continue;
+		cur = __atomic_load_n(&c->port[p->local].peer_mac, __ATOMIC_RELAXED);
+		if (memcmp(&cur, mac, 6) != 0)
+			dcn_fwd_set_peer_mac(c, p->local, mac);
+	}
+}
+
 static void
 hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	 uint32_t len, uint64_t now)
@@ -145,7 +165,6 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	struct rte_ether_addr mac;
 	char who[DCN_TOPO_NAME_LEN] = "?";
 	int64_t v;
-	unsigned int w;
 
 	if (!dcnfwd_port_is_fabric(p))
 		return;
@@ -193,16 +212,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 			return;
 		}
 	}
-	for (w = 0; w < d->n_workers; w++) {
-		struct dcn_fwd_ctx *c = d->worker[w].ctx[p->owner_idx];
-		uint64_t cur;
-
-		if (c == NULL)
-			continue;
-		cur = __atomic_load_n(&c->port[p->local].peer_mac, __ATOMIC_RELAXED);
-		if (memcmp(&cur, &mac, 6) != 0)
-			dcn_fwd_set_peer_mac(c, p->local, &mac);
-	}
+	set_peer_mac(d, p, &mac);
 }
 
 /* Tell every worker's context the MAC of the host behind host port p. */
@@ -210,19 +220,8 @@ static void
 learn_host_mac(struct dcnfwd *d, struct dcnfwd_port *p,
 	       const struct rte_ether_addr *mac)
 {
-	unsigned int w;
-
 	p->host_mac_known = 1;
-	for (w = 0; w < d->n_workers; w++) {
-		struct dcn_fwd_ctx *c = d->worker[w].ctx[p->owner_idx];
-		uint64_t cur;
-
-		if (c == NULL)
-			continue;
-		cur = __atomic_load_n(&c->port[p->local].peer_mac, __ATOMIC_RELAXED);
-		if (memcmp(&cur, mac, 6) != 0)
-			dcn_fwd_set_peer_mac(c, p->local, mac);
-	}
+	set_peer_mac(d, p, mac);
 }
 
 /* The address of the host behind host port p: a relay's own (it is the

@@ -411,14 +411,9 @@ def unplug_mode():
     check(r.returncode == 0, "dcn-fabric down")
 
 
-HUGE_DIR = "/sys/kernel/mm/hugepages/hugepages-2048kB/"
-
-
 def huge_pool():
-    """(persistent, surplus) 2 MB hugepages."""
-    total, surplus = (int(open(HUGE_DIR + f).read())
-                      for f in ("nr_hugepages", "surplus_hugepages"))
-    return total - surplus, surplus
+    """(persistent, surplus) 2 MB hugepages, as dcn-fabric counts them."""
+    return dcn_fabric.huge_persistent(), dcn_fabric.huge_count("surplus_hugepages")
 
 
 def main():
@@ -427,7 +422,7 @@ def main():
     for tool in ("ip", "bpftool") + (("iperf3", "ping") if MODE == "kernel" else ()):
         if shutil.which(tool) is None:
             skip("%s is not installed (tools/install-deps.sh)" % tool)
-    huge_before = huge_pool() if os.path.exists(HUGE_DIR) else None
+    huge_before = huge_pool() if os.path.exists(dcn_fabric.HUGE_DIR) else None
     try:
         kernel_mode() if MODE == "kernel" else unplug_mode()
     except Exception as e:   # any error: report it, and still tear down

@@ -31,6 +31,8 @@ cannot run here (not root, no hugepages, no memif).
   zero_loss.py --build BUILD [--sizes 64,128,...] [--trial SEC] [--out DIR]
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import json
 import os
 import shutil
@@ -44,9 +46,22 @@ SPEC = "novacube:k=8,n=2"
 DUT_NODE, PREV_NODE = "(1,0)", "(0,0)"
 OUT_PORT, IN_PORT = 0, 1          # (1,0)'s +x and -x cables
 PEER_SRC, PEER_NET = "198.18.0.1", "198.18.1."
-HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/"
 HUGE_PAGES = 768                  # DUT -m 512 plus generator -m 256 (2 MB)
 RING = "rsize=12"                 # 4096-slot memif rings: absorb a hiccup
+
+def load_tool(name, path):
+    """A tool of ours (a script without .py) as a module."""
+    loader = importlib.machinery.SourceFileLoader(
+        name, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", path))
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(mod)
+    return mod
+
+
+# The address plan and routes as for pktgen; hugepage counts as dcn-fabric
+# keeps them.
+dcn_pktgen = load_tool("dcn_pktgen", "pktgen/dcn-pktgen")
+dcn_fabric = load_tool("dcn_fabric", "dcn-fabric")
 
 ALL_DUTS = ["dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress",
             "testpmd-io", "l3fwd"]
@@ -56,21 +71,16 @@ def log(msg):
     print(msg, flush=True)
 
 
-def huge_count(name):
-    with open(HUGE + name) as f:
-        return int(f.read())
-
-
 class Hugepages:
     """Reserve pages in a hugetlbfs mount of our own; give back the
     persistent pool (pages still pinned go as surplus, see dcn-fabric)."""
 
     def __init__(self, pages, work):
         self.added, self.dir = 0, None
-        old = huge_count("nr_hugepages") - huge_count("surplus_hugepages")
-        with open(HUGE + "nr_hugepages", "w") as f:
+        old = dcn_fabric.huge_persistent()
+        with open(dcn_fabric.HUGE_NR, "w") as f:
             f.write(str(old + pages))
-        self.added = huge_count("nr_hugepages") - huge_count("surplus_hugepages") - old
+        self.added = dcn_fabric.huge_persistent() - old
         if self.added < pages:
             self.release()
             raise RuntimeError("asked %d hugepages, got %d" % (pages, self.added))
@@ -84,9 +94,8 @@ class Hugepages:
             subprocess.run(["umount", self.dir], check=False)
             self.dir = None
         if self.added:
-            cur = huge_count("nr_hugepages") - huge_count("surplus_hugepages")
-            with open(HUGE + "nr_hugepages", "w") as f:
-                f.write(str(max(cur - self.added, 0)))
+            with open(dcn_fabric.HUGE_NR, "w") as f:
+                f.write(str(max(dcn_fabric.huge_persistent() - self.added, 0)))
             self.added = 0
 
 
@@ -97,32 +106,12 @@ class Bench:
         self.gen = os.path.join(args.build, "tools/dcn-gen/dcn-gen")
         self.topo = os.path.join(args.build, "tools/dcn-topo/dcn-topo")
         self.huge = None
-        self.addr = {}
-        for line in self.run_out([self.topo, "cables", SPEC]).splitlines():
-            f = line.split()
-            if f and f[0] == "vertex":
-                self.addr[f[2]] = f[5]
-        self.transit_dst = self.dsts_via(PREV_NODE, hop=1)
-        self.ingress_dst = self.dsts_via(DUT_NODE, hop=0)
-
-    @staticmethod
-    def run_out(cmd):
-        return subprocess.run(cmd, check=True, capture_output=True,
-                              text=True).stdout
-
-    def dsts_via(self, src, hop):
-        """Nodes whose route from src leaves DUT_NODE by OUT_PORT at hop."""
-        out = []
-        for name in self.addr:
-            if name in (src, DUT_NODE):
-                continue
-            r = json.loads(self.run_out([self.topo, "--algo", "dor", "--json",
-                                         "route", SPEC, src, name]))
-            h = r["hops"]
-            if len(h) > hop and h[hop]["from"] == DUT_NODE and \
-               h[hop]["port"] == OUT_PORT and (hop == 0 or h[0]["to"] == DUT_NODE):
-                out.append(self.addr[name])
-        return out
+        plan = dcn_pktgen.Plan(self.topo, SPEC, "dor")
+        self.addr = plan.addr
+        # Transit: what (0,0) sends through (1,0) and out of its +x cable;
+        # ingress: what (1,0) itself sends that way.
+        self.transit_dst = plan.beyond(DUT_NODE, OUT_PORT, via=PREV_NODE)
+        self.ingress_dst = plan.beyond(DUT_NODE, OUT_PORT)
 
     def eal(self, lcores, mem, prefix):
         e = ["-l", lcores, "--no-pci", "--file-prefix", prefix, "--log-level=4"]

@@ -207,6 +207,7 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 	}
 	gs->txp = txp;
 	gs->rxp = rxp;
+	rte_eth_macaddr_get(rxp, &gs->rx_mac);
 	gs->mp = mp;
 	gs->frames = frames;
 	gs->n_frames = n;

@@ -81,7 +81,7 @@ send_credits(const struct gen_search *s, struct sink *k, uint64_t now)
 	}
 	memset(f, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
 	memset(f, 0xff, RTE_ETHER_ADDR_LEN);
-	rte_eth_macaddr_get(s->rxp, (struct rte_ether_addr *)(f + RTE_ETHER_ADDR_LEN));
+	memcpy(f + RTE_ETHER_ADDR_LEN, &s->rx_mac, RTE_ETHER_ADDR_LEN);
 	dcn_fabric_put16(f + 12, s->ethertype);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)

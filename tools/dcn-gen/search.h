@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -13,6 +14,7 @@
 
 struct gen_search {
 	uint16_t txp, rxp;
+	struct rte_ether_addr rx_mac;  /* source of the credit frames */
 	struct rte_mempool *mp;      /* for credit frames */
 	struct rte_mbuf **frames;    /* built once, sent by reference */
 	unsigned int n_frames;
