@@ -244,6 +244,7 @@ struct dcnfwd {
 	double stats_interval;
 	int backoff;
 	unsigned int burst;
+	unsigned int route_cache;  /* entries per forwarding context, 0: none */
 	/* what was built */
 	struct dcn_conf conf;
 	struct dcn_topo *t;

@@ -50,6 +50,10 @@ usage(FILE *f)
 		"  --draw flow|packet  next hop by flow hash (default) or per packet\n"
 		"  --burst N           rx/tx burst (default from config, or 32)\n"
 		"  --no-backoff        idle workers spin (benchmarks)\n"
+		"  --route-cache N     routing decisions cached per worker and node,\n"
+		"                      a power of two (0: route every frame from the\n"
+		"                      table; default from config, or 1024; --emulate:\n"
+		"                      256)\n"
 		"  --hello-ms N        hello interval (default 3)\n"
 		"  --hello-miss N      intervals of silence before a neighbour is\n"
 		"                      down (default 3)\n"
@@ -111,6 +115,7 @@ struct app_opts {
 	const char *draw;
 	unsigned int burst;
 	int no_backoff;
+	long route_cache;     /* -1: from config */
 	unsigned int hello_ms;
 	double stats;
 	double duration;
@@ -127,7 +132,8 @@ struct app_opts {
 	unsigned int hello_miss, holddown_ms;
 };
 
-static struct app_opts ao = { .stats = 1, .rate = 1000, .size = 60, .fc = -1 };
+static struct app_opts ao = { .stats = 1, .rate = 1000, .size = 60, .fc = -1,
+			       .route_cache = -1 };
 
 static int
 parse_double(const char *s, const char *opt, double lo, double hi, double *v)
@@ -155,6 +161,7 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 		{ "draw", required_argument, NULL, 'D' },
 		{ "burst", required_argument, NULL, 'b' },
 		{ "no-backoff", no_argument, NULL, 'B' },
+		{ "route-cache", required_argument, NULL, 'K' },
 		{ "hello-ms", required_argument, NULL, 'H' },
 		{ "stats", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 't' },
@@ -214,6 +221,16 @@ parse_app_args(struct dcnfwd *d, int argc, char **argv)
 			break;
 		case 'B':
 			ao.no_backoff = 1;
+			break;
+		case 'K':
+			if (parse_double(optarg, "--route-cache", 0, 1u << 16, &v))
+				return -1;
+			ao.route_cache = (long)v;
+			if (ao.route_cache & (ao.route_cache - 1)) {
+				fprintf(stderr, "dcnfwd: --route-cache: %ld is not a "
+					"power of two\n", ao.route_cache);
+				return -1;
+			}
 			break;
 		case 'H':
 			if (parse_double(optarg, "--hello-ms", 1, 60000, &v))
@@ -491,6 +508,14 @@ final_report(const struct dcnfwd *d)
 		if (all.drop[r])
 			printf("  dropped %-18s %lu  (%s)\n", dcn_drop_name(r),
 			       (unsigned long)all.drop[r], dcn_drop_desc(r));
+	if (d->fc_on) {
+		struct dcnfwd_drops dr;
+
+		dcnfwd_drop_totals(d, &dr);
+		printf("  flow control: credit frames sent %lu (lost %lu), sends "
+		       "stalled for credits %lu\n", (unsigned long)dr.credit_tx,
+		       (unsigned long)dr.credit_lost, (unsigned long)dr.stalls);
+	}
 }
 
 static int
@@ -502,6 +527,9 @@ apply_overrides(struct dcnfwd *d)
 	if (d->burst > DCNFWD_MAX_BURST)
 		d->burst = DCNFWD_MAX_BURST;
 	d->backoff = ao.no_backoff ? 0 : d->conf_file ? d->conf.backoff : 1;
+	/* An emulation has a context per node and worker: smaller caches. */
+	d->route_cache = ao.route_cache >= 0 ? (unsigned int)ao.route_cache :
+			 d->conf_file ? d->conf.route_cache : 256;
 	d->ethertype = d->conf_file ? d->conf.ethertype : DCN_FABRIC_ETHERTYPE;
 	d->hello_interval_ms = ao.hello_ms ? ao.hello_ms :
 			       d->conf_file ? d->conf.hello_interval_ms : 3;

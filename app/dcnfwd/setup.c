@@ -143,7 +143,11 @@ alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int switches,
 static int
 make_mempool(struct dcnfwd *d, unsigned int mbufs)
 {
-	d->mp = rte_pktmbuf_pool_create("dcn_mbufs", mbufs, 256, 0,
+	/* The largest per-lcore cache: a worker whose queues grow and
+	 * shrink takes back the mbufs it just freed (warm), instead of
+	 * going to the pool's ring, which hands out the coldest. */
+	d->mp = rte_pktmbuf_pool_create("dcn_mbufs", mbufs,
+					RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4), 0,
 					RTE_MBUF_DEFAULT_BUF_SIZE,
 					(int)rte_socket_id());
 	if (d->mp == NULL) {
@@ -491,6 +495,15 @@ worker_take(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t pi, uint16_t q)
 				return -EINVAL;
 		}
 		dcn_fwd_set_nbrs(c, &n->nbrs);
+		if (d->route_cache != 0) {
+			void *mem = rte_malloc("dcn_route_cache",
+					       dcn_fwd_cache_bytes(d->route_cache),
+					       RTE_CACHE_LINE_SIZE);
+
+			if (mem == NULL)
+				return -ENOMEM;
+			dcn_fwd_set_cache(c, mem, d->route_cache);
+		}
 		if (n->nbrs.slot != NULL) {
 			c->nbr_frames = rte_zmalloc("dcn_nbr_frames",
 						    (n->nbrs.mask + 1) * sizeof(uint64_t),
@@ -713,8 +726,10 @@ dcnfwd_teardown(struct dcnfwd *d)
 		unsigned int k;
 
 		for (k = 0; w->ctx && k < d->n_nodes; k++) {
-			if (w->ctx[k] != NULL)
+			if (w->ctx[k] != NULL) {
 				rte_free(w->ctx[k]->nbr_frames);
+				rte_free(w->ctx[k]->cache);
+			}
 			rte_free(w->ctx[k]);
 		}
 		free(w->rx);

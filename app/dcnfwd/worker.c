@@ -296,7 +296,7 @@ fc_route_burst(struct dcnfwd *d, struct dcnfwd_worker *w,
 			vco = e[15] & 1;
 		oc = out[i] * fn->n_vcs + (vco & (fn->n_vcs - 1u));
 		if (!fc_admit(d, w, node, in, in_idx, oc, m[i], ps)) {
-			*DCN_FC_MBUF_FIELD(m[i]) = in_idx | oc << 16;
+			in->held_oc[held] = (uint16_t)oc;
 			in->held[held++] = m[i];
 		}
 	}
@@ -314,6 +314,21 @@ fc_pass_end(struct dcnfwd *d, struct dcnfwd_worker *w,
 	}
 	if (ps->done)
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
+	in->held_blocked = ps->blocked;
+}
+
+/* Has any output channel in mask room for input in_idx again? */
+static inline int
+fc_any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
+	    uint32_t in_idx, uint64_t mask)
+{
+	for (; mask; mask &= mask - 1) {
+		uint32_t oc = (uint32_t)__builtin_ctzll(mask);
+
+		if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) != 0)
+			return 1;
+	}
+	return 0;
 }
 
 static inline void
@@ -364,6 +379,9 @@ fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *
 		node_rx(d, w, p, pi, other, no);
 }
 
+/* Bursts one routing pass may take from an input queue. */
+#define FC_ROUTE_BURSTS 4
+
 /* Route from the input queues of one port (its owner). @return frames
  * that left them. */
 static inline unsigned int
@@ -378,24 +396,42 @@ fc_route(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p)
 		struct dcn_fc_chan *in = &fn->chan[in_idx];
 		struct rte_mbuf *m[DCNFWD_MAX_BURST];
 		struct fc_pass ps = { 0, 0, 0 };
-		uint32_t held = in->held_n, i, k;
+		uint32_t held = in->held_n, i, k, r;
 		uint16_t n;
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
-		/* Held frames first, in order. */
-		for (i = 0, k = 0; i < held; i++) {
-			struct rte_mbuf *hm = in->held[i];
+		if (held != 0 && !fc_any_room(fn, in, in_idx, in->held_blocked)) {
+			/* No held frame can move: later frames for the same
+			 * outputs stay behind them, the rest may go. */
+			ps.blocked = in->held_blocked;
+			k = held;
+		} else {
+			/* Held frames first, in order. */
+			for (i = 0, k = 0; i < held; i++) {
+				uint32_t oc = in->held_oc[i];
 
-			if (!fc_admit(d, w, node, in, in_idx,
-				      *DCN_FC_MBUF_FIELD(hm) >> 16, hm, &ps))
-				in->held[k++] = hm;
+				if ((ps.blocked >> oc & 1) ||
+				    !fc_admit(d, w, node, in, in_idx, oc, in->held[i],
+					      &ps)) {
+					in->held_oc[k] = (uint16_t)oc;
+					in->held[k++] = in->held[i];
+				}
+			}
+			in->held_n = k;
 		}
-		in->held_n = k;
-		n = (uint16_t)RTE_MIN(d->burst, in->in_cap - k);
-		n = n ? (uint16_t)rte_ring_dequeue_burst(in->in_q, (void **)m, n, NULL) : 0;
-		if (n)
+		/* A backlog drains faster than a burst a loop, which is what
+		 * arrives: the queue empties and cut-through resumes. */
+		for (r = 0; r < FC_ROUTE_BURSTS; r++) {
+			n = (uint16_t)RTE_MIN(d->burst, in->in_cap - in->held_n);
+			n = n ? (uint16_t)rte_ring_dequeue_burst(in->in_q, (void **)m,
+								 n, NULL) : 0;
+			if (n == 0)
+				break;
 			fc_route_burst(d, w, p, in_idx, m, n, &ps);
+			if (n < d->burst)
+				break;
+		}
 		fc_pass_end(d, w, node, in, &ps);
 		total += ps.done;
 	}

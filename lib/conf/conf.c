@@ -35,7 +35,7 @@ static const char *const port_keys[] = { "dev", "fabric_port", "host", "rxq",
 	"txq", "hellos", "credits", NULL };
 static const char *const worker_keys[] = { "lcore", "rx", NULL };
 static const char *const queue_keys[] = { "burst", "rx_desc", "tx_desc",
-	"mbufs", "backoff", NULL };
+	"mbufs", "backoff", "route_cache", NULL };
 static const char *const fc_keys[] = { "enabled", "vcs", "input_queue",
 	"output_queue", "reserve_percent", "credit_batch", "credit_refresh_us",
 	NULL };
@@ -563,6 +563,12 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		ret = get_uint(x, "queues", "mbufs", 1023, 1u << 24, 8191, &c->mbufs);
 	if (ret == 0)
 		ret = get_bool(x, "queues", "backoff", 1, &c->backoff);
+	if (ret == 0)
+		ret = get_uint(x, "queues", "route_cache", 0, 1u << 16, 1024,
+			       &c->route_cache);
+	if (ret == 0 && (c->route_cache & (c->route_cache - 1)) != 0)
+		ret = fail(x, "queues", "route_cache", "%u is not a power of two",
+			   c->route_cache);
 	if (ret == 0 && rte_cfgfile_has_section(x->cfg, "flow_control"))
 		ret = check_keys(x, "flow_control", fc_keys);
 	if (ret == 0)

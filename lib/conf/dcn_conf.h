@@ -43,6 +43,7 @@
  *   tx_desc = 1024
  *   mbufs = 8191
  *   backoff = yes                  ; idle workers pause, then sleep
+ *   route_cache = 1024             ; decisions cached per worker, 0: none
  */
 
 #include <stddef.h>
@@ -110,6 +111,7 @@ struct dcn_conf {
 	int partial;
 	unsigned int burst, rx_desc, tx_desc, mbufs;
 	int backoff;
+	unsigned int route_cache;  /**< entries (a power of two), 0: none */
 	unsigned int n_ports;
 	struct dcn_conf_port port[DCN_CONF_MAX_PORTS];
 	unsigned int n_workers;

@@ -75,7 +75,14 @@ struct dcn_fc_chan {
 	/* input side: written by the port's owner worker */
 	struct rte_ring *in_q;     /**< received, not yet routed */
 	struct rte_mbuf **held;    /**< routed, waiting for internal credits */
+	/** Output channel of each held frame: a pass over the list reads
+	 * these, not the mbufs, so waiting frames stay out of the cache. */
+	uint16_t *held_oc;
 	uint32_t held_n;
+	/** Output channels that blocked the last pass (a superset of the
+	 * held frames' ones): while none of them has room, a pass skips
+	 * the held list instead of walking it. */
+	uint64_t held_blocked;
 	uint32_t in_cap;           /**< in_q plus held never exceed this */
 	uint32_t grant;            /**< credits offered upstream */
 	uint32_t freed;            /**< frames that left the input queue */

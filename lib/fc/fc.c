@@ -62,6 +62,7 @@ chan_bytes(uint32_t in_cap, uint32_t out_cap, uint32_t n_chans)
 {
 	return ring_bytes(in_cap) + ring_bytes(out_cap) +
 	       RTE_ALIGN_CEIL(in_cap * sizeof(void *), RTE_CACHE_LINE_SIZE) +
+	       RTE_ALIGN_CEIL(in_cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE) +
 	       2 * RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 }
 
@@ -138,6 +139,8 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		p += ring_bytes(out_cap);
 		c->held = (struct rte_mbuf **)p;
 		p += RTE_ALIGN_CEIL(in_cap * sizeof(void *), RTE_CACHE_LINE_SIZE);
+		c->held_oc = (uint16_t *)p;
+		p += RTE_ALIGN_CEIL(in_cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
 		c->ic_taken = (uint32_t *)p;
 		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->ic_returned = (uint32_t *)p;

@@ -109,6 +109,45 @@ struct dcn_fwd_port {
 	uint64_t peer_mac;
 };
 
+/** Candidates a route-cache entry holds; larger sets go uncached. */
+#define DCN_FWD_CACHE_HOPS 8
+
+/**
+ * One route-cache entry: everything routing decides for a frame before
+ * the per-frame pick, for one key. The key is what the decision depends
+ * on: a host packet's destination address, or a fabric frame's routing
+ * fields (flags, TTL, quadrant, path, last dimension, source,
+ * destination, proxy). Each candidate carries its local port and, on a
+ * switch port, its neighbour slot, and the fabric header the frame leaves
+ * with when that candidate is taken (advanced, TTL included), so a hit
+ * costs a hash probe, a pick and two stores. Link state and MACs are read
+ * per frame, as on the uncached path; a table swap empties the cache.
+ */
+struct dcn_fwd_cache_entry {
+	uint64_t k0;          /**< kind, flags, TTL, quadrant, path, last dim */
+	uint64_t k1;          /**< source and destination addresses */
+	uint32_t k2;          /**< proxy address */
+	uint32_t gen;         /**< valid while it equals the context's */
+	uint8_t action;       /**< DCN_FWD_ACT_* */
+	uint8_t n;            /**< candidates */
+	uint8_t no_hdr;       /**< bit k: candidate k leaves no header: drop */
+	uint8_t reserved[5];
+	int8_t local[DCN_FWD_CACHE_HOPS]; /**< local port, or -drop reason */
+	uint32_t nbr[DCN_FWD_CACHE_HOPS]; /**< neighbour slot, or a DCN_FWD_NBR_* */
+	struct dcn_hop hop[DCN_FWD_CACHE_HOPS];
+	uint8_t hdr[DCN_FWD_CACHE_HOPS][DCN_FABRIC_HDR_LEN];
+};
+
+/** Route-cache actions. */
+#define DCN_FWD_ACT_FORWARD 1 /**< pick a candidate, rewrite, send */
+#define DCN_FWD_ACT_DECAP 2   /**< last relay: to the host port */
+#define DCN_FWD_ACT_OWN 3     /**< a host packet for this node's host */
+
+/** dcn_fwd_cache_entry.nbr of a cable port (peer MAC in the port). */
+#define DCN_FWD_NBR_CABLE UINT32_MAX
+/** dcn_fwd_cache_entry.nbr of a switch neighbour the table lacks. */
+#define DCN_FWD_NBR_UNKNOWN (UINT32_MAX - 1)
+
 /** Counters of one context (one worker). */
 struct dcn_fwd_stats {
 	uint64_t rx;
@@ -145,6 +184,13 @@ struct dcn_fwd_ctx {
 	/** Frames sent per local output port (the path a flow takes). */
 	uint64_t out_frames[DCN_FWD_MAX_PORTS];
 	struct dcn_fwd_stats st;
+	enum dcn_pick_mode pick;   /**< the router's, bound with the table */
+	/** Route cache (dcn_fwd_set_cache), NULL: every frame is routed
+	 * from the table. */
+	struct dcn_fwd_cache_entry *cache;
+	uint32_t cache_mask;       /**< entries - 1 */
+	uint32_t cache_gen;        /**< entries of another generation are void */
+	uint64_t cache_miss;       /**< lookups that had to route */
 };
 
 /**
@@ -185,13 +231,17 @@ dcn_fwd_set_port_down(struct dcn_fwd_ctx *c, uint16_t idx, int down)
 }
 
 /** Use a compiled table and its router from now on (the worker that owns
- * the context, between bursts). */
+ * the context, between bursts). A new table empties the route cache. */
 static inline void
 dcn_fwd_set_table(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 		  const struct dcn_rtable *tb)
 {
+	if (likely(c->tb == tb && c->r == r))
+		return;
 	c->r = r;
 	c->tb = tb;
+	c->pick = dcn_router_pick_mode(r);
+	c->cache_gen++;
 }
 
 /** Use a neighbour table (made with dcn_fwd_nbrs_init) for switch ports. */
@@ -199,7 +249,22 @@ static inline void
 dcn_fwd_set_nbrs(struct dcn_fwd_ctx *c, const struct dcn_fwd_nbrs *nb)
 {
 	c->nbrs = nb;
+	c->cache_gen++;
 }
+
+/** @return bytes a route cache of entries entries needs (a power of two). */
+static inline size_t
+dcn_fwd_cache_bytes(uint32_t entries)
+{
+	return (size_t)entries * sizeof(struct dcn_fwd_cache_entry);
+}
+
+/**
+ * Give the context a route cache: mem, dcn_fwd_cache_bytes(entries) bytes
+ * (the caller's, zeroed or not), entries a power of two; NULL or 0 entries:
+ * none. @return 0, or -EINVAL.
+ */
+int dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries);
 
 /**
  * Forward a burst received on local port in.

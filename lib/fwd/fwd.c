@@ -31,6 +31,8 @@ dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	c->router_mode = dcn_topo_kind(t) == DCN_TOPO_DIAMOND;
 	c->rng = c->node_addr | 1;
 	c->host_port = -1;
+	c->pick = dcn_router_pick_mode(r);
+	c->cache_gen = 1;
 	for (i = 0; i < DCN_FWD_MAX_FABRIC_PORTS; i++)
 		c->local_of[i] = -1;
 	return 0;
@@ -130,6 +132,7 @@ dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 	else if (c->host_port < 0)
 		c->host_port = (int16_t)idx;
 	c->n_ports++;
+	c->cache_gen++;
 	return idx;
 }
 
@@ -151,6 +154,20 @@ flow_hash(const uint8_t *ip, uint32_t a, uint32_t b)
 	return (uint32_t)(h >> 32);
 }
 
+/* What picks among n candidates: nothing for one, a per-packet draw
+ * (PORA), else the flow's hash (a flow keeps its path). Drawing only when
+ * there is a choice keeps cached and uncached routing on the same draws. */
+static inline uint32_t
+frame_draw(struct dcn_fwd_ctx *c, unsigned int n, const uint8_t *ip,
+	   uint32_t a, uint32_t b)
+{
+	if (n <= 1)
+		return 0;
+	if (c->per_packet)
+		return (uint32_t)(dcn_rand(&c->rng) >> 32);
+	return flow_hash(ip, a, b);
+}
+
 static inline void
 write_eth(uint8_t *p, const struct dcn_fwd_port *out, const void *dst_mac,
 	  uint16_t type)
@@ -161,132 +178,397 @@ write_eth(uint8_t *p, const struct dcn_fwd_port *out, const void *dst_mac,
 	p[13] = (uint8_t)type;
 }
 
-/* Can hop h be taken now? @return its local port, *mac its next hop's
- * MAC, or a negative drop reason. */
+/* The local port of hop h, or -DCN_DROP_NO_ROUTE when the node has none. */
 static inline int
-hop_ready(struct dcn_fwd_ctx *c, const struct dcn_hop *h, uint64_t *mac)
+hop_local(const struct dcn_fwd_ctx *c, const struct dcn_hop *h)
+{
+	if (h->port >= DCN_FWD_MAX_FABRIC_PORTS || c->local_of[h->port] < 0)
+		return -DCN_DROP_NO_ROUTE;
+	return c->local_of[h->port];
+}
+
+/* The neighbour-table slot of hop h out of local port local. */
+static inline uint32_t
+hop_nbr(const struct dcn_fwd_ctx *c, const struct dcn_hop *h, int local)
+{
+	const struct dcn_fwd_nbr *e;
+
+	if (!c->port[local].shared)
+		return DCN_FWD_NBR_CABLE;
+	e = c->nbrs != NULL ? dcn_fwd_nbr_find(c->nbrs, h->next, h->port) : NULL;
+	return e != NULL ? (uint32_t)(e - c->nbrs->slot) : DCN_FWD_NBR_UNKNOWN;
+}
+
+/* Can a hop out of local port local, to neighbour slot nbr, be taken
+ * now? @return local with *mac the next hop's MAC, or -drop reason. */
+static inline int
+link_ready(const struct dcn_fwd_ctx *c, int local, uint32_t nbr, uint64_t *mac)
+{
+	const struct dcn_fwd_nbr *e;
+
+	if (local < 0)
+		return local;
+	if (unlikely(__atomic_load_n(&c->port_down, __ATOMIC_RELAXED) >> local & 1))
+		return -DCN_DROP_LINK_DOWN;
+	if (nbr == DCN_FWD_NBR_CABLE) {
+		*mac = __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE);
+		return local;
+	}
+	if (nbr == DCN_FWD_NBR_UNKNOWN)
+		return -DCN_DROP_NO_NEIGHBOUR;
+	e = &c->nbrs->slot[nbr];
+	*mac = __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE);
+	if (*mac == 0)
+		return e->down ? -DCN_DROP_LINK_DOWN : -DCN_DROP_NO_NEIGHBOUR;
+	return local;
+}
+
+/* Candidates to choose from: a cache entry's (ports and slots known) or
+ * the table's (ports and slots looked up). */
+struct cand_set {
+	const struct dcn_hop *hop;
+	unsigned int n;
+	const int8_t *local;    /* NULL: from hop */
+	const uint32_t *nbr;
+};
+
+static inline int
+cand_ready(const struct dcn_fwd_ctx *c, const struct cand_set *s, unsigned int k,
+	   uint64_t *mac, uint32_t *nbr)
 {
 	int local;
 
-	if (h->port >= DCN_FWD_MAX_FABRIC_PORTS)
-		return -DCN_DROP_NO_ROUTE;
-	local = c->local_of[h->port];
-	if (local < 0)
-		return -DCN_DROP_NO_ROUTE;
-	if (unlikely(__atomic_load_n(&c->port_down, __ATOMIC_RELAXED) >> local & 1))
-		return -DCN_DROP_LINK_DOWN;
-	if (c->port[local].shared) {
-		const struct dcn_fwd_nbr *e = c->nbrs != NULL ?
-			dcn_fwd_nbr_find(c->nbrs, h->next, h->port) : NULL;
-
-		*mac = e != NULL ? __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE) : 0;
-		if (*mac == 0)
-			return e != NULL && e->down ? -DCN_DROP_LINK_DOWN :
-						      -DCN_DROP_NO_NEIGHBOUR;
-	} else {
-		*mac = __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE);
+	if (s->local != NULL) {
+		*nbr = s->nbr[k];
+		return link_ready(c, s->local[k], *nbr, mac);
 	}
-	return local;
+	local = hop_local(c, &s->hop[k]);
+	if (local < 0)
+		return local;
+	*nbr = hop_nbr(c, &s->hop[k], local);
+	return link_ready(c, local, *nbr, mac);
 }
 
 /*
- * The chosen hop's link is down and the table does not know yet: choose
- * again among the candidates whose links are up, with the same rule. The
- * candidate sets are the precomputed alternates: a node repairs its own
- * failed port before its table is recompiled.
+ * Choose among candidates by draw; *pick gets the index, *mac the next
+ * hop's MAC (8 readable bytes). When the chosen hop's link is down and the
+ * table does not know yet, choose again with the same rule among the
+ * candidates whose links are up: a node repairs its own failed port
+ * before its table is recompiled. @return the local output port, or a
+ * negative drop reason.
  */
-static int
-choose_alternate(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
-		 uint32_t draw, unsigned int *pick, uint64_t *mac)
+static inline int
+choose(struct dcn_fwd_ctx *c, const struct cand_set *s, uint32_t draw,
+       unsigned int *pick, uint64_t *mac)
 {
-	struct dcn_hop live[DCN_ROUTE_MAX_HOPS];
-	uint8_t idx[DCN_ROUTE_MAX_HOPS];
-	unsigned int k, m = 0;
-	uint64_t dummy;
+	unsigned int i = s->n > 1 ? dcn_route_pick(c->pick, s->hop, s->n, draw) : 0;
+	uint32_t nbr;
+	int local = cand_ready(c, s, i, mac, &nbr);
 
-	for (k = 0; k < n && k < DCN_ROUTE_MAX_HOPS; k++)
-		if (hop_ready(c, &h[k], &dummy) >= 0) {
-			idx[m] = (uint8_t)k;
-			live[m++] = h[k];
-		}
-	if (m == 0)
-		return -DCN_DROP_LINK_DOWN;
-	k = idx[dcn_route_pick(dcn_router_pick_mode(c->r), live, m, draw)];
-	*pick = k;
-	return hop_ready(c, &h[k], mac);
-}
+	if (unlikely(local == -DCN_DROP_LINK_DOWN) && s->n > 1) {
+		struct dcn_hop live[DCN_ROUTE_MAX_HOPS];
+		uint8_t idx[DCN_ROUTE_MAX_HOPS];
+		unsigned int k, m = 0;
+		uint64_t unused;
+		uint32_t unused_nbr;
 
-/* Choose among candidates and advance the packet's state; *mac gets the
- * next hop's MAC (8 readable bytes). @return the local output port, or a
- * negative drop reason. */
-static int
-choose(struct dcn_fwd_ctx *c, const struct dcn_hop *h, unsigned int n,
-       uint32_t hash, struct dcn_route_state *st, uint64_t *mac)
-{
-	uint32_t draw = hash;
-	unsigned int i;
-	int local;
-
-	if (c->per_packet)
-		draw = (uint32_t)(dcn_rand(&c->rng) >> 32);
-	i = dcn_route_pick(dcn_router_pick_mode(c->r), h, n, draw);
-	local = hop_ready(c, &h[i], mac);
-	if (unlikely(local == -DCN_DROP_LINK_DOWN) && n > 1)
-		local = choose_alternate(c, h, n, draw, &i, mac);
+		for (k = 0; k < s->n && k < DCN_ROUTE_MAX_HOPS; k++)
+			if (cand_ready(c, s, k, &unused, &unused_nbr) >= 0) {
+				idx[m] = (uint8_t)k;
+				live[m++] = s->hop[k];
+			}
+		if (m == 0)
+			return -DCN_DROP_LINK_DOWN;
+		i = idx[dcn_route_pick(c->pick, live, m, draw)];
+		local = cand_ready(c, s, i, mac, &nbr);
+	}
 	if (local < 0)
 		return local;
-	if (c->nbr_frames != NULL && c->port[local].shared)
-		c->nbr_frames[dcn_fwd_nbr_find(c->nbrs, h[i].next, h[i].port) -
-			      c->nbrs->slot]++;
-	dcn_route_advance(c->r, c->node, &h[i], st);
+	if (c->nbr_frames != NULL && nbr < DCN_FWD_NBR_UNKNOWN)
+		c->nbr_frames[nbr]++;
+	*pick = i;
 	return local;
 }
 
-static enum dcn_drop_reason
-encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
-      const struct dcn_frame_info *fi, uint16_t *out)
+/* The fabric header a frame in state st leaves with by hop h (length 0).
+ * @return 0, or -1 when a vertex of the state has no address. */
+static int
+hdr_image(const struct dcn_fwd_ctx *c, const struct dcn_route_state *st,
+	  const struct dcn_hop *h, uint8_t *img)
 {
-	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
-	const struct dcn_hop *h;
-	struct dcn_route_state st;
+	struct dcn_route_state s = *st;
 	struct dcn_fabric_hdr hdr;
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	int64_t dst = dcn_topo_vertex_of(c->t, fi->ip_dst);
-	unsigned int n;
-	uint64_t mac = 0;
-	int local;
 
+	dcn_route_advance(c->r, c->node, h, &s);
+	if (dcn_fabric_hdr_from_state(c->t, &s, &hdr) < 0)
+		return -1;
+	hdr.type = DCN_FT_DATA;
+	hdr.len = 0;
+	dcn_fabric_write_hdr(img, &hdr);
+	return 0;
+}
+
+/*
+ * Routing, by frame kind: the candidates and the state they start from.
+ * @return DCN_DROP_NONE with *n candidates (0: for this node's own host),
+ * or the reason to drop.
+ */
+static enum dcn_drop_reason
+encap_route(struct dcn_fwd_ctx *c, const struct dcn_frame_info *fi,
+	    struct dcn_route_state *st, struct dcn_hop *scratch,
+	    const struct dcn_hop **h, unsigned int *n)
+{
+	int64_t dst = dcn_topo_vertex_of(c->t, fi->ip_dst);
+
+	*n = 0;
 	if (dst < 0 || (uint32_t)dst >= dcn_topo_servers(c->t))
 		return DCN_DROP_NOT_IN_FABRIC;
-	if ((uint32_t)dst == c->node) {
-		/* For this node's own host: straight back. */
-		if (c->host_port < 0)
-			return DCN_DROP_NO_ROUTE;
-		*out = (uint16_t)c->host_port;
+	if ((uint32_t)dst == c->node)
+		return c->host_port < 0 ? DCN_DROP_NO_ROUTE : DCN_DROP_NONE;
+	dcn_route_state_init(c->r, c->node, (uint32_t)dst, st);
+	*n = dcn_rtable_lookup(c->tb, fi->ip_dst, st, scratch, h);
+	return *n != 0 ? DCN_DROP_NONE : DCN_DROP_NO_ROUTE;
+}
+
+static enum dcn_drop_reason
+transit_route(struct dcn_fwd_ctx *c, const struct dcn_frame_info *fi,
+	      struct dcn_route_state *st, struct dcn_hop *scratch,
+	      const struct dcn_hop **h, unsigned int *n)
+{
+	*n = 0;
+	if (dcn_fabric_state_from_hdr(c->t, &fi->hdr, st) < 0)
+		return DCN_DROP_NOT_IN_FABRIC;
+	if (st->dst == c->node)
+		return c->host_port < 0 ? DCN_DROP_NO_ROUTE : DCN_DROP_NONE;
+	if (fi->hdr.ttl <= 1)
+		return DCN_DROP_TTL_EXPIRED;
+	*n = dcn_rtable_lookup(c->tb, fi->hdr.dst, st, scratch, h);
+	return *n != 0 ? DCN_DROP_NONE : DCN_DROP_NO_ROUTE;
+}
+
+/* Diamond switch: an IPv4 router by FAR. */
+static enum dcn_drop_reason
+router_route(struct dcn_fwd_ctx *c, const struct dcn_frame_info *fi,
+	     struct dcn_route_state *st, struct dcn_hop *scratch,
+	     const struct dcn_hop **h, unsigned int *n)
+{
+	int64_t v;
+
+	dcn_route_state_init(c->r, c->node, c->node, st);
+	*n = dcn_rtable_lookup(c->tb, fi->ip_dst, st, scratch, h);
+	if (*n != 0)
 		return DCN_DROP_NONE;
+	v = dcn_topo_vertex_of(c->t, fi->ip_dst);
+	return v < 0 || (uint32_t)v >= dcn_topo_servers(c->t) ?
+		       DCN_DROP_NOT_IN_FABRIC : DCN_DROP_NO_ROUTE;
+}
+
+/* Cache keys: the kind of decision in the top byte of k0. */
+#define KEY_ENCAP (1ull << 56)
+#define KEY_TRANSIT (2ull << 56)
+#define KEY_ROUTER (3ull << 56)
+
+int
+dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries)
+{
+	if (mem != NULL && (entries == 0 || (entries & (entries - 1)) != 0))
+		return -EINVAL;
+	c->cache = entries != 0 ? mem : NULL;
+	c->cache_mask = c->cache != NULL ? entries - 1 : 0;
+	if (c->cache != NULL)
+		memset(c->cache, 0, dcn_fwd_cache_bytes(entries));
+	c->cache_gen++;
+	return 0;
+}
+
+/* The entry key maps to; *hit: it holds key's decision. */
+static inline struct dcn_fwd_cache_entry *
+cache_probe(const struct dcn_fwd_ctx *c, uint64_t k0, uint64_t k1, uint32_t k2,
+	    int *hit)
+{
+	uint64_t h = k0 ^ k1 * 0x9e3779b97f4a7c15ull ^ k2 * 0xc2b2ae3d27d4eb4full;
+	struct dcn_fwd_cache_entry *e;
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	e = &c->cache[h & c->cache_mask];
+	*hit = e->gen == c->cache_gen && e->k0 == k0 && e->k1 == k1 && e->k2 == k2;
+	return e;
+}
+
+/* Store a decision in e. @return 0, or -1 when it has too many
+ * candidates to cache (e is left void). */
+static int
+cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e, uint64_t k0,
+	   uint64_t k1, uint32_t k2, uint8_t action,
+	   const struct dcn_route_state *st, const struct dcn_hop *h,
+	   unsigned int n, int with_hdr)
+{
+	unsigned int k;
+
+	c->cache_miss++;
+	e->gen = 0;
+	if (n > DCN_FWD_CACHE_HOPS)
+		return -1;
+	e->action = action;
+	e->n = (uint8_t)n;
+	e->no_hdr = 0;
+	for (k = 0; k < n; k++) {
+		int local = hop_local(c, &h[k]);
+
+		e->hop[k] = h[k];
+		e->local[k] = (int8_t)local;
+		e->nbr[k] = local >= 0 ? hop_nbr(c, &h[k], local) : DCN_FWD_NBR_UNKNOWN;
+		if (with_hdr && hdr_image(c, st, &h[k], e->hdr[k]) < 0)
+			e->no_hdr |= (uint8_t)(1u << k);
 	}
-	dcn_route_state_init(c->r, c->node, (uint32_t)dst, &st);
-	n = dcn_rtable_lookup(c->tb, fi->ip_dst, &st, scratch, &h);
-	if (n == 0)
-		return DCN_DROP_NO_ROUTE;
-	local = choose(c, h, n, flow_hash(p + fi->l3_off, c->node_addr,
-					  fi->ip_dst), &st, &mac);
-	if (local < 0)
-		return (enum dcn_drop_reason)-local;
-	if (dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
-		return DCN_DROP_NO_ROUTE;
+	e->k0 = k0;
+	e->k1 = k1;
+	e->k2 = k2;
+	e->gen = c->cache_gen;
+	return 0;
+}
+
+static inline struct cand_set
+entry_set(const struct dcn_fwd_cache_entry *e)
+{
+	return (struct cand_set){ e->hop, e->n, e->local, e->nbr };
+}
+
+/* Host packet at its first relay: add the fabric header img leaves with. */
+static enum dcn_drop_reason
+emit_encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+	   const struct dcn_frame_info *fi, int local, uint64_t mac,
+	   const uint8_t *img, uint16_t *out)
+{
+	uint8_t *p;
+
 	/* Drop what follows the IPv4 packet (Ethernet padding). */
 	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
 		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
 	p = (uint8_t *)rte_pktmbuf_prepend(m, DCN_FABRIC_HDR_LEN);
 	if (p == NULL)
 		return DCN_DROP_BAD_LENGTH;
-	hdr.type = DCN_FT_DATA;
-	hdr.len = fi->l3_len;
 	write_eth(p, &c->port[local], &mac, c->ethertype);
-	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &hdr);
+	memcpy(p + DCN_ETHER_HDR_LEN, img, DCN_FABRIC_HDR_LEN);
+	dcn_fabric_put16(p + DCN_ETHER_HDR_LEN + 6, fi->l3_len);
 	*out = (uint16_t)local;
 	c->st.encap++;
+	return DCN_DROP_NONE;
+}
+
+/* Fabric frame passed on: new Ethernet header, the routing fields of img
+ * (the length stays). */
+static inline enum dcn_drop_reason
+emit_transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m, int local, uint64_t mac,
+	     const uint8_t *img, uint16_t *out)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	write_eth(p, &c->port[local], &mac, c->ethertype);
+	memcpy(p + DCN_ETHER_HDR_LEN, img, 6);
+	memcpy(p + DCN_ETHER_HDR_LEN + 8, img + 8, DCN_FABRIC_HDR_LEN - 8);
+	*out = (uint16_t)local;
+	c->st.transit++;
+	return DCN_DROP_NONE;
+}
+
+/* Last relay: take the fabric header off, to the host. */
+static enum dcn_drop_reason
+emit_decap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+	   const struct dcn_frame_info *fi, uint16_t *out)
+{
+	uint64_t hm = __atomic_load_n(&c->port[c->host_port].peer_mac,
+				      __ATOMIC_ACQUIRE);
+	uint8_t *p;
+
+	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
+		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
+	p = (uint8_t *)rte_pktmbuf_adj(m, DCN_FABRIC_HDR_LEN);
+	if (p == NULL)
+		return DCN_DROP_BAD_LENGTH;
+	write_eth(p, &c->port[c->host_port], &hm, DCN_ETHERTYPE_IPV4);
+	*out = (uint16_t)c->host_port;
+	c->st.decap++;
+	return DCN_DROP_NONE;
+}
+
+static inline enum dcn_drop_reason
+emit_router(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+	    const struct dcn_frame_info *fi, int local, uint64_t mac,
+	    uint16_t *out)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	dcn_ipv4_dec_ttl(p + fi->l3_off);
+	write_eth(p, &c->port[local], &mac, DCN_ETHERTYPE_IPV4);
+	*out = (uint16_t)local;
+	c->st.transit++;
+	return DCN_DROP_NONE;
+}
+
+/*
+ * Each kind below takes the cached decision when the context has a cache
+ * (filling the entry on a miss), else routes from the table; both end in
+ * the same choose and rewrite. A set too large to cache is routed from
+ * the table every time.
+ */
+static enum dcn_drop_reason
+encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+      const struct dcn_frame_info *fi, uint16_t *out)
+{
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcn_hop *h = NULL;
+	struct dcn_route_state st;
+	struct cand_set s;
+	enum dcn_drop_reason why;
+	uint8_t img[DCN_FABRIC_HDR_LEN];
+	unsigned int n, i;
+	uint64_t mac = 0;
+	int local;
+
+	if (c->cache != NULL) {
+		int hit;
+		struct dcn_fwd_cache_entry *e = cache_probe(c, KEY_ENCAP, fi->ip_dst, 0, &hit);
+
+		if (!hit) {
+			why = encap_route(c, fi, &st, scratch, &h, &n);
+			if (why != DCN_DROP_NONE)
+				return why;
+			if (cache_fill(c, e, KEY_ENCAP, fi->ip_dst, 0,
+				       n ? DCN_FWD_ACT_FORWARD : DCN_FWD_ACT_OWN,
+				       &st, h, n, 1) < 0)
+				goto routed;
+		}
+		if (e->action == DCN_FWD_ACT_OWN)
+			goto own;
+		s = entry_set(e);
+		local = choose(c, &s, frame_draw(c, e->n, ip, c->node_addr, fi->ip_dst),
+			       &i, &mac);
+		if (local < 0)
+			return (enum dcn_drop_reason)-local;
+		if (e->no_hdr >> i & 1)
+			return DCN_DROP_NO_ROUTE;
+		return emit_encap(c, m, fi, local, mac, e->hdr[i], out);
+	}
+	why = encap_route(c, fi, &st, scratch, &h, &n);
+	if (why != DCN_DROP_NONE)
+		return why;
+routed:
+	if (n == 0)
+		goto own;
+	s = (struct cand_set){ h, n, NULL, NULL };
+	local = choose(c, &s, frame_draw(c, n, ip, c->node_addr, fi->ip_dst), &i, &mac);
+	if (local < 0)
+		return (enum dcn_drop_reason)-local;
+	if (hdr_image(c, &st, &h[i], img) < 0)
+		return DCN_DROP_NO_ROUTE;
+	return emit_encap(c, m, fi, local, mac, img, out);
+own:
+	/* For this node's own host: straight back, as it came. */
+	*out = (uint16_t)c->host_port;
 	return DCN_DROP_NONE;
 }
 
@@ -294,89 +576,101 @@ static enum dcn_drop_reason
 transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	const struct dcn_frame_info *fi, uint16_t *out)
 {
+	const struct dcn_fabric_hdr *fh = &fi->hdr;
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
 	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
-	const struct dcn_hop *h;
+	const struct dcn_hop *h = NULL;
 	struct dcn_route_state st;
-	struct dcn_fabric_hdr hdr = fi->hdr;
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	unsigned int n;
+	struct cand_set s;
+	enum dcn_drop_reason why;
+	uint8_t img[DCN_FABRIC_HDR_LEN];
+	unsigned int n, i;
 	uint64_t mac = 0;
 	int local;
 
-	if (dcn_fabric_state_from_hdr(c->t, &fi->hdr, &st) < 0)
-		return DCN_DROP_NOT_IN_FABRIC;
-	if (st.dst == c->node) {
-		/* Last relay: take the fabric header off, to the host. */
-		if (c->host_port < 0)
-			return DCN_DROP_NO_ROUTE;
-		if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
-			rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off -
-					 fi->l3_len);
-		p = (uint8_t *)rte_pktmbuf_adj(m, DCN_FABRIC_HDR_LEN);
-		if (p == NULL)
-			return DCN_DROP_BAD_LENGTH;
-		{
-			uint64_t hm = __atomic_load_n(&c->port[c->host_port].peer_mac,
-						      __ATOMIC_ACQUIRE);
+	if (c->cache != NULL) {
+		uint64_t k0 = KEY_TRANSIT | fh->vc | fh->jumped << 1 | fh->phase << 2 |
+			      (uint64_t)fh->ttl << 8 | (uint64_t)fh->quadrant << 16 |
+			      (uint64_t)fh->path << 24 | (uint64_t)fh->last_dim << 32;
+		uint64_t k1 = (uint64_t)fh->src << 32 | fh->dst;
+		int hit;
+		struct dcn_fwd_cache_entry *e = cache_probe(c, k0, k1, fh->proxy, &hit);
 
-			write_eth(p, &c->port[c->host_port], &hm, DCN_ETHERTYPE_IPV4);
+		if (!hit) {
+			why = transit_route(c, fi, &st, scratch, &h, &n);
+			if (why != DCN_DROP_NONE)
+				return why;
+			if (cache_fill(c, e, k0, k1, fh->proxy,
+				       n ? DCN_FWD_ACT_FORWARD : DCN_FWD_ACT_DECAP,
+				       &st, h, n, 1) < 0)
+				goto routed;
 		}
-		*out = (uint16_t)c->host_port;
-		c->st.decap++;
-		return DCN_DROP_NONE;
+		if (e->action == DCN_FWD_ACT_DECAP)
+			return emit_decap(c, m, fi, out);
+		s = entry_set(e);
+		local = choose(c, &s, frame_draw(c, e->n, ip, fh->src, fh->dst), &i, &mac);
+		if (local < 0)
+			return (enum dcn_drop_reason)-local;
+		if (e->no_hdr >> i & 1)
+			return DCN_DROP_NO_ROUTE;
+		return emit_transit(c, m, local, mac, e->hdr[i], out);
 	}
-	if (fi->hdr.ttl <= 1)
-		return DCN_DROP_TTL_EXPIRED;
-	n = dcn_rtable_lookup(c->tb, fi->hdr.dst, &st, scratch, &h);
+	why = transit_route(c, fi, &st, scratch, &h, &n);
+	if (why != DCN_DROP_NONE)
+		return why;
+routed:
 	if (n == 0)
-		return DCN_DROP_NO_ROUTE;
-	local = choose(c, h, n, flow_hash(p + fi->l3_off, fi->hdr.src,
-					  fi->hdr.dst), &st, &mac);
+		return emit_decap(c, m, fi, out);
+	s = (struct cand_set){ h, n, NULL, NULL };
+	local = choose(c, &s, frame_draw(c, n, ip, fh->src, fh->dst), &i, &mac);
 	if (local < 0)
 		return (enum dcn_drop_reason)-local;
-	if (dcn_fabric_hdr_from_state(c->t, &st, &hdr) < 0)
+	if (hdr_image(c, &st, &h[i], img) < 0)
 		return DCN_DROP_NO_ROUTE;
-	hdr.type = DCN_FT_DATA;
-	hdr.len = fi->hdr.len;
-	write_eth(p, &c->port[local], &mac, c->ethertype);
-	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &hdr);
-	*out = (uint16_t)local;
-	c->st.transit++;
-	return DCN_DROP_NONE;
+	return emit_transit(c, m, local, mac, img, out);
 }
 
-/* Diamond switch: an IPv4 router by FAR. */
 static enum dcn_drop_reason
 route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	   const struct dcn_frame_info *fi, uint16_t *out)
 {
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
 	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
-	const struct dcn_hop *h;
+	const struct dcn_hop *h = NULL;
 	struct dcn_route_state st;
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	uint8_t *ip = p + fi->l3_off;
-	unsigned int n;
+	struct cand_set s;
+	enum dcn_drop_reason why;
+	unsigned int n, i;
 	uint64_t mac = 0;
 	int local;
 
 	if (ip[8] <= 1)
 		return DCN_DROP_TTL_EXPIRED;
-	dcn_route_state_init(c->r, c->node, c->node, &st);
-	n = dcn_rtable_lookup(c->tb, fi->ip_dst, &st, scratch, &h);
-	if (n == 0) {
-		int64_t v = dcn_topo_vertex_of(c->t, fi->ip_dst);
+	if (c->cache != NULL) {
+		int hit;
+		struct dcn_fwd_cache_entry *e = cache_probe(c, KEY_ROUTER, fi->ip_dst, 0, &hit);
 
-		return v < 0 || (uint32_t)v >= dcn_topo_servers(c->t) ?
-			       DCN_DROP_NOT_IN_FABRIC : DCN_DROP_NO_ROUTE;
+		if (!hit) {
+			why = router_route(c, fi, &st, scratch, &h, &n);
+			if (why != DCN_DROP_NONE)
+				return why;
+			if (cache_fill(c, e, KEY_ROUTER, fi->ip_dst, 0,
+				       DCN_FWD_ACT_FORWARD, &st, h, n, 0) < 0)
+				goto routed;
+		}
+		s = entry_set(e);
+		goto chosen;
 	}
-	local = choose(c, h, n, flow_hash(ip, fi->ip_src, fi->ip_dst), &st, &mac);
+	why = router_route(c, fi, &st, scratch, &h, &n);
+	if (why != DCN_DROP_NONE)
+		return why;
+routed:
+	s = (struct cand_set){ h, n, NULL, NULL };
+chosen:
+	local = choose(c, &s, frame_draw(c, s.n, ip, fi->ip_src, fi->ip_dst), &i, &mac);
 	if (local < 0)
 		return (enum dcn_drop_reason)-local;
-	dcn_ipv4_dec_ttl(ip);
-	write_eth(p, &c->port[local], &mac, DCN_ETHERTYPE_IPV4);
-	*out = (uint16_t)local;
-	c->st.transit++;
-	return DCN_DROP_NONE;
+	return emit_router(c, m, fi, local, mac, out);
 }
 
 static inline int
@@ -386,9 +680,54 @@ mac_is_ours(const struct rte_mbuf *m, const struct dcn_fwd_port *p)
 				      &p->mac);
 }
 
-uint16_t
-dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
-	      uint16_t n, uint16_t *out_port)
+/* The step for one frame; router_mode is a constant in each of the two
+ * bodies below, so a fabric relay and a Diamond switch each run a loop
+ * without the other's branches, bound once per burst. */
+static __rte_always_inline enum dcn_drop_reason
+fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m,
+	uint16_t *out, const int router_mode)
+{
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_frame_info fi;
+	int as_host;
+
+	if (m->nb_segs != 1)
+		return DCN_DROP_BAD_LENGTH;
+	/* A Diamond switch takes IPv4 on every port, and fabric control
+	 * (hellos) on its switch-facing ones. */
+	as_host = ip->host || (router_mode && rte_pktmbuf_data_len(m) >= 14 &&
+			       (e[12] << 8 | e[13]) != c->ethertype);
+	dcn_fabric_classify(e, rte_pktmbuf_data_len(m), as_host, c->ethertype, &fi);
+	switch (fi.cls) {
+	case DCN_FC_FABRIC_DATA:
+		if (router_mode)
+			return DCN_DROP_BAD_TYPE;
+		if (ip->shared && !mac_is_ours(m, ip))
+			return DCN_DROP_NOT_OUR_MAC;
+		return transit(c, m, &fi, out);
+	case DCN_FC_HOST_IPV4:
+		return router_mode ? route_ipv4(c, m, &fi, out) : encap(c, m, &fi, out);
+	case DCN_FC_FABRIC_CONTROL:
+		*out = DCN_FWD_CONTROL;
+		c->st.control++;
+		return DCN_DROP_NONE;
+	case DCN_FC_OTHER:
+		/* A host's ARP is for the control thread, which answers
+		 * for fabric addresses. */
+		if (ip->host && (e[12] << 8 | e[13]) == DCN_ETHERTYPE_ARP) {
+			*out = DCN_FWD_CONTROL;
+			c->st.control++;
+			return DCN_DROP_NONE;
+		}
+		return DCN_DROP_UNKNOWN_ETHERTYPE;
+	default:
+		return fi.reason;
+	}
+}
+
+static __rte_always_inline uint16_t
+fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+	  uint16_t n, uint16_t *out_port, const int router_mode)
 {
 	const struct dcn_fwd_port *ip = &c->port[in];
 	uint16_t i, keep = 0;
@@ -396,59 +735,13 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	c->st.rx += n;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		struct dcn_frame_info fi;
 		enum dcn_drop_reason why;
 		uint16_t out = 0;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		if (m->nb_segs != 1) {
-			why = DCN_DROP_BAD_LENGTH;
-		} else {
-			const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
-			/* A Diamond switch takes IPv4 on every port, and
-			 * fabric control (hellos) on its switch-facing ones. */
-			int as_host = ip->host ||
-				      (c->router_mode && rte_pktmbuf_data_len(m) >= 14 &&
-				       (e[12] << 8 | e[13]) != c->ethertype);
-
-			dcn_fabric_classify(e, rte_pktmbuf_data_len(m), as_host,
-					    c->ethertype, &fi);
-			switch (fi.cls) {
-			case DCN_FC_FABRIC_DATA:
-				if (c->router_mode)
-					why = DCN_DROP_BAD_TYPE;
-				else if (ip->shared && !mac_is_ours(m, ip))
-					why = DCN_DROP_NOT_OUR_MAC;
-				else
-					why = transit(c, m, &fi, &out);
-				break;
-			case DCN_FC_HOST_IPV4:
-				why = c->router_mode ? route_ipv4(c, m, &fi, &out)
-						     : encap(c, m, &fi, &out);
-				break;
-			case DCN_FC_FABRIC_CONTROL:
-				out = DCN_FWD_CONTROL;
-				c->st.control++;
-				why = DCN_DROP_NONE;
-				break;
-			case DCN_FC_OTHER:
-				/* A host's ARP is for the control thread,
-				 * which answers for fabric addresses. */
-				if (ip->host && (e[12] << 8 | e[13]) == DCN_ETHERTYPE_ARP) {
-					out = DCN_FWD_CONTROL;
-					c->st.control++;
-					why = DCN_DROP_NONE;
-				} else {
-					why = DCN_DROP_UNKNOWN_ETHERTYPE;
-				}
-				break;
-			default:
-				why = fi.reason;
-				break;
-			}
-		}
-		if (why != DCN_DROP_NONE) {
+		why = fwd_one(c, ip, m, &out, router_mode);
+		if (unlikely(why != DCN_DROP_NONE)) {
 			c->st.drop[why]++;
 			rte_pktmbuf_free(m);
 			continue;
@@ -459,4 +752,26 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		out_port[keep++] = out;
 	}
 	return keep;
+}
+
+static uint16_t
+fwd_burst_relay(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+		uint16_t n, uint16_t *out_port)
+{
+	return fwd_burst(c, in, pkts, n, out_port, 0);
+}
+
+static uint16_t
+fwd_burst_router(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+		 uint16_t n, uint16_t *out_port)
+{
+	return fwd_burst(c, in, pkts, n, out_port, 1);
+}
+
+uint16_t
+dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+	      uint16_t n, uint16_t *out_port)
+{
+	return c->router_mode ? fwd_burst_router(c, in, pkts, n, out_port) :
+				fwd_burst_relay(c, in, pkts, n, out_port);
 }

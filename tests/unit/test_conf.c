@@ -126,6 +126,8 @@ test_conf_errors(void **state)
 	expect_error("burst = 16", "burst = 100", 25, "burst", "out of range");
 	expect_error("backoff = no", "backoff = maybe", 26, "backoff",
 		     "not yes or no");
+	expect_error("backoff = no", "backoff = no\nroute_cache = 1000", 27,
+		     "route_cache", "not a power of two");
 	expect_error("[queues]", "[queue]", 24, NULL, "unknown section");
 	expect_error("burst = 16", "burst 16", 25, NULL, "expected key = value");
 	expect_error("; relay", "stray = 1\n;", 1, NULL, "outside any");
@@ -179,6 +181,7 @@ test_conf_good(void **state)
 	assert_int_equal(c.fc_reserve_pct, 25);
 	assert_int_equal(c.fc_in_queue, 256);
 	assert_false(c.backoff);
+	assert_int_equal(c.route_cache, 1024);
 	assert_int_equal(c.rx_desc, 1024);
 	/* Hellos and credits are on unless a port faces a tester. */
 	assert_true(c.port[0].hellos && c.port[0].credits);

@@ -46,6 +46,11 @@ host_packet(uint32_t dst, uint16_t sport)
  * port has mac0, so each node accepts what the previous one sent). */
 static struct dcn_fwd_nbrs nbrs;
 
+/* setup_ctx gives each context this route cache: small, so entries are
+ * also evicted and refilled. */
+#define TEST_CACHE_ENTRIES 64
+static struct dcn_fwd_cache_entry test_cache[TEST_CACHE_ENTRIES];
+
 static void
 setup_ctx(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	  const struct dcn_rtable *tb, int per_packet)
@@ -65,6 +70,7 @@ setup_ctx(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 		if (nbrs.slot[i].vertex != DCN_FWD_NBR_EMPTY)
 			dcn_fwd_nbr_set_mac(&nbrs.slot[i], &mac0);
 	dcn_fwd_set_nbrs(c, &nbrs);
+	assert_int_equal(dcn_fwd_set_cache(c, test_cache, TEST_CACHE_ENTRIES), 0);
 }
 
 /* The server behind topology port port of cur, on a route to dst. */
@@ -520,6 +526,196 @@ test_detour_goes_to_proxy(void **state)
 	dcn_topo_free(t);
 }
 
+/* Forward m (a copy goes to each) through both contexts; both must keep
+ * it or both drop it, and what is kept must leave by the same port with
+ * the same bytes. */
+static void
+same_both_ways(struct dcn_fwd_ctx *cached, struct dcn_fwd_ctx *plain,
+	       uint16_t in, struct rte_mbuf *m)
+{
+	struct rte_mbuf *a[1] = { m }, *b[1] = { rte_pktmbuf_copy(m, mp, 0, UINT32_MAX) };
+	uint16_t oa[1], ob[1], ka, kb;
+
+	assert_non_null(b[0]);
+	ka = dcn_fwd_burst(cached, in, a, 1, oa);
+	kb = dcn_fwd_burst(plain, in, b, 1, ob);
+	assert_int_equal(ka, kb);
+	if (ka == 0)
+		return;
+	assert_int_equal(oa[0], ob[0]);
+	assert_int_equal(rte_pktmbuf_data_len(a[0]), rte_pktmbuf_data_len(b[0]));
+	assert_memory_equal(rte_pktmbuf_mtod(a[0], void *), rte_pktmbuf_mtod(b[0], void *),
+			    rte_pktmbuf_data_len(a[0]));
+	rte_pktmbuf_free(a[0]);
+	rte_pktmbuf_free(b[0]);
+}
+
+/*
+ * The route cache decides as the table does, in every topology: host
+ * packets to every server and fabric frames from several sources (with
+ * two TTLs), each twice (the second from the cache), through a relay with
+ * a cache of 16
+ * entries (so entries are also evicted) and one without. PORA draws per
+ * packet, so the draws must stay in step too.
+ */
+static void
+test_route_cache_matches_table(void **state)
+{
+	static const struct {
+		const char *spec;
+		enum dcn_route_algo algo;
+		int per_packet;
+	} cases[] = {
+		{ "novacube:k=8,n=2", DCN_ALGO_PORA, 1 },
+		{ "novacube:k=8,n=2", DCN_ALGO_DOR, 0 },
+		{ "diamond:k=4", DCN_ALGO_DEFAULT, 0 },
+		{ "rrect:n=4,m=2,k=1", DCN_ALGO_DEFAULT, 0 },
+		{ "lascada:n=2,k=3", DCN_ALGO_DEFAULT, 0 },
+		{ "totoro:N=4,n=4,K=1", DCN_ALGO_DEFAULT, 0 },
+	};
+	static struct dcn_fwd_cache_entry small[16];
+	unsigned int base = rte_mempool_in_use_count(mp), k;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(cases); k++) {
+		struct dcn_topo *t = topo_or_fail(cases[k].spec);
+		struct dcn_router *r = router_or_fail(t, cases[k].algo);
+		uint32_t ns = dcn_topo_servers(t), nv = dcn_topo_vertices(t), v;
+		uint32_t routers[4096], nr = 0, pick;
+
+		for (v = 0; v < nv && nr < RTE_DIM(routers); v++)
+			if (dcn_topo_is_router(t, v))
+				routers[nr++] = v;
+		assert_true(nr >= 3);
+		/* The first, a middle and the last routing vertex. */
+		for (pick = 0; pick < 3; pick++) {
+			struct dcn_rtable *tb;
+			struct dcn_fwd_ctx *cc = calloc(1, sizeof(*cc));
+			struct dcn_fwd_ctx *pc = calloc(1, sizeof(*pc));
+			uint32_t d, src, frames = 0;
+			uint16_t hp;
+			int rep;
+
+			v = routers[pick * (nr - 1) / 2];
+			tb = dcn_rtable_compile(r, v);
+			assert_non_null(tb);
+			setup_ctx(pc, r, tb, cases[k].per_packet);
+			assert_int_equal(dcn_fwd_set_cache(pc, NULL, 0), 0);
+			setup_ctx(cc, r, tb, cases[k].per_packet);
+			assert_int_equal(dcn_fwd_set_cache(cc, small, RTE_DIM(small)), 0);
+			hp = (uint16_t)(cc->n_ports - 1);
+			for (rep = 0; rep < 2; rep++) {
+				for (d = 0; d < ns; d++) {
+					uint16_t sport;
+
+					for (sport = 1; sport <= 3; sport++, frames++)
+						same_both_ways(cc, pc, hp,
+							       host_packet(dcn_topo_addr(t, d), sport));
+					for (src = 0; src < ns; src += ns / 6 + 1, frames++) {
+						struct rte_mbuf *f;
+
+						if (src == d)
+							continue;
+						/* Another TTL the second time: a
+						 * decision of its own. */
+						f = fabric_packet(t, src, d, DCN_ROUTE_NONE);
+						rte_pktmbuf_mtod(f, uint8_t *)[16] =
+							(uint8_t)(rep ? 9 : 20);
+						same_both_ways(cc, pc, 0, f);
+					}
+				}
+			}
+			/* Counted alike, and the cache did the work the
+			 * second time round. */
+			assert_memory_equal(&cc->st, &pc->st, sizeof(cc->st));
+			assert_memory_equal(cc->out_frames, pc->out_frames,
+					    sizeof(cc->out_frames));
+			assert_true(cc->st.encap + cc->st.transit + cc->st.decap > 0);
+			assert_true(cc->cache_miss > 0);
+			assert_true(cc->cache_miss < frames);
+			assert_int_equal(pc->cache_miss, 0);
+			dcn_rtable_free(tb);
+			free(cc);
+			free(pc);
+		}
+		dcn_router_free(r);
+		dcn_topo_free(t);
+	}
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+}
+
+/*
+ * A cached decision lasts as long as its table: the same table again
+ * keeps the cache (the worker sets it every burst), a recompiled one
+ * (the cable the flow took has failed) empties it, and a port marked
+ * down is seen at once by a cached decision.
+ */
+static void
+test_route_cache_follows_table(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+	struct dcn_failset *fs = dcn_topo_failset_create(t);
+	struct dcn_route_conf rc = { .algo = DCN_ALGO_PORA, .fail = fs };
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_PORA), *r2;
+	uint32_t s00 = vertex_or_fail(t, "(0,0)");
+	uint32_t dst = dcn_topo_addr(t, vertex_or_fail(t, "(2,3)"));
+	struct dcn_rtable *tb = dcn_rtable_compile(r, s00), *tb2;
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	unsigned int base = rte_mempool_in_use_count(mp);
+	struct rte_mbuf *m[1];
+	uint16_t out[1], first, p;
+	uint64_t miss;
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	m[0] = host_packet(dst, 9);
+	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+	first = out[0];
+	assert_true(first < 5);
+	rte_pktmbuf_free(m[0]);
+	miss = c->cache_miss;
+	dcn_fwd_set_table(c, r, tb);
+	m[0] = host_packet(dst, 9);
+	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+	assert_int_equal(out[0], first);
+	assert_int_equal(c->cache_miss, miss);  /* a hit */
+	rte_pktmbuf_free(m[0]);
+	/* The flow's cable fails: the new table goes round it. */
+	assert_int_equal(dcn_topo_failset_add_link(fs, s00,
+						   (uint16_t)c->port[first].fabric_port), 0);
+	r2 = dcn_router_create_conf(t, &rc, NULL, 0);
+	assert_non_null(r2);
+	tb2 = dcn_rtable_compile(r2, s00);
+	assert_non_null(tb2);
+	dcn_fwd_set_table(c, r2, tb2);
+	m[0] = host_packet(dst, 9);
+	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+	assert_int_not_equal(out[0], first);
+	assert_int_equal(c->cache_miss, miss + 1);
+	rte_pktmbuf_free(m[0]);
+	/* Back on the first table, its port marked down: the cached
+	 * decision takes another candidate; all down, it drops. */
+	dcn_fwd_set_table(c, r, tb);
+	dcn_fwd_set_port_down(c, first, 1);
+	m[0] = host_packet(dst, 9);
+	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+	assert_int_not_equal(out[0], first);
+	rte_pktmbuf_free(m[0]);
+	for (p = 0; p < 5; p++)
+		dcn_fwd_set_port_down(c, p, 1);
+	m[0] = host_packet(dst, 9);
+	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_LINK_DOWN], 1);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb2);
+	dcn_rtable_free(tb);
+	dcn_router_free(r2);
+	dcn_router_free(r);
+	dcn_topo_failset_free(fs);
+	free(c);
+	dcn_topo_free(t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -531,6 +727,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_port_down_alternates),
 		cmocka_unit_test(test_detour_goes_to_proxy),
 		cmocka_unit_test(test_host_arp_to_control),
+		cmocka_unit_test(test_route_cache_matches_table),
+		cmocka_unit_test(test_route_cache_follows_table),
 	};
 	int ret;
 

@@ -151,7 +151,7 @@ host = yes
 lcore = 1
 rx = west:0, east:0, host:0
 [queues]
-mbufs = 32767
+mbufs = 8191
 backoff = no
 [flow_control]
 enabled = %s
