@@ -405,7 +405,6 @@ fc_route(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p)
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
 			ps.blocked = in->held_blocked;
-			k = held;
 		} else {
 			/* Held frames first, in order. */
 			for (i = 0, k = 0; i < held; i++) {

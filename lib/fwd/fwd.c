@@ -508,68 +508,109 @@ emit_router(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	return DCN_DROP_NONE;
 }
 
+/* How a frame's routing is found: one of encap_route, transit_route,
+ * router_route. */
+typedef enum dcn_drop_reason (*route_fn)(struct dcn_fwd_ctx *c,
+					 const struct dcn_frame_info *fi,
+					 struct dcn_route_state *st,
+					 struct dcn_hop *scratch,
+					 const struct dcn_hop **h, unsigned int *n);
+
+/* What is done with one frame. */
+struct decision {
+	uint8_t action;       /* DCN_FWD_ACT_* */
+	int local;            /* the output port (the host port unless
+			       * forwarded) */
+	uint64_t mac;         /* forward: the next hop's MAC */
+	const uint8_t *hdr;   /* forward: the header it leaves with (NULL:
+			       * none, the router) */
+	uint8_t img[DCN_FABRIC_HDR_LEN]; /* room for a header not cached */
+};
+
 /*
- * Each kind below takes the cached decision when the context has a cache
- * (filling the entry on a miss), else routes from the table; both end in
- * the same choose and rewrite. A set too large to cache is routed from
- * the table every time.
+ * Decide for a frame: from the cache when the context has one (routing
+ * and filling the entry on a miss), else from the table; both end in the
+ * same choose. A set too large to cache is routed from the table every
+ * time. The key (k0, k1, k2) is what route's answer depends on; a route
+ * with no candidates means no_hops (the frame is for this node's host;
+ * 0: it has none to mean, no_route); with_hdr: candidates carry the
+ * fabric header the frame leaves with. ip, a and b are the flow's, for
+ * the draw.
  */
+static __rte_always_inline enum dcn_drop_reason
+decide(struct dcn_fwd_ctx *c, route_fn route, uint64_t k0, uint64_t k1,
+       uint32_t k2, uint8_t no_hops, int with_hdr,
+       const struct dcn_frame_info *fi, const uint8_t *ip, uint32_t a,
+       uint32_t b, struct decision *d)
+{
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	struct dcn_fwd_cache_entry *e = NULL;
+	const struct dcn_hop *h = NULL;
+	struct dcn_route_state st;
+	struct cand_set s;
+	enum dcn_drop_reason why;
+	unsigned int n, i;
+	int local, hit = 0;
+
+	d->local = c->host_port;
+	if (c->cache != NULL) {
+		e = cache_probe(c, k0, k1, k2, &hit);
+		if (hit)
+			goto cached;
+	}
+	why = route(c, fi, &st, scratch, &h, &n);
+	if (why != DCN_DROP_NONE)
+		return why;
+	if (n == 0 && !no_hops)
+		return DCN_DROP_NO_ROUTE;
+	if (e != NULL && cache_fill(c, e, k0, k1, k2, n ? DCN_FWD_ACT_FORWARD : no_hops,
+				    &st, h, n, with_hdr) == 0)
+		goto cached;
+	d->action = n ? DCN_FWD_ACT_FORWARD : no_hops;
+	if (n == 0)
+		return DCN_DROP_NONE;
+	s = (struct cand_set){ h, n, NULL, NULL };
+	local = choose(c, &s, frame_draw(c, n, ip, a, b), &i, &d->mac);
+	if (local < 0)
+		return (enum dcn_drop_reason)-local;
+	if (with_hdr && hdr_image(c, &st, &h[i], d->img) < 0)
+		return DCN_DROP_NO_ROUTE;
+	d->local = local;
+	d->hdr = with_hdr ? d->img : NULL;
+	return DCN_DROP_NONE;
+cached:
+	d->action = e->action;
+	if (e->action != DCN_FWD_ACT_FORWARD)
+		return DCN_DROP_NONE;
+	s = entry_set(e);
+	local = choose(c, &s, frame_draw(c, e->n, ip, a, b), &i, &d->mac);
+	if (local < 0)
+		return (enum dcn_drop_reason)-local;
+	if (e->no_hdr >> i & 1)
+		return DCN_DROP_NO_ROUTE;
+	d->local = local;
+	d->hdr = with_hdr ? e->hdr[i] : NULL;
+	return DCN_DROP_NONE;
+}
+
 static enum dcn_drop_reason
 encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
       const struct dcn_frame_info *fi, uint16_t *out)
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
-	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
-	const struct dcn_hop *h = NULL;
-	struct dcn_route_state st;
-	struct cand_set s;
+	struct decision d;
 	enum dcn_drop_reason why;
-	uint8_t img[DCN_FABRIC_HDR_LEN];
-	unsigned int n, i;
-	uint64_t mac = 0;
-	int local;
 
-	if (c->cache != NULL) {
-		int hit;
-		struct dcn_fwd_cache_entry *e = cache_probe(c, KEY_ENCAP, fi->ip_dst, 0, &hit);
-
-		if (!hit) {
-			why = encap_route(c, fi, &st, scratch, &h, &n);
-			if (why != DCN_DROP_NONE)
-				return why;
-			if (cache_fill(c, e, KEY_ENCAP, fi->ip_dst, 0,
-				       n ? DCN_FWD_ACT_FORWARD : DCN_FWD_ACT_OWN,
-				       &st, h, n, 1) < 0)
-				goto routed;
-		}
-		if (e->action == DCN_FWD_ACT_OWN)
-			goto own;
-		s = entry_set(e);
-		local = choose(c, &s, frame_draw(c, e->n, ip, c->node_addr, fi->ip_dst),
-			       &i, &mac);
-		if (local < 0)
-			return (enum dcn_drop_reason)-local;
-		if (e->no_hdr >> i & 1)
-			return DCN_DROP_NO_ROUTE;
-		return emit_encap(c, m, fi, local, mac, e->hdr[i], out);
-	}
-	why = encap_route(c, fi, &st, scratch, &h, &n);
+	why = decide(c, encap_route, KEY_ENCAP, fi->ip_dst, 0, DCN_FWD_ACT_OWN, 1, fi,
+		     ip, c->node_addr, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-routed:
-	if (n == 0)
-		goto own;
-	s = (struct cand_set){ h, n, NULL, NULL };
-	local = choose(c, &s, frame_draw(c, n, ip, c->node_addr, fi->ip_dst), &i, &mac);
-	if (local < 0)
-		return (enum dcn_drop_reason)-local;
-	if (hdr_image(c, &st, &h[i], img) < 0)
-		return DCN_DROP_NO_ROUTE;
-	return emit_encap(c, m, fi, local, mac, img, out);
-own:
-	/* For this node's own host: straight back, as it came. */
-	*out = (uint16_t)c->host_port;
-	return DCN_DROP_NONE;
+	if (d.action == DCN_FWD_ACT_OWN) {
+		/* For this node's own host: straight back, as it came. */
+		*out = (uint16_t)d.local;
+		return DCN_DROP_NONE;
+	}
+	return emit_encap(c, m, fi, d.local, d.mac, d.hdr, out);
 }
 
 static enum dcn_drop_reason
@@ -578,56 +619,19 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 {
 	const struct dcn_fabric_hdr *fh = &fi->hdr;
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
-	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
-	const struct dcn_hop *h = NULL;
-	struct dcn_route_state st;
-	struct cand_set s;
+	uint64_t k0 = KEY_TRANSIT | fh->vc | fh->jumped << 1 | fh->phase << 2 |
+		      (uint64_t)fh->ttl << 8 | (uint64_t)fh->quadrant << 16 |
+		      (uint64_t)fh->path << 24 | (uint64_t)fh->last_dim << 32;
+	struct decision d;
 	enum dcn_drop_reason why;
-	uint8_t img[DCN_FABRIC_HDR_LEN];
-	unsigned int n, i;
-	uint64_t mac = 0;
-	int local;
 
-	if (c->cache != NULL) {
-		uint64_t k0 = KEY_TRANSIT | fh->vc | fh->jumped << 1 | fh->phase << 2 |
-			      (uint64_t)fh->ttl << 8 | (uint64_t)fh->quadrant << 16 |
-			      (uint64_t)fh->path << 24 | (uint64_t)fh->last_dim << 32;
-		uint64_t k1 = (uint64_t)fh->src << 32 | fh->dst;
-		int hit;
-		struct dcn_fwd_cache_entry *e = cache_probe(c, k0, k1, fh->proxy, &hit);
-
-		if (!hit) {
-			why = transit_route(c, fi, &st, scratch, &h, &n);
-			if (why != DCN_DROP_NONE)
-				return why;
-			if (cache_fill(c, e, k0, k1, fh->proxy,
-				       n ? DCN_FWD_ACT_FORWARD : DCN_FWD_ACT_DECAP,
-				       &st, h, n, 1) < 0)
-				goto routed;
-		}
-		if (e->action == DCN_FWD_ACT_DECAP)
-			return emit_decap(c, m, fi, out);
-		s = entry_set(e);
-		local = choose(c, &s, frame_draw(c, e->n, ip, fh->src, fh->dst), &i, &mac);
-		if (local < 0)
-			return (enum dcn_drop_reason)-local;
-		if (e->no_hdr >> i & 1)
-			return DCN_DROP_NO_ROUTE;
-		return emit_transit(c, m, local, mac, e->hdr[i], out);
-	}
-	why = transit_route(c, fi, &st, scratch, &h, &n);
+	why = decide(c, transit_route, k0, (uint64_t)fh->src << 32 | fh->dst,
+		     fh->proxy, DCN_FWD_ACT_DECAP, 1, fi, ip, fh->src, fh->dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-routed:
-	if (n == 0)
+	if (d.action == DCN_FWD_ACT_DECAP)
 		return emit_decap(c, m, fi, out);
-	s = (struct cand_set){ h, n, NULL, NULL };
-	local = choose(c, &s, frame_draw(c, n, ip, fh->src, fh->dst), &i, &mac);
-	if (local < 0)
-		return (enum dcn_drop_reason)-local;
-	if (hdr_image(c, &st, &h[i], img) < 0)
-		return DCN_DROP_NO_ROUTE;
-	return emit_transit(c, m, local, mac, img, out);
+	return emit_transit(c, m, d.local, d.mac, d.hdr, out);
 }
 
 static enum dcn_drop_reason
@@ -635,42 +639,16 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	   const struct dcn_frame_info *fi, uint16_t *out)
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
-	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
-	const struct dcn_hop *h = NULL;
-	struct dcn_route_state st;
-	struct cand_set s;
+	struct decision d;
 	enum dcn_drop_reason why;
-	unsigned int n, i;
-	uint64_t mac = 0;
-	int local;
 
 	if (ip[8] <= 1)
 		return DCN_DROP_TTL_EXPIRED;
-	if (c->cache != NULL) {
-		int hit;
-		struct dcn_fwd_cache_entry *e = cache_probe(c, KEY_ROUTER, fi->ip_dst, 0, &hit);
-
-		if (!hit) {
-			why = router_route(c, fi, &st, scratch, &h, &n);
-			if (why != DCN_DROP_NONE)
-				return why;
-			if (cache_fill(c, e, KEY_ROUTER, fi->ip_dst, 0,
-				       DCN_FWD_ACT_FORWARD, &st, h, n, 0) < 0)
-				goto routed;
-		}
-		s = entry_set(e);
-		goto chosen;
-	}
-	why = router_route(c, fi, &st, scratch, &h, &n);
+	why = decide(c, router_route, KEY_ROUTER, fi->ip_dst, 0, 0, 0, fi, ip,
+		     fi->ip_src, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-routed:
-	s = (struct cand_set){ h, n, NULL, NULL };
-chosen:
-	local = choose(c, &s, frame_draw(c, s.n, ip, fi->ip_src, fi->ip_dst), &i, &mac);
-	if (local < 0)
-		return (enum dcn_drop_reason)-local;
-	return emit_router(c, m, fi, local, mac, out);
+	return emit_router(c, m, fi, d.local, d.mac, out);
 }
 
 static inline int
