@@ -92,7 +92,9 @@ dcnfwd_send_hellos(struct dcnfwd *d)
 			const struct dcnfwd_port *p = &d->port[n->port[l]];
 			struct rte_mbuf *m;
 
-			if (!dcnfwd_port_is_fabric(p))
+			/* A port facing a tester (hellos = no) neither
+			 * needs ours nor should count them as traffic. */
+			if (!dcnfwd_port_is_fabric(p) || p->no_hellos)
 				continue;
 			m = hello_frame(d, n, p);
 			if (m != NULL)

@@ -25,8 +25,9 @@
  *   fabric_port = 0                ; the node's port number in the topology
  *   rxq = 1                        ; queues
  *   txq = 1
- *   hellos = yes                   ; no: the peer is a tester (pktgen),
- *                                  ; the link is up while its carrier is
+ *   hellos = yes                   ; no: the peer is a tester (pktgen):
+ *                                  ; none sent or expected, the link is
+ *                                  ; up while its carrier is
  *   credits = yes                  ; no: the peer returns no credits
  *
  *   [port.host]
@@ -76,8 +77,9 @@ struct dcn_conf_port {
 	char dev[DCN_CONF_DEV_LEN];
 	int host;          /**< plain IPv4: a host, or a Diamond server */
 	int fabric_port;   /**< the node's port number, -1: none */
-	int hellos;        /**< 0: the peer sends none (a traffic generator):
-			    *   the link is judged by its carrier alone */
+	int hellos;        /**< 0: the peer is a traffic generator: no
+			    *   hellos either way (they would count as its
+			    *   traffic), the link judged by its carrier */
 	int credits;       /**< 0: the peer sends no credit frames: queues
 			    *   without external credits on this port */
 	uint16_t rxq, txq;

@@ -443,6 +443,8 @@ def main():
         after = huge_pool()
         check(after[1] <= huge_before[1], "pinned hugepages released: %d "
               "surplus pages, was %d" % (after[1], huge_before[1]))
+        if after[1] > huge_before[1]:
+            print(dcn_fabric.pinned_report())
     print("%d failures" % len(failures))
     sys.exit(1 if failures else 0)
 

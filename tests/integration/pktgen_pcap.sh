@@ -69,6 +69,9 @@ CONF
 	--from "(0,0)" --port 0 --count 1000 --out "$dir/transit.pcap" || exit 1
 read -r n fab < <(count "$dir/transit.pcap")
 echo "transit.pcap: $n frames, $fab fabric data frames"
+# pktgen reads only the classic pcap format (microseconds, a1b2c3d4).
+magic=$(od -An -tx4 -N4 "$dir/transit.pcap" | tr -d ' ')
+[ "$magic" = a1b2c3d4 ] || { echo "FAIL: transit.pcap magic $magic, pktgen reads a1b2c3d4"; exit 1; }
 [ "$n" -eq 1000 ] && [ "$fab" -eq 1000 ] || { echo "FAIL: transit.pcap"; exit 1; }
 relay "$dir/transit.pcap" "$dir/out1.pcap" "[port.west]
 dev = net_pcap0,rx_pcap=$dir/transit.pcap
@@ -76,9 +79,11 @@ fabric_port = 1
 hellos = no
 credits = no"
 read -r n fab < <(count "$dir/out1.pcap")
-# The relay's own hellos go out too; the data is all of it.
+# A port facing a tester (hellos = no) gets no hellos either: what the
+# tester counts back is its own frames, all of them.
 echo "relay sent on +x: $n frames, $fab fabric data frames"
 [ "$fab" -eq 1000 ] || { echo "FAIL: $fab of 1000 transit frames came out"; exit 1; }
+[ "$n" -eq 1000 ] || { echo "FAIL: $((n - fab)) frames besides the data on a hellos = no port"; exit 1; }
 
 # Host traffic: IPv4 into the host port, encapsulated out of +x.
 "$PKTGEN" --dcn-topo "$TOPO" --dcn-gen "$GEN" --algo dor pcap $SPEC "(1,0)" --kind host \
@@ -89,4 +94,5 @@ host = yes"
 read -r n fab < <(count "$dir/out2.pcap")
 echo "relay sent on +x: $n frames, $fab fabric data frames"
 [ "$fab" -eq 1000 ] || { echo "FAIL: $fab of 1000 host frames encapsulated"; exit 1; }
+[ "$n" -eq 1000 ] || { echo "FAIL: $((n - fab)) frames besides the data on a hellos = no port"; exit 1; }
 echo "pktgen's frames, replayed through the pcap PMD, all forwarded"

@@ -12,10 +12,15 @@
 --   DCN_FLOWS=flows.lua pktgen ... -f tools/pktgen/rate-steps.lua
 -- Settings (environment): DCN_SIZES "64,128,256,512,1024,1518",
 -- DCN_RATES "10,25,50,75,100" (percent of line rate), DCN_STEP_MS 2000,
--- DCN_QUIT 1 to leave pktgen at the end.
+-- DCN_QUIT 1 to leave pktgen at the end, DCN_CSV FILE to write the rows
+-- to FILE too (pktgen's screen redraws over its console).
 
 package.path = package.path .. ";?.lua;test/?.lua;app/?.lua;"
-require "Pktgen"
+-- pktgen's own helpers (Pktgen.lua) load when pktgen runs in its tree;
+-- elsewhere printf is ours.
+if not pcall(require, "Pktgen") then
+  function printf(...) io.write(string.format(...)); io.flush() end
+end
 
 local function list(s, default)
   local out = {}
@@ -59,7 +64,13 @@ else
   return
 end
 
-printf("size,rate_pct,sent,received,lost,rx_mpps\n")
+local csv = os.getenv("DCN_CSV") and io.open(os.getenv("DCN_CSV"), "w")
+local function row(fmt, ...)
+  printf(fmt, ...)
+  if csv then csv:write(string.format(fmt, ...)); csv:flush() end
+end
+
+row("size,rate_pct,sent,received,lost,rx_mpps\n")
 for _, size in ipairs(sizes) do
   for _, rate in ipairs(rates) do
     if size > 0 then
@@ -78,10 +89,11 @@ for _, size in ipairs(sizes) do
     pktgen.delay(500)                 -- what is in flight arrives
     local st = pktgen.portStats("all", "port")
     local sent, got = st[0].opackets, st[1].ipackets
-    printf("%d,%g,%d,%d,%d,%.3f\n", size, rate, sent, got, sent - got,
-           got / step_ms / 1000)
+    row("%d,%g,%d,%d,%d,%.3f\n", size, rate, sent, got, sent - got,
+        got / step_ms / 1000)
   end
 end
+if csv then csv:close() end
 if os.getenv("DCN_QUIT") == "1" then
   pktgen.quit()
 end
