@@ -123,9 +123,14 @@ def credit_loss():
     check(rep["credit_frames_lost"] > 0, "credit frames thrown away: %d of %d"
           % (rep["credit_frames_lost"],
              rep["credit_frames_lost"] + rep["credit_frames"]))
-    check(rep["lost"] == 0 and rep["fabric_drops"] == 0 and
-          rep["ingress_drops"] == 0,
-          "no frame lost (%d lost, %d fabric, %d ingress drops)"
+    # Lost credits come back late (on the refresh), so a stall of this
+    # shared machine can back a queue up to a host, whose frames are then
+    # refused at the edge: the back-pressure credit flow control exists
+    # for. Inside the fabric nothing may go, and every frame the hosts
+    # sent is delivered or counted as refused at the edge.
+    check(rep["fabric_drops"] == 0 and rep["lost"] == rep["ingress_drops"],
+          "no frame lost in the fabric (%d lost: %d in the fabric, %d "
+          "refused at the edge)"
           % (rep["lost"], rep["fabric_drops"], rep["ingress_drops"]))
     check(rep["credit_links"] > 0 and
           rep["links_at_full_credit"] == rep["credit_links"],
