@@ -436,6 +436,14 @@ entry_set(const struct dcn_fwd_cache_entry *e)
 	return (struct cand_set){ e->hop, e->n, e->local, e->nbr };
 }
 
+/* Drop what follows the IPv4 packet (Ethernet padding). */
+static inline void
+trim_padding(struct rte_mbuf *m, const struct dcn_frame_info *fi)
+{
+	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
+		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
+}
+
 /* Host packet at its first relay: add the fabric header img leaves with. */
 static enum dcn_drop_reason
 emit_encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
@@ -444,9 +452,7 @@ emit_encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 {
 	uint8_t *p;
 
-	/* Drop what follows the IPv4 packet (Ethernet padding). */
-	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
-		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
+	trim_padding(m, fi);
 	p = (uint8_t *)rte_pktmbuf_prepend(m, DCN_FABRIC_HDR_LEN);
 	if (p == NULL)
 		return DCN_DROP_BAD_LENGTH;
@@ -483,8 +489,7 @@ emit_decap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 				      __ATOMIC_ACQUIRE);
 	uint8_t *p;
 
-	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
-		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
+	trim_padding(m, fi);
 	p = (uint8_t *)rte_pktmbuf_adj(m, DCN_FABRIC_HDR_LEN);
 	if (p == NULL)
 		return DCN_DROP_BAD_LENGTH;
