@@ -645,6 +645,72 @@ test_route_cache_matches_table(void **state)
 }
 
 /*
+ * A relay's cable port decides transit frames from the cache without the
+ * full step; it must vouch for no frame the full step refuses. Frames
+ * that share a cached decision's key (the routing bytes of the header)
+ * but are wrong elsewhere are dropped, or handed over, as a relay without
+ * a cache does it, under the same reasons.
+ */
+static void
+test_transit_fast_checks_as_classify(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DOR);
+	uint32_t relay = vertex_or_fail(t, "(1,0)");
+	uint32_t src = vertex_or_fail(t, "(0,0)"), dst = vertex_or_fail(t, "(5,1)");
+	struct dcn_rtable *tb = dcn_rtable_compile(r, relay);
+	struct dcn_fwd_ctx *cc = calloc(1, sizeof(*cc)), *pc = calloc(1, sizeof(*pc));
+	unsigned int base = rte_mempool_in_use_count(mp), k;
+	uint64_t miss;
+
+	(void)state;
+	assert_non_null(tb);
+	setup_ctx(pc, r, tb, 0);
+	assert_int_equal(dcn_fwd_set_cache(pc, NULL, 0), 0);
+	setup_ctx(cc, r, tb, 0);
+	/* Port 0 is a cable: the fast path's port. */
+	assert_false(cc->port[0].shared);
+	assert_false(cc->port[0].host);
+	/* A good frame fills the entry; the same again is a hit. */
+	same_both_ways(cc, pc, 0, fabric_packet(t, src, dst, DCN_ROUTE_NONE));
+	miss = cc->cache_miss;
+	same_both_ways(cc, pc, 0, fabric_packet(t, src, dst, DCN_ROUTE_NONE));
+	assert_int_equal(cc->cache_miss, miss);
+	assert_int_equal(cc->st.transit, 2);
+	for (k = 0; k < 9; k++) {
+		struct rte_mbuf *m = fabric_packet(t, src, dst, DCN_ROUTE_NONE);
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+		switch (k) {
+		case 0: p[14] = 0x21; break;          /* version 2 */
+		case 1: p[14] = 0x13; break;          /* a hello: control */
+		case 2: p[21] = 200; break;           /* payload longer than the frame */
+		case 3: p[34] = 0x65; break;          /* inner IPv6 */
+		case 4: p[34] = 0x44; break;          /* inner IHL 16 bytes */
+		case 5: p[37] = 47; break;            /* IPv4 longer than the payload */
+		case 6: p[13] ^= 1; break;            /* another EtherType */
+		case 7: p[20] = 0; p[21] = 19; break; /* payload shorter than IPv4 */
+		case 8: rte_pktmbuf_trim(m, 30); break; /* cut short */
+		}
+		same_both_ways(cc, pc, 0, m);
+	}
+	/* Dropped under the same reasons, control handed over alike. */
+	assert_memory_equal(&cc->st, &pc->st, sizeof(cc->st));
+	assert_int_equal(cc->st.transit, 2);
+	assert_int_equal(cc->st.control, 1);
+	assert_int_equal(cc->st.drop[DCN_DROP_BAD_VERSION], 1);
+	assert_int_equal(cc->st.drop[DCN_DROP_BAD_LENGTH], 2);
+	assert_int_equal(cc->st.drop[DCN_DROP_BAD_IPV4], 4);
+	assert_int_equal(cc->st.drop[DCN_DROP_UNKNOWN_ETHERTYPE], 1);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(cc);
+	free(pc);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
+/*
  * A cached decision lasts as long as its table: the same table again
  * keeps the cache (the worker sets it every burst), a recompiled one
  * (the cable the flow took has failed) empties it, and a port marked
@@ -729,6 +795,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_host_arp_to_control),
 		cmocka_unit_test(test_route_cache_matches_table),
 		cmocka_unit_test(test_route_cache_follows_table),
+		cmocka_unit_test(test_transit_fast_checks_as_classify),
 	};
 	int ret;
 
