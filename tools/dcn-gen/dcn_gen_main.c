@@ -229,10 +229,13 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 		for (i = 0; i < r.n_trials; i++)
 			printf("%s{\"rate_pps\": %.0f, \"offered\": %lu, "
 			       "\"received\": %lu, \"refused\": %lu, "
+			       "\"skipped\": %lu, \"skips\": %lu, "
 			       "\"passed\": %s}", i ? ", " : "",
 			       r.trial[i].rate_pps, (unsigned long)r.trial[i].offered,
 			       (unsigned long)r.trial[i].received,
 			       (unsigned long)r.trial[i].refused,
+			       (unsigned long)r.trial[i].skipped,
+			       (unsigned long)r.trial[i].skips,
 			       r.trial[i].passed ? "true" : "false");
 		printf("]}\n");
 	} else {

@@ -19,6 +19,15 @@
  * frames: a frame the device did not take in time is a lost frame, as a
  * NIC would have dropped it at the device's RX.
  *
+ * A trial offers a constant rate (RFC 2544). When the generator's own
+ * core was taken away for a while (a shared machine), it does not make up
+ * for the lost time with a burst at its full speed, which no constant-rate
+ * source sends and which would fail a device for the generator's pause:
+ * it skips the frames it missed and goes on at the rate. Skipped frames
+ * are not offered. A trial whose generator could not keep up, offering
+ * (skipped frames aside) less than 98% of its rate, ends the search as
+ * generator-bound.
+ *
  * With credits on, the sink plays a relay's input queue for a dcnfwd
  * that sends under NovaCube credits: it announces what it freed, per VC,
  * after every credit batch, as dcnfwd itself does.
@@ -36,9 +45,13 @@
 #include "search.h"
 
 #define SEARCH_BURST 32
+#define SINK_BURSTS 4
 #define TAG_BASE 0x7e570000u
 #define CREDIT_BATCH 32
 #define CREDIT_GRANT 4096
+/* A loop that took longer than this many microseconds: the generator was
+ * not running, not just slow; what fell due meanwhile is skipped. */
+#define PACE_SKIP_US 20
 
 struct sink {
 	uint32_t tag;
@@ -95,11 +108,26 @@ send_credits(const struct gen_search *s, struct sink *k, uint64_t now)
 	}
 }
 
+/* Frames one sink pass takes: what one burst of the sender and its
+ * credits need, and more: a sink that only keeps pace never works off a
+ * backlog, and its full ring would hold the device back. */
+static uint16_t
+sink_take(const struct gen_search *s, struct rte_mbuf **m)
+{
+	uint16_t n = 0, got;
+
+	do {
+		got = rte_eth_rx_burst(s->rxp, 0, m + n, SEARCH_BURST);
+		n += got;
+	} while (got == SEARCH_BURST && n < SINK_BURSTS * SEARCH_BURST);
+	return n;
+}
+
 static void
 sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
 {
-	struct rte_mbuf *m[SEARCH_BURST];
-	uint16_t n = rte_eth_rx_burst(s->rxp, 0, m, SEARCH_BURST), i;
+	struct rte_mbuf *m[SINK_BURSTS * SEARCH_BURST];
+	uint16_t n = sink_take(s, m), i;
 	unsigned int vc;
 	int due = 0;
 
@@ -149,7 +177,8 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
       struct gen_trial *t)
 {
 	uint64_t hz = s->hz, start, stop_tx, stop, now;
-	uint64_t sent = 0, refused = 0;
+	uint64_t sent = 0, refused = 0, skipped = 0, skips = 0, last;
+	uint64_t away = hz / 1000000 * PACE_SKIP_US;
 	unsigned int next = 0;
 
 	k->tag = TAG_BASE ^ number;
@@ -157,6 +186,7 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 	k->other = 0;
 	write_tag(s->frames, s->n_frames, k->tag);
 	start = rte_rdtsc();
+	last = start;
 	stop_tx = start + (uint64_t)(s->trial_s * (double)hz);
 	stop = stop_tx + (uint64_t)(s->linger_s * (double)hz);
 	while ((now = rte_rdtsc()) < stop && !*s->quit) {
@@ -169,7 +199,17 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 				uint64_t total = (uint64_t)((double)(now - start) *
 							    pps / (double)hz) + 1;
 
-				due = total > sent + refused ? total - sent - refused : 0;
+				if (now - last > away) {
+					/* What fell due while away is not
+					 * offered. */
+					uint64_t gap = (uint64_t)((double)(now - last) *
+								  pps / (double)hz);
+
+					skipped += gap;
+					skips++;
+				}
+				due = total > sent + refused + skipped ?
+					      total - sent - refused - skipped : 0;
 				due = RTE_MIN(due, (uint64_t)SEARCH_BURST);
 			}
 			for (i = 0; i < due; i++) {
@@ -186,12 +226,15 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 			refused += due - took;
 		}
 		sink_rx(s, k, now);
+		last = now;
 	}
 	/* At full load a refusal only says the device was the limit. */
 	t->offered = pps > 0 ? sent + refused : sent;
 	t->rate_pps = pps > 0 ? pps : (double)sent / s->trial_s;
 	t->received = k->rx;
 	t->refused = refused;
+	t->skipped = skipped;
+	t->skips = skips;
 	t->passed = k->rx >= t->offered && refused == 0;
 	t->offered_pps = (double)t->offered / s->trial_s;
 }
@@ -225,9 +268,11 @@ gen_search_run(const struct gen_search *s, struct gen_search_result *r)
 
 		trial(s, &k, rate, i, t);
 		r->n_trials = i + 1;
-		if (t->passed && t->offered_pps < 0.98 * rate) {
+		if (t->passed &&
+		    (double)(t->offered + t->skipped) / s->trial_s < 0.98 * rate) {
 			/* It could not offer the rate: no rate above is
-			 * within the generator's reach. */
+			 * within the generator's reach. (Frames skipped
+			 * while it was away say nothing of its speed.) */
 			r->generator_bound = 1;
 			lo = t->offered_pps;
 			break;

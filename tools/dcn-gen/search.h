@@ -33,6 +33,8 @@ struct gen_trial {
 	double rate_pps;             /* asked (full load: achieved) */
 	double offered_pps;          /* what the generator managed */
 	uint64_t offered, received, refused;
+	uint64_t skipped;            /* not offered: the generator was away */
+	uint64_t skips;              /* times it was */
 	int passed;
 };
 
