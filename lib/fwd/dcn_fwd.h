@@ -280,6 +280,11 @@ int dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries);
  * L2 switch floods unknown unicast); the next hop behind a switch port
  * needs its MAC in the neighbour table, else the frame is dropped as
  * no_neighbour rather than flooded to every server on the switch.
+ *
+ * With a route cache, a fabric data frame on a cable port whose decision
+ * is cached is read straight from its header bytes (the checks of
+ * dcn_fabric_classify, then the cached decision); every other frame takes
+ * the full step. Both drop the same frames under the same reasons.
  */
 uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
 		       struct rte_mbuf **pkts, uint16_t n, uint16_t *out_port);
