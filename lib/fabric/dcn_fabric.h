@@ -68,6 +68,25 @@ dcn_fabric_put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/**
+ * An IPv4 header at ip with avail bytes behind it: version 4, a header
+ * length of at least 20 bytes, and a total length that covers the header
+ * and fits in avail. @return the total length, or 0 when it is not sane.
+ * (dcn_fabric_classify's check, also for callers that read frames
+ * directly.)
+ */
+static inline uint32_t
+dcn_fabric_ipv4_len(const uint8_t *ip, uint32_t avail)
+{
+	uint32_t ihl, total;
+
+	if (avail < DCN_IPV4_MIN_HDR || (ip[0] >> 4) != 4)
+		return 0;
+	ihl = (ip[0] & 0x0fu) * 4u;
+	total = dcn_fabric_get16(ip + 2);
+	return ihl >= DCN_IPV4_MIN_HDR && total >= ihl && total <= avail ? total : 0;
+}
+
 /** Fabric frame types. */
 enum dcn_frame_type {
 	DCN_FT_DATA = 1,      /**< a host's IPv4 packet in transit */

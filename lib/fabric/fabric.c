@@ -83,16 +83,11 @@ dcn_fabric_write_hdr(uint8_t *p, const struct dcn_fabric_hdr *h)
 static int
 check_ipv4(const uint8_t *ip, uint32_t avail, struct dcn_frame_info *fi)
 {
-	unsigned int ihl;
-	uint16_t total;
+	uint32_t total = dcn_fabric_ipv4_len(ip, avail);
 
-	if (avail < DCN_IPV4_MIN_HDR || (ip[0] >> 4) != 4)
+	if (total == 0)
 		return -1;
-	ihl = (ip[0] & 0x0f) * 4u;
-	total = dcn_fabric_get16(ip + 2);
-	if (ihl < DCN_IPV4_MIN_HDR || total < ihl || total > avail)
-		return -1;
-	fi->l3_len = total;
+	fi->l3_len = (uint16_t)total;
 	fi->ip_src = dcn_fabric_get32(ip + 12);
 	fi->ip_dst = dcn_fabric_get32(ip + 16);
 	return 0;

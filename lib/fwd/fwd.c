@@ -532,6 +532,32 @@ struct decision {
 	uint8_t img[DCN_FABRIC_HDR_LEN]; /* room for a header not cached */
 };
 
+/* Decide for a frame from cache entry e, which holds its key's decision
+ * (decide's arguments). */
+static __rte_always_inline enum dcn_drop_reason
+decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
+	   int with_hdr, const uint8_t *ip, uint32_t a, uint32_t b,
+	   struct decision *d)
+{
+	struct cand_set s;
+	unsigned int i;
+	int local;
+
+	d->local = c->host_port;
+	d->action = e->action;
+	if (e->action != DCN_FWD_ACT_FORWARD)
+		return DCN_DROP_NONE;
+	s = entry_set(e);
+	local = choose(c, &s, frame_draw(c, e->n, ip, a, b), &i, &d->mac);
+	if (local < 0)
+		return (enum dcn_drop_reason)-local;
+	if (e->no_hdr >> i & 1)
+		return DCN_DROP_NO_ROUTE;
+	d->local = local;
+	d->hdr = with_hdr ? e->hdr[i] : NULL;
+	return DCN_DROP_NONE;
+}
+
 /*
  * Decide for a frame: from the cache when the context has one (routing
  * and filling the entry on a miss), else from the table; both end in the
@@ -584,18 +610,7 @@ decide(struct dcn_fwd_ctx *c, route_fn route, uint64_t k0, uint64_t k1,
 	d->hdr = with_hdr ? d->img : NULL;
 	return DCN_DROP_NONE;
 cached:
-	d->action = e->action;
-	if (e->action != DCN_FWD_ACT_FORWARD)
-		return DCN_DROP_NONE;
-	s = entry_set(e);
-	local = choose(c, &s, frame_draw(c, e->n, ip, a, b), &i, &d->mac);
-	if (local < 0)
-		return (enum dcn_drop_reason)-local;
-	if (e->no_hdr >> i & 1)
-		return DCN_DROP_NO_ROUTE;
-	d->local = local;
-	d->hdr = with_hdr ? e->hdr[i] : NULL;
-	return DCN_DROP_NONE;
+	return decide_hit(c, e, with_hdr, ip, a, b, d);
 }
 
 static enum dcn_drop_reason
@@ -618,25 +633,53 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	return emit_encap(c, m, fi, d.local, d.mac, d.hdr, out);
 }
 
+/* A transit decision's cache key, from the fabric header's bytes at h:
+ * its flags, TTL, quadrant, path and last dimension; source and
+ * destination; proxy (what transit_route's answer depends on). */
+struct transit_key {
+	uint64_t k0, k1;
+	uint32_t k2;
+};
+
+static __rte_always_inline struct transit_key
+transit_key(const uint8_t *h)
+{
+	return (struct transit_key){
+		.k0 = KEY_TRANSIT | (h[1] & 0x0fu) | (uint64_t)h[2] << 8 |
+		      (uint64_t)h[3] << 16 | (uint64_t)h[4] << 24 |
+		      (uint64_t)h[5] << 32,
+		.k1 = (uint64_t)dcn_fabric_get32(h + 8) << 32 | dcn_fabric_get32(h + 12),
+		.k2 = dcn_fabric_get32(h + 16),
+	};
+}
+
+/* A transit frame with its decision d: decapsulated or passed on. */
+static __rte_always_inline enum dcn_drop_reason
+transit_emit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
+	     const struct dcn_frame_info *fi, const struct decision *d,
+	     uint16_t *out)
+{
+	if (d->action == DCN_FWD_ACT_DECAP)
+		return emit_decap(c, m, fi, out);
+	return emit_transit(c, m, d->local, d->mac, d->hdr, out);
+}
+
 static enum dcn_drop_reason
 transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	const struct dcn_frame_info *fi, uint16_t *out)
 {
 	const struct dcn_fabric_hdr *fh = &fi->hdr;
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
-	uint64_t k0 = KEY_TRANSIT | fh->vc | fh->jumped << 1 | fh->phase << 2 |
-		      (uint64_t)fh->ttl << 8 | (uint64_t)fh->quadrant << 16 |
-		      (uint64_t)fh->path << 24 | (uint64_t)fh->last_dim << 32;
+	struct transit_key k = transit_key(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+								   DCN_ETHER_HDR_LEN));
 	struct decision d;
 	enum dcn_drop_reason why;
 
-	why = decide(c, transit_route, k0, (uint64_t)fh->src << 32 | fh->dst,
-		     fh->proxy, DCN_FWD_ACT_DECAP, 1, fi, ip, fh->src, fh->dst, &d);
+	why = decide(c, transit_route, k.k0, k.k1, k.k2, DCN_FWD_ACT_DECAP, 1, fi, ip,
+		     fh->src, fh->dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-	if (d.action == DCN_FWD_ACT_DECAP)
-		return emit_decap(c, m, fi, out);
-	return emit_transit(c, m, d.local, d.mac, d.hdr, out);
+	return transit_emit(c, m, fi, &d, out);
 }
 
 static enum dcn_drop_reason
@@ -673,48 +716,33 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out)
 {
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = h + DCN_FABRIC_HDR_LEN;
-	uint32_t len = rte_pktmbuf_data_len(m), plen, ihl, total, src, dst;
+	uint32_t len = rte_pktmbuf_data_len(m), plen;
 	struct dcn_fwd_cache_entry *ce;
 	struct dcn_frame_info fi;
-	struct cand_set s;
-	unsigned int i;
-	uint64_t k0, mac;
-	int hit, local;
+	struct transit_key k;
+	struct decision d;
+	enum dcn_drop_reason why;
+	int hit;
 
-	if (m->nb_segs != 1 ||
-	    len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_IPV4_MIN_HDR ||
+	if (m->nb_segs != 1 || len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN ||
 	    dcn_fabric_get16(e + 12) != c->ethertype ||
 	    h[0] != (DCN_FABRIC_VERSION << 4 | DCN_FT_DATA) || h[2] == 0)
 		return FAST_MISS;
-	/* The inner IPv4 header, as check_ipv4 reads it. */
 	plen = dcn_fabric_get16(h + 6);
-	ihl = (ip[0] & 0x0fu) * 4u;
-	total = dcn_fabric_get16(ip + 2);
-	if (plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN ||
-	    plen < DCN_IPV4_MIN_HDR || (ip[0] >> 4) != 4 ||
-	    ihl < DCN_IPV4_MIN_HDR || total < ihl || total > plen)
+	if (plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN)
 		return FAST_MISS;
-	/* transit()'s key: flags, TTL, quadrant, path, last dimension. */
-	k0 = KEY_TRANSIT | (h[1] & 0x0fu) | (uint64_t)h[2] << 8 |
-	     (uint64_t)h[3] << 16 | (uint64_t)h[4] << 24 | (uint64_t)h[5] << 32;
-	src = dcn_fabric_get32(h + 8);
-	dst = dcn_fabric_get32(h + 12);
-	ce = cache_probe(c, k0, (uint64_t)src << 32 | dst, dcn_fabric_get32(h + 16),
-			 &hit);
+	fi.l3_len = (uint16_t)dcn_fabric_ipv4_len(ip, plen);
+	if (fi.l3_len == 0)
+		return FAST_MISS;
+	fi.l3_off = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+	k = transit_key(h);
+	ce = cache_probe(c, k.k0, k.k1, k.k2, &hit);
 	if (!hit)
 		return FAST_MISS;
-	if (ce->action == DCN_FWD_ACT_DECAP) {
-		fi.l3_off = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
-		fi.l3_len = (uint16_t)total;
-		return emit_decap(c, m, &fi, out);
-	}
-	s = entry_set(ce);
-	local = choose(c, &s, frame_draw(c, ce->n, ip, src, dst), &i, &mac);
-	if (local < 0)
-		return (enum dcn_drop_reason)-local;
-	if (ce->no_hdr >> i & 1)
-		return DCN_DROP_NO_ROUTE;
-	return emit_transit(c, m, local, mac, ce->hdr[i], out);
+	why = decide_hit(c, ce, 1, ip, (uint32_t)(k.k1 >> 32), (uint32_t)k.k1, &d);
+	if (why != DCN_DROP_NONE)
+		return why;
+	return transit_emit(c, m, &fi, &d, out);
 }
 
 static inline int

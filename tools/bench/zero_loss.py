@@ -118,7 +118,9 @@ class Bench:
         self.ingress_dst = plan.beyond(DUT_NODE, OUT_PORT)
 
     def eal(self, lcores, mem, prefix):
-        e = ["--lcores" if "@" in lcores else "-l", lcores, "--no-pci", "--file-prefix", prefix, "--log-level=4"]
+        # "0@1,1@1" maps lcores onto CPUs; "0,1" names CPUs as lcores.
+        e = ["--lcores" if "@" in lcores else "-l", lcores, "--no-pci",
+             "--file-prefix", prefix, "--log-level=4"]
         if self.huge:
             return e + ["-m", str(mem), "--huge-dir", self.huge.dir]
         return e + ["--no-huge", "-m", str(mem)]
