@@ -230,6 +230,8 @@ struct dcnfwd_worker {
 	uint64_t ctl_drop;                 /* control ring full */
 	uint64_t idle_sleeps;
 	uint64_t loops;
+	uint64_t busy_loops;                /* loops that moved frames */
+	uint64_t busy_tsc;                  /* TSC cycles those took */
 	/* control thread: loops at its last tick (a worker that stops looping
 	 * was not scheduled, and its ports' silence is not the neighbours') */
 	uint64_t loops_seen;

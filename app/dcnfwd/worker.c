@@ -694,8 +694,8 @@ dcnfwd_worker_main(void *arg)
 	struct dcnfwd_worker *w = arg;
 	struct dcnfwd *d = &dcnfwd_g;
 	struct rte_mbuf *m[DCNFWD_MAX_BURST];
-	uint64_t last_drain = rte_rdtsc();
-	unsigned int idle = 0;
+	uint64_t last_drain = rte_rdtsc(), loop_start = last_drain;
+	unsigned int idle = 0, busy = 0;
 
 	DCNFWD_LOG(INFO, "worker %u on lcore %u polls %u queues\n", w->idx,
 		   w->lcore, w->n_rx);
@@ -707,6 +707,11 @@ dcnfwd_worker_main(void *arg)
 		uint64_t now = rte_rdtsc();
 		unsigned int i, work = 0;
 
+		/* The last loop's time, when it had work (the clock read
+		 * here serves both). */
+		if (busy)
+			w->busy_tsc += now - loop_start;
+		loop_start = now;
 		for (i = 0; i < w->n_rx; i++) {
 			uint32_t pi = w->rx[i].port;
 			struct dcnfwd_port *p = &d->port[pi];
@@ -743,6 +748,8 @@ dcnfwd_worker_main(void *arg)
 			last_drain = now;
 		}
 		w->loops++;
+		busy = work != 0;
+		w->busy_loops += busy;
 		rte_rcu_qsbr_quiescent(d->rcu, w->idx);
 		if (work) {
 			idle = 0;

@@ -156,6 +156,15 @@ for log in ("a.log", "b.log"):
     text = open(d + "/" + log).read()
     check("encapsulated" in text, "%s has no final counters" % log)
     check("refused" not in text, "%s refused a hello" % log)
+    # What its worker's loops cost: some loops had work, each took at
+    # least a frame, and those frames took time.
+    m = re.search(r"worker loops (\d+), (\d+) with work: ([\d.]+) frames in "
+                  r"and (\d+) TSC cycles per frame", text)
+    check(m is not None, "%s has no worker loop figures" % log)
+    if m:
+        loops, busy, per, cycles = int(m[1]), int(m[2]), float(m[3]), int(m[4])
+        check(0 < busy <= loops and per >= 1 and cycles > 0,
+              "%s worker loop figures: %s" % (log, m[0]))
 sys.exit(0 if ok else 1)
 PY
 [ $? -eq 0 ] || exit 1

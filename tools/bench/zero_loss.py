@@ -35,6 +35,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -267,8 +268,21 @@ enabled = %s
         if res["full_load_pps"] == 0:
             raise RuntimeError("%s forwarded nothing at %d B; its log ends:\n%s"
                                % (dut, size, self.dut_log(dut)))
-        res.update(dut=dut, frame_bytes=size, wire_bytes=res.pop("frame_len") + 4)
+        res.update(dut=dut, frame_bytes=size, wire_bytes=res.pop("frame_len") + 4,
+                   busy_cycles_per_frame=self.busy_cycles(dut))
         return res
+
+    def busy_cycles(self, dut):
+        """dcnfwd's final counters: its worker's TSC cycles per frame in
+        the loops that had frames, over all trials of the search (what a
+        frame costs it, whatever the generator did); None for a peer."""
+        try:
+            with open(os.path.join(self.work, "%s-%d.log" % (dut, self.n)),
+                      errors="replace") as f:
+                m = re.search(r"(\d+) TSC cycles per frame", f.read())
+        except OSError:
+            m = None
+        return int(m.group(1)) if m else None
 
     def build_l3fwd(self):
         src = "/usr/share/dpdk/examples/l3fwd"
@@ -369,8 +383,9 @@ def main():
             "flow control %s, %s pages; generator on lcore 0, DUT on lcore 1" %
             (",".join(duts), a.trial, a.resolution, a.rounds, a.flow_control,
              "4 KB" if a.no_huge else "2 MB"))
-        log("%-16s %6s %6s %12s %12s %7s %s" % ("dut", "frame", "wire", "0-loss Mpps",
-                                               "full Mpps", "trials", "note"))
+        log("%-16s %6s %6s %12s %12s %7s %7s %s" % (
+            "dut", "frame", "wire", "0-loss Mpps", "full Mpps", "trials",
+            "cycles", "note"))
         for size in sizes:
             best = {}
             for _ in range(a.rounds):
@@ -381,9 +396,10 @@ def main():
             for d in duts:
                 r = best[d]
                 rows.append(r)
-                log("%-16s %6d %6d %12.3f %12.3f %7d %s" % (
+                log("%-16s %6d %6d %12.3f %12.3f %7d %7s %s" % (
                     d, size, r["wire_bytes"], r["zero_loss_pps"] / 1e6,
                     r["full_load_pps"] / 1e6, len(r["trials"]),
+                    r["busy_cycles_per_frame"] or "-",
                     "generator-bound (a lower bound)" if r["generator_bound"] else ""))
     except Exception as e:   # report, and still clean up
         log("FAIL: %s" % e)
@@ -398,11 +414,12 @@ def main():
                    "results": rows}, f, indent=1)
     with open(os.path.join(a.out, "zero_loss.csv"), "w") as f:
         f.write("dut,frame_bytes,wire_bytes,zero_loss_mpps,full_load_mpps,"
-                "generator_bound,trials\n")
+                "generator_bound,trials,busy_cycles_per_frame\n")
         for r in rows:
-            f.write("%s,%d,%d,%.4f,%.4f,%d,%d\n" % (
+            f.write("%s,%d,%d,%.4f,%.4f,%d,%d,%s\n" % (
                 r["dut"], r["frame_bytes"], r["wire_bytes"], r["zero_loss_pps"] / 1e6,
-                r["full_load_pps"] / 1e6, r["generator_bound"], len(r["trials"])))
+                r["full_load_pps"] / 1e6, r["generator_bound"], len(r["trials"]),
+                r["busy_cycles_per_frame"] or ""))
     plot(rows, a.out)
     small = min(sizes)
     at = {r["dut"]: r["zero_loss_pps"] / 1e6 for r in rows if r["frame_bytes"] == small}
