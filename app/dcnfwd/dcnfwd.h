@@ -359,6 +359,12 @@ void dcnfwd_teardown(struct dcnfwd *d);
 int dcnfwd_worker_main(void *arg);
 void dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 			struct dcnfwd_port_stats *s);
+/* Worker loops of all workers: all of them, those that moved frames, and
+ * the TSC cycles those took. */
+struct dcnfwd_loop_totals {
+	uint64_t loops, busy_loops, busy_tsc;
+};
+void dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s);
 /* node: one node, or DCNFWD_ALL_NODES for the sum of all */
 #define DCNFWD_ALL_NODES UINT32_MAX
 void dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,

@@ -482,7 +482,7 @@ final_report(const struct dcnfwd *d)
 {
 	unsigned int i, r;
 	struct dcn_fwd_stats all;
-	uint64_t loops, busy, busy_tsc;
+	struct dcnfwd_loop_totals lt;
 
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &all);
 	if (d->json)
@@ -505,17 +505,14 @@ final_report(const struct dcnfwd *d)
 	       "control %lu\n", (unsigned long)all.rx, (unsigned long)all.encap,
 	       (unsigned long)all.transit, (unsigned long)all.decap,
 	       (unsigned long)all.control);
-	for (i = 0, loops = 0, busy = 0, busy_tsc = 0; i < d->n_workers; i++) {
-		loops += d->worker[i].loops;
-		busy += d->worker[i].busy_loops;
-		busy_tsc += d->worker[i].busy_tsc;
-	}
+	dcnfwd_loop_totals(d, &lt);
 	/* What a frame costs a worker: cycles of the loops that had work
 	 * (memif or NIC calls included, idle polling not). */
 	printf("  worker loops %lu, %lu with work: %.1f frames in and %.0f TSC "
-	       "cycles per frame in those\n", (unsigned long)loops, (unsigned long)busy,
-	       busy ? (double)all.rx / (double)busy : 0.0,
-	       all.rx ? (double)busy_tsc / (double)all.rx : 0.0);
+	       "cycles per frame in those\n", (unsigned long)lt.loops,
+	       (unsigned long)lt.busy_loops,
+	       lt.busy_loops ? (double)all.rx / (double)lt.busy_loops : 0.0,
+	       all.rx ? (double)lt.busy_tsc / (double)all.rx : 0.0);
 	for (r = 1; r < DCN_DROP_MAX; r++)
 		if (all.drop[r])
 			printf("  dropped %-18s %lu  (%s)\n", dcn_drop_name(r),

@@ -69,8 +69,8 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	struct dcn_fwd_stats all;
 	struct rte_tel_data *drops = rte_tel_data_alloc();
 	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
-	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, loops = 0;
-	uint64_t busy = 0, busy_tsc = 0;
+	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0;
+	struct dcnfwd_loop_totals lt;
 	unsigned int i, r;
 
 	(void)cmd;
@@ -85,10 +85,8 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 		sw_fwd += w->sw_forwarded;
 		sw_flood += w->sw_flooded;
 		sleeps += w->idle_sleeps;
-		loops += w->loops;
-		busy += __atomic_load_n(&w->busy_loops, __ATOMIC_RELAXED);
-		busy_tsc += __atomic_load_n(&w->busy_tsc, __ATOMIC_RELAXED);
 	}
+	dcnfwd_loop_totals(d, &lt);
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port_stats ps;
 
@@ -125,9 +123,9 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 		rte_tel_data_add_dict_u64(t, "credit_frames_lost", dr.credit_lost);
 		rte_tel_data_add_dict_u64(t, "credit_stalls", dr.stalls);
 	}
-	rte_tel_data_add_dict_u64(t, "worker_loops", loops);
-	rte_tel_data_add_dict_u64(t, "worker_busy_loops", busy);
-	rte_tel_data_add_dict_u64(t, "worker_busy_cycles", busy_tsc);
+	rte_tel_data_add_dict_u64(t, "worker_loops", lt.loops);
+	rte_tel_data_add_dict_u64(t, "worker_busy_loops", lt.busy_loops);
+	rte_tel_data_add_dict_u64(t, "worker_busy_cycles", lt.busy_tsc);
 	rte_tel_data_add_dict_u64(t, "worker_idle_sleeps", sleeps);
 	if (d->n_switches) {
 		rte_tel_data_add_dict_u64(t, "emulated_switch_forwarded", sw_fwd);

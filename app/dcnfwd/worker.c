@@ -775,6 +775,21 @@ dcnfwd_worker_main(void *arg)
 }
 
 void
+dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_worker *w = &d->worker[i];
+
+		s->loops += __atomic_load_n(&w->loops, __ATOMIC_RELAXED);
+		s->busy_loops += __atomic_load_n(&w->busy_loops, __ATOMIC_RELAXED);
+		s->busy_tsc += __atomic_load_n(&w->busy_tsc, __ATOMIC_RELAXED);
+	}
+}
+
+void
 dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 		   struct dcnfwd_port_stats *s)
 {

@@ -169,7 +169,7 @@ enabled = %s
 
     def start_dut(self, dut, prefix):
         """@return (process, gen port args, gen traffic args)."""
-        logf = open(os.path.join(self.work, "%s-%d.log" % (dut, self.n)), "w")
+        logf = open(self.log_path(dut), "w")
         if dut.startswith("dcnfwd"):
             cmd = [self.dcnfwd] + self.eal(DCNFWD_LCORES, 512, prefix) + \
                   ["--", "--config", self.dcnfwd_conf(), "--stats", "0"]
@@ -221,11 +221,14 @@ enabled = %s
                                (dut, p.returncode, self.dut_log(dut)))
         return p, gen
 
-    def dut_log(self, dut):
+    def log_path(self, dut):
+        return os.path.join(self.work, "%s-%d.log" % (dut, self.n))
+
+    def dut_log(self, dut, lines=15):
+        """The last lines of the DUT's log (None: all of it)."""
         try:
-            with open(os.path.join(self.work, "%s-%d.log" % (dut, self.n)),
-                      errors="replace") as f:
-                return "".join(f.readlines()[-15:])
+            with open(self.log_path(dut), errors="replace") as f:
+                return "".join(f.readlines()[-lines:] if lines else f.readlines())
         except OSError:
             return ""
 
@@ -276,12 +279,7 @@ enabled = %s
         """dcnfwd's final counters: its worker's TSC cycles per frame in
         the loops that had frames, over all trials of the search (what a
         frame costs it, whatever the generator did); None for a peer."""
-        try:
-            with open(os.path.join(self.work, "%s-%d.log" % (dut, self.n)),
-                      errors="replace") as f:
-                m = re.search(r"(\d+) TSC cycles per frame", f.read())
-        except OSError:
-            m = None
+        m = re.search(r"(\d+) TSC cycles per frame", self.dut_log(dut, None))
         return int(m.group(1)) if m else None
 
     def build_l3fwd(self):
