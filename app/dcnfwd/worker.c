@@ -184,12 +184,20 @@ fc_tx(struct dcnfwd_worker *w, struct dcn_fc_node *fn, struct dcn_fc_chan *c,
 }
 
 /* Give internal credits back to the inputs of sent frames, one store per
- * run of frames from the same input (the output's owner only). */
+ * run of frames from the same input (the output's owner only); src NULL:
+ * all from input one_src. */
 static inline void
-fc_return(struct dcn_fc_chan *c, const uint16_t *src, uint32_t n)
+fc_return(struct dcn_fc_chan *c, const uint16_t *src, uint16_t one_src, uint32_t n)
 {
 	uint32_t k, run;
 
+	if (src == NULL) {
+		uint32_t *r = &c->ic_returned[one_src];
+
+		if (n)
+			__atomic_store_n(r, *r + n, __ATOMIC_RELEASE);
+		return;
+	}
 	for (k = 0; k < n; k += run) {
 		uint32_t *r = &c->ic_returned[src[k]];
 
@@ -199,30 +207,29 @@ fc_return(struct dcn_fc_chan *c, const uint16_t *src, uint32_t n)
 	}
 }
 
+/* Frames m, admitted to output channel oc from inputs src (NULL: all from
+ * one_src), leave or join its queue. */
 static inline void
-fc_stage_flush(struct dcnfwd *d, struct dcnfwd_worker *w,
-	       const struct dcnfwd_node *node, uint32_t oc)
+fc_out(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_node *node,
+       uint32_t oc, struct rte_mbuf **m, uint32_t n, const uint16_t *src,
+       uint16_t one_src)
 {
 	struct dcn_fc_node *fn = node->fc;
 	struct dcn_fc_chan *c = &fn->chan[oc];
-	struct rte_mbuf **m = w->stage[oc];
-	uint32_t n = w->stage_n[oc], pi = node->port[oc / fn->n_vcs], k = 0;
+	uint32_t pi = node->port[oc / fn->n_vcs], k = 0;
 	const struct dcnfwd_port *p = &d->port[pi];
 
-	if (n == 0)
-		return;
-	w->stage_n[oc] = 0;
 	/* Cut-through: the output's owner with nothing queued ahead sends
 	 * at once and gives the internal credits straight back. */
 	if (p->fc_owner == w->idx && rte_ring_empty(c->out_q)) {
 		k = fc_tx(w, fn, c, p, pi, m, n);
-		fc_return(c, w->stage_src[oc], k);
+		fc_return(c, src, one_src, k);
 		if (k == n)
 			return;
 	}
 	/* Frames that wait carry their input, for the credits' return. */
 	for (uint32_t i = k; i < n; i++)
-		*DCN_FC_MBUF_FIELD(m[i]) = w->stage_src[oc][i] | oc << 16;
+		*DCN_FC_MBUF_FIELD(m[i]) = (src != NULL ? src[i] : one_src) | oc << 16;
 	/* Internal credits keep the sum of shares within the queue. */
 	n -= k;
 	m += k;
@@ -231,6 +238,18 @@ fc_stage_flush(struct dcnfwd *d, struct dcnfwd_worker *w,
 		w->fc_overflow += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);
 	}
+}
+
+static inline void
+fc_stage_flush(struct dcnfwd *d, struct dcnfwd_worker *w,
+	       const struct dcnfwd_node *node, uint32_t oc)
+{
+	uint32_t n = w->stage_n[oc];
+
+	if (n == 0)
+		return;
+	w->stage_n[oc] = 0;
+	fc_out(d, w, node, oc, w->stage[oc], n, w->stage_src[oc], 0);
 }
 
 /* One routing pass over an input channel. */
@@ -264,6 +283,54 @@ fc_admit(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_node *no
 	return 1;
 }
 
+/* The output channel of a routed frame m for local output port o. */
+static inline uint32_t
+fc_out_chan(const struct dcnfwd *d, const struct dcn_fc_node *fn,
+	    const struct rte_mbuf *m, uint16_t o)
+{
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t vco = 0;
+
+	/* A fabric frame's VC is in its rewritten header. */
+	if (fn->kind[o] != DCN_FC_PORT_HOST &&
+	    (uint16_t)(e[12] << 8 | e[13]) == d->ethertype)
+		vco = e[15] & 1;
+	return o * fn->n_vcs + (vco & (fn->n_vcs - 1u));
+}
+
+/*
+ * A relay's usual burst: every frame routed to one output channel, with
+ * nothing held or staged ahead of it there and room for all. It is
+ * admitted in one step and goes out as staged frames would at the pass's
+ * end (it is the same order). @return 0 when the burst is not such, and
+ * nothing was done.
+ */
+static inline int
+fc_route_uniform(struct dcnfwd *d, struct dcnfwd_worker *w,
+		 const struct dcnfwd_node *node, struct dcn_fc_chan *in,
+		 uint32_t in_idx, struct rte_mbuf **m, const uint16_t *out,
+		 uint16_t n, struct fc_pass *ps)
+{
+	struct dcn_fc_node *fn = node->fc;
+	uint32_t oc;
+	uint16_t i;
+
+	if (out[0] == DCN_FWD_CONTROL || in->held_n != 0)
+		return 0;
+	oc = fc_out_chan(d, fn, m[0], out[0]);
+	if ((ps->blocked >> oc & 1) || w->stage_n[oc] != 0)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (out[i] != out[0] || fc_out_chan(d, fn, m[i], out[i]) != oc)
+			return 0;
+	if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) < n)
+		return 0;
+	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + n, __ATOMIC_RELAXED);
+	ps->done += n;
+	fc_out(d, w, node, oc, m, n, NULL, (uint16_t)in_idx);
+	return 1;
+}
+
 /* Route a burst taken from input channel in_idx of port p; frames that
  * cannot move yet join the held list. */
 static inline void
@@ -281,20 +348,17 @@ fc_route_burst(struct dcnfwd *d, struct dcnfwd_worker *w,
 	kept = dcn_fwd_burst(dcnfwd_node_ctx(w->ctx[p->owner_idx], node), p->local,
 			     m, n, out);
 	ps->done += n - kept; /* dropped, counted by reason */
+	if (kept != 0 && fc_route_uniform(d, w, node, in, in_idx, m, out, kept, ps))
+		return;
 	for (i = 0; i < kept; i++) {
-		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
-		uint32_t oc, vco = 0;
+		uint32_t oc;
 
 		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
 			rte_pktmbuf_free(m[i]);
 			ps->done++;
 			continue;
 		}
-		/* A fabric frame's VC is in its rewritten header. */
-		if (fn->kind[out[i]] != DCN_FC_PORT_HOST &&
-		    (uint16_t)(e[12] << 8 | e[13]) == d->ethertype)
-			vco = e[15] & 1;
-		oc = out[i] * fn->n_vcs + (vco & (fn->n_vcs - 1u));
+		oc = fc_out_chan(d, fn, m[i], out[i]);
 		if (!fc_admit(d, w, node, in, in_idx, oc, m[i], ps)) {
 			in->held_oc[held] = (uint16_t)oc;
 			in->held[held++] = m[i];
@@ -331,6 +395,34 @@ fc_any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
 	return 0;
 }
 
+/* Frames m of one VC, received on port p, into their input channel. */
+static inline void
+fc_in_burst(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
+	    uint32_t pi, unsigned int vc, struct rte_mbuf **m, uint16_t n)
+{
+	const struct dcnfwd_node *node = &d->node[p->owner_idx];
+	struct dcn_fc_node *fn = node->fc;
+	uint32_t in_idx = p->local * fn->n_vcs + vc;
+	struct dcn_fc_chan *in = &fn->chan[in_idx];
+	unsigned int k;
+
+	/* Cut-through: the port's owner, with nothing waiting in the input
+	 * queue, routes the burst as if it had been queued and taken at
+	 * once. */
+	if (p->fc_owner == w->idx && in->held_n == 0 && rte_ring_empty(in->in_q)) {
+		struct fc_pass ps = { 0, 0, 0 };
+
+		fc_route_burst(d, w, p, in_idx, m, n, &ps);
+		fc_pass_end(d, w, node, in, &ps);
+		return;
+	}
+	k = rte_ring_enqueue_burst(in->in_q, (void **)m, n, NULL);
+	if (unlikely(k < n)) {
+		w->pst[pi].in_drop += n - k;
+		rte_pktmbuf_free_bulk(&m[k], n - k);
+	}
+}
+
 static inline void
 fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 	   uint32_t pi, struct rte_mbuf **m, uint16_t n)
@@ -342,7 +434,17 @@ fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *
 	struct rte_mbuf *other[DCNFWD_MAX_BURST];
 	uint16_t nq[DCN_FC_MAX_VCS] = { 0 }, no = 0, i;
 	unsigned int vc;
+	int v0 = fc_in_vc(d, p, c, m[0]);
 
+	/* The usual burst: data frames of one VC, taken as they are (no
+	 * sorting, whose counters would chain one frame to the next). */
+	for (i = 1; v0 >= 0 && i < n; i++)
+		if (fc_in_vc(d, p, c, m[i]) != v0)
+			break;
+	if (v0 >= 0 && i == n) {
+		fc_in_burst(d, w, p, pi, (unsigned int)v0 & (fn->n_vcs - 1), m, n);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		int v = fc_in_vc(d, p, c, m[i]);
 
@@ -351,30 +453,9 @@ fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *
 		else
 			q[v & (fn->n_vcs - 1)][nq[v & (fn->n_vcs - 1)]++] = m[i];
 	}
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		uint32_t in_idx = p->local * fn->n_vcs + vc;
-		struct dcn_fc_chan *in = &fn->chan[in_idx];
-		unsigned int k;
-
-		if (nq[vc] == 0)
-			continue;
-		/* Cut-through: the port's owner, with nothing waiting in
-		 * the input queue, routes the burst as if it had been queued
-		 * and taken at once. */
-		if (p->fc_owner == w->idx && in->held_n == 0 &&
-		    rte_ring_empty(in->in_q)) {
-			struct fc_pass ps = { 0, 0, 0 };
-
-			fc_route_burst(d, w, p, in_idx, q[vc], nq[vc], &ps);
-			fc_pass_end(d, w, node, in, &ps);
-			continue;
-		}
-		k = rte_ring_enqueue_burst(in->in_q, (void **)q[vc], nq[vc], NULL);
-		if (unlikely(k < nq[vc])) {
-			w->pst[pi].in_drop += nq[vc] - k;
-			rte_pktmbuf_free_bulk(&q[vc][k], nq[vc] - k);
-		}
-	}
+	for (vc = 0; vc < fn->n_vcs; vc++)
+		if (nq[vc] != 0)
+			fc_in_burst(d, w, p, pi, vc, q[vc], nq[vc]);
 	if (no)
 		node_rx(d, w, p, pi, other, no);
 }
@@ -458,7 +539,7 @@ fc_flush_down(struct dcnfwd *d, struct dcnfwd_worker *w,
 			for (k = 0; k < n; k++)
 				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
 			rte_pktmbuf_free_bulk(m, n);
-			fc_return(c, src, n);
+			fc_return(c, src, 0, n);
 			w->pst[pi].down_drop += n;
 			total += n;
 		}
@@ -493,7 +574,7 @@ fc_send(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 		sent = fc_tx(w, fn, c, p, pi, m, n);
 		/* What was not sent stays at the queue's head. */
 		rte_ring_dequeue_finish(c->out_q, sent);
-		fc_return(c, src, sent);
+		fc_return(c, src, 0, sent);
 		total += sent;
 	}
 	return total;

@@ -124,6 +124,8 @@ struct dcn_fwd_port {
  * per frame, as on the uncached path; a table swap empties the cache.
  */
 struct dcn_fwd_cache_entry {
+	/* First cache line: all that a one-candidate forward out of a cable
+	 * reads (key, generation, its port and its header). */
 	uint64_t k0;          /**< kind, flags, TTL, quadrant, path, last dim */
 	uint64_t k1;          /**< source and destination addresses */
 	uint32_t k2;          /**< proxy address */
@@ -131,12 +133,14 @@ struct dcn_fwd_cache_entry {
 	uint8_t action;       /**< DCN_FWD_ACT_* */
 	uint8_t n;            /**< candidates */
 	uint8_t no_hdr;       /**< bit k: candidate k leaves no header: drop */
-	uint8_t reserved[5];
+	uint8_t one_cable;    /**< forward by the only candidate, a cable
+			       * port with a header: nothing to pick */
+	uint8_t reserved[4];
 	int8_t local[DCN_FWD_CACHE_HOPS]; /**< local port, or -drop reason */
+	uint8_t hdr[DCN_FWD_CACHE_HOPS][DCN_FABRIC_HDR_LEN];
 	uint32_t nbr[DCN_FWD_CACHE_HOPS]; /**< neighbour slot, or a DCN_FWD_NBR_* */
 	struct dcn_hop hop[DCN_FWD_CACHE_HOPS];
-	uint8_t hdr[DCN_FWD_CACHE_HOPS][DCN_FABRIC_HDR_LEN];
-};
+} __rte_cache_aligned;
 
 /** Route-cache actions. */
 #define DCN_FWD_ACT_FORWARD 1 /**< pick a candidate, rewrite, send */

@@ -409,6 +409,7 @@ cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e, uint64_t k0,
 
 	c->cache_miss++;
 	e->gen = 0;
+	e->one_cable = 0;
 	if (n > DCN_FWD_CACHE_HOPS)
 		return -1;
 	e->action = action;
@@ -423,6 +424,9 @@ cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e, uint64_t k0,
 		if (with_hdr && hdr_image(c, st, &h[k], e->hdr[k]) < 0)
 			e->no_hdr |= (uint8_t)(1u << k);
 	}
+	e->one_cable = (uint8_t)(action == DCN_FWD_ACT_FORWARD && n == 1 &&
+				 e->local[0] >= 0 && e->nbr[0] == DCN_FWD_NBR_CABLE &&
+				 !(e->no_hdr & 1));
 	e->k0 = k0;
 	e->k1 = k1;
 	e->k2 = k2;
@@ -532,6 +536,17 @@ struct decision {
 	uint8_t img[DCN_FABRIC_HDR_LEN]; /* room for a header not cached */
 };
 
+/* The common case on a relay: entry e forwards by one candidate, over a
+ * cable that is up. It is decided as choose decides it, with no draw for
+ * one candidate. */
+static __rte_always_inline int
+one_cable_up(const struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e)
+{
+	return likely(e->one_cable) &&
+	       likely(!(__atomic_load_n(&c->port_down, __ATOMIC_RELAXED) >>
+			e->local[0] & 1));
+}
+
 /* Decide for a frame from cache entry e, which holds its key's decision
  * (decide's arguments). */
 static __rte_always_inline enum dcn_drop_reason
@@ -543,8 +558,14 @@ decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
 	unsigned int i;
 	int local;
 
-	d->local = c->host_port;
 	d->action = e->action;
+	if (one_cable_up(c, e)) {
+		d->local = e->local[0];
+		d->mac = __atomic_load_n(&c->port[d->local].peer_mac, __ATOMIC_ACQUIRE);
+		d->hdr = with_hdr ? e->hdr[0] : NULL;
+		return DCN_DROP_NONE;
+	}
+	d->local = c->host_port;
 	if (e->action != DCN_FWD_ACT_FORWARD)
 		return DCN_DROP_NONE;
 	s = entry_set(e);
@@ -692,6 +713,7 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 
 	if (ip[8] <= 1)
 		return DCN_DROP_TTL_EXPIRED;
+	d.mac = 0;
 	why = decide(c, router_route, KEY_ROUTER, fi->ip_dst, 0, 0, 0, fi, ip,
 		     fi->ip_src, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
@@ -739,6 +761,11 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out)
 	ce = cache_probe(c, k.k0, k.k1, k.k2, &hit);
 	if (!hit)
 		return FAST_MISS;
+	if (one_cable_up(c, ce))
+		return emit_transit(c, m, ce->local[0],
+				    __atomic_load_n(&c->port[ce->local[0]].peer_mac,
+						    __ATOMIC_ACQUIRE),
+				    ce->hdr[0], out);
 	why = decide_hit(c, ce, 1, ip, (uint32_t)(k.k1 >> 32), (uint32_t)k.k1, &d);
 	if (why != DCN_DROP_NONE)
 		return why;

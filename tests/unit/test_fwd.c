@@ -782,6 +782,66 @@ test_route_cache_follows_table(void **state)
 	dcn_topo_free(t);
 }
 
+/* A cached decision with one way on by a cable (a relay's common case)
+ * still reads the link and the peer's MAC per frame: it drops while the
+ * link is down, forwards again when it is up, and follows a new MAC, all
+ * without routing again. */
+static void
+test_one_cable_hit_reads_link(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DOR);
+	uint32_t node = vertex_or_fail(t, "(1,0)");
+	struct dcn_rtable *tb = dcn_rtable_compile(r, node);
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	const struct rte_ether_addr peer = { { 2, 0, 0, 0, 0, 0x42 } };
+	unsigned int base = rte_mempool_in_use_count(mp), i;
+	uint64_t misses = 0;
+	uint16_t out[1], way = 0;
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	/* (0,0) to (3,0): dimension order keeps to x, one candidate. */
+	for (i = 0; i < 6; i++) {
+		struct rte_mbuf *m[1] = { fabric_packet(t, vertex_or_fail(t, "(0,0)"),
+							vertex_or_fail(t, "(3,0)"),
+							DCN_ROUTE_NONE) };
+		uint16_t kept;
+
+		if (i == 2)
+			dcn_fwd_set_port_down(c, way, 1);
+		if (i == 3)
+			dcn_fwd_set_port_down(c, way, 0);
+		if (i == 4)
+			dcn_fwd_set_peer_mac(c, way, &peer);
+		kept = dcn_fwd_burst(c, 0, m, 1, out);
+		if (i == 0) {
+			assert_int_equal(kept, 1);
+			way = out[0];
+			misses = c->cache_miss;
+		}
+		if (i == 2) {
+			assert_int_equal(kept, 0);
+			assert_int_equal(c->st.drop[DCN_DROP_LINK_DOWN], 1);
+			continue;
+		}
+		assert_int_equal(kept, 1);
+		assert_int_equal(out[0], way);
+		if (i >= 4)
+			assert_memory_equal(rte_pktmbuf_mtod(m[0], uint8_t *), &peer, 6);
+		else
+			assert_memory_not_equal(rte_pktmbuf_mtod(m[0], uint8_t *), &peer, 6);
+		rte_pktmbuf_free(m[0]);
+	}
+	assert_int_equal(c->cache_miss, misses);
+	assert_int_equal(c->st.transit, 5);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -796,6 +856,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_route_cache_matches_table),
 		cmocka_unit_test(test_route_cache_follows_table),
 		cmocka_unit_test(test_transit_fast_checks_as_classify),
+		cmocka_unit_test(test_one_cable_hit_reads_link),
 	};
 	int ret;
 
