@@ -713,7 +713,6 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 
 	if (ip[8] <= 1)
 		return DCN_DROP_TTL_EXPIRED;
-	d.mac = 0;
 	why = decide(c, router_route, KEY_ROUTER, fi->ip_dst, 0, 0, 0, fi, ip,
 		     fi->ip_src, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
@@ -761,11 +760,6 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out)
 	ce = cache_probe(c, k.k0, k.k1, k.k2, &hit);
 	if (!hit)
 		return FAST_MISS;
-	if (one_cable_up(c, ce))
-		return emit_transit(c, m, ce->local[0],
-				    __atomic_load_n(&c->port[ce->local[0]].peer_mac,
-						    __ATOMIC_ACQUIRE),
-				    ce->hdr[0], out);
 	why = decide_hit(c, ce, 1, ip, (uint32_t)(k.k1 >> 32), (uint32_t)k.k1, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
