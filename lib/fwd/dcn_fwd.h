@@ -107,6 +107,9 @@ struct dcn_fwd_port {
 	 * until learnt; one 64-bit word so the control thread can change it
 	 * under a running worker. */
 	uint64_t peer_mac;
+	/** Bytes 6 to 13 of a fabric frame it sends: its MAC and the fabric
+	 * EtherType (one 8-byte store). */
+	uint64_t fabric_eth_tail;
 };
 
 /** Candidates a route-cache entry holds; larger sets go uncached. */
@@ -120,8 +123,10 @@ struct dcn_fwd_port {
  * destination, proxy). Each candidate carries its local port and, on a
  * switch port, its neighbour slot, and the fabric header the frame leaves
  * with when that candidate is taken (advanced, TTL included), so a hit
- * costs a hash probe, a pick and two stores. Link state and MACs are read
- * per frame, as on the uncached path; a table swap empties the cache.
+ * costs a hash probe, a pick and a few stores. A key may sit in either of
+ * two slots (two probes at most), so that a small set of keys does not
+ * keep evicting itself. Link state and MACs are read per frame, as on the
+ * uncached path; a table swap empties the cache.
  */
 struct dcn_fwd_cache_entry {
 	/* First cache line: all that a one-candidate forward out of a cable

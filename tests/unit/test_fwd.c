@@ -645,6 +645,53 @@ test_route_cache_matches_table(void **state)
 }
 
 /*
+ * A set of destinations a quarter of the cache's size stays in it: once a
+ * first pass has filled it, a second pass misses nothing. A key has two
+ * slots; with one, a few of 16 keys in 64 slots share a slot and miss on
+ * every frame.
+ */
+static void
+test_route_cache_keeps_small_set(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DOR);
+	uint32_t relay = vertex_or_fail(t, "(1,0)");
+	struct dcn_rtable *tb = dcn_rtable_compile(r, relay);
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	unsigned int base = rte_mempool_in_use_count(mp), pass, k;
+	uint32_t v, dst[TEST_CACHE_ENTRIES / 4], n = 0;
+	uint64_t first = 0;
+
+	(void)state;
+	assert_non_null(tb);
+	setup_ctx(c, r, tb, 0);
+	for (v = 0; v < dcn_topo_vertices(t) && n < RTE_DIM(dst); v++)
+		if (v != relay && dcn_topo_is_router(t, v))
+			dst[n++] = dcn_topo_addr(t, v);
+	assert_int_equal(n, RTE_DIM(dst));
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < n; k++) {
+			struct rte_mbuf *m = host_packet(dst[k], 7);
+			uint16_t out;
+
+			assert_int_equal(dcn_fwd_burst(c, (uint16_t)(c->n_ports - 1), &m, 1,
+						       &out), 1);
+			rte_pktmbuf_free(m);
+		}
+		if (pass == 0)
+			first = c->cache_miss;
+	}
+	assert_int_equal(first, n);
+	assert_int_equal(c->cache_miss, first);
+	assert_int_equal(c->st.encap, 2 * n);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+}
+
+/*
  * A relay's cable port decides transit frames from the cache without the
  * full step; it must vouch for no frame the full step refuses. Frames
  * that share a cached decision's key (the routing bytes of the header)
@@ -855,6 +902,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_host_arp_to_control),
 		cmocka_unit_test(test_route_cache_matches_table),
 		cmocka_unit_test(test_route_cache_follows_table),
+		cmocka_unit_test(test_route_cache_keeps_small_set),
 		cmocka_unit_test(test_transit_fast_checks_as_classify),
 		cmocka_unit_test(test_one_cable_hit_reads_link),
 	};
