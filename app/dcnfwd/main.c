@@ -48,7 +48,7 @@ usage(FILE *f)
 		"Overrides and run control:\n"
 		"  --algo NAME         routing algorithm (dcn-topo --algo)\n"
 		"  --draw flow|packet  next hop by flow hash (default) or per packet\n"
-		"  --burst N           rx/tx burst (default from config, or 32)\n"
+		"  --burst N           rx/tx burst, 1..64 (default from config, or 64)\n"
 		"  --no-backoff        idle workers spin (benchmarks)\n"
 		"  --route-cache N     routing decisions cached per worker and node,\n"
 		"                      a power of two (0: route every frame from the\n"
@@ -532,7 +532,7 @@ apply_overrides(struct dcnfwd *d)
 {
 	unsigned int quarter;
 
-	d->burst = ao.burst ? ao.burst : d->conf_file ? d->conf.burst : 32;
+	d->burst = ao.burst ? ao.burst : d->conf_file ? d->conf.burst : 64;
 	if (d->burst > DCNFWD_MAX_BURST)
 		d->burst = DCNFWD_MAX_BURST;
 	d->backoff = ao.no_backoff ? 0 : d->conf_file ? d->conf.backoff : 1;

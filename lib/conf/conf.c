@@ -554,7 +554,7 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		if (ret < 0)
 			return ret;
 	}
-	ret = get_uint(x, "queues", "burst", 1, 64, 32, &c->burst);
+	ret = get_uint(x, "queues", "burst", 1, 64, 64, &c->burst);
 	if (ret == 0)
 		ret = get_uint(x, "queues", "rx_desc", 64, 16384, 1024, &c->rx_desc);
 	if (ret == 0)

@@ -39,7 +39,7 @@
  *   rx = up0:0, host:0             ; the port queues it polls
  *
  *   [queues]
- *   burst = 32
+ *   burst = 64                     ; frames a receive or send takes at most
  *   rx_desc = 1024
  *   tx_desc = 1024
  *   mbufs = 8191
