@@ -155,6 +155,33 @@ fc_in_vc(const struct dcnfwd *d, const struct dcnfwd_port *p,
 	return c->router_mode && type == DCN_ETHERTYPE_IPV4 ? 0 : -1;
 }
 
+/* Bytes 12 to 15 of a frame (at least 16 long), as loaded, masked to what
+ * fc_in_vc and fc_out_chan read: the EtherType, a fabric header's frame
+ * type and VC bit. Frames whose words are equal go to the same channel. */
+#define FC_CHAN_BYTES rte_cpu_to_be_32(0xffff0f01u)
+
+static inline uint32_t
+fc_chan_word(const struct rte_mbuf *m)
+{
+	uint32_t w;
+
+	memcpy(&w, rte_pktmbuf_mtod_offset(m, const uint8_t *, 12), sizeof(w));
+	return w & FC_CHAN_BYTES;
+}
+
+/* Do frames 1 to n-1 of m have frame 0's channel word (and its length)? */
+static inline int
+fc_same_chan(struct rte_mbuf *const *m, uint16_t n)
+{
+	uint32_t w0 = fc_chan_word(m[0]);
+	uint16_t i;
+
+	for (i = 1; i < n; i++)
+		if (rte_pktmbuf_data_len(m[i]) < 16 || fc_chan_word(m[i]) != w0)
+			return 0;
+	return 1;
+}
+
 /* Send n frames of output channel c on port p now; what the peer has no
  * credit for, or the port does not take, stays with the caller.
  * @return frames sent. */
@@ -321,8 +348,10 @@ fc_route_uniform(struct dcnfwd *d, struct dcnfwd_worker *w,
 	if ((ps->blocked >> oc & 1) || w->stage_n[oc] != 0)
 		return 0;
 	for (i = 1; i < n; i++)
-		if (out[i] != out[0] || fc_out_chan(d, fn, m[i], out[i]) != oc)
+		if (out[i] != out[0])
 			return 0;
+	if (!fc_same_chan(m, n))
+		return 0;
 	if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) < n)
 		return 0;
 	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + n, __ATOMIC_RELAXED);
@@ -438,10 +467,7 @@ fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *
 
 	/* The usual burst: data frames of one VC, taken as they are (no
 	 * sorting, whose counters would chain one frame to the next). */
-	for (i = 1; v0 >= 0 && i < n; i++)
-		if (fc_in_vc(d, p, c, m[i]) != v0)
-			break;
-	if (v0 >= 0 && i == n) {
+	if (v0 >= 0 && rte_pktmbuf_data_len(m[0]) >= 16 && fc_same_chan(m, n)) {
 		fc_in_burst(d, w, p, pi, (unsigned int)v0 & (fn->n_vcs - 1), m, n);
 		return;
 	}
