@@ -604,6 +604,7 @@ decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
 {
 	struct cand_set s;
 	unsigned int i;
+	uint64_t mac;
 	int local;
 
 	d->action = e->action;
@@ -613,15 +614,20 @@ decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
 		d->hdr = with_hdr ? e->hdr[0] : NULL;
 		return DCN_DROP_NONE;
 	}
+	/* Not forwarded: to the host port, no MAC or header to write. */
 	d->local = c->host_port;
+	d->mac = 0;
+	d->hdr = NULL;
 	if (e->action != DCN_FWD_ACT_FORWARD)
 		return DCN_DROP_NONE;
 	s = entry_set(e);
-	local = choose(c, &s, frame_draw(c, e->n, ip, a, b), &i, &d->mac);
+	/* The MAC through a local, not &d->mac: d stays in registers. */
+	local = choose(c, &s, frame_draw(c, e->n, ip, a, b), &i, &mac);
 	if (local < 0)
 		return (enum dcn_drop_reason)-local;
 	if (e->no_hdr >> i & 1)
 		return DCN_DROP_NO_ROUTE;
+	d->mac = mac;
 	d->local = local;
 	d->hdr = with_hdr ? e->hdr[i] : NULL;
 	return DCN_DROP_NONE;
