@@ -317,7 +317,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"usage: fwd-bench [--burst N] [--rounds N] [--bursts N] [--csv]\n"
+		"usage: fwd-bench [--burst N] [--rounds N] [--bursts N] [--path P] [--csv]\n"
 		"  The forwarding step's cost per frame on " SPEC " relay " DUT_NODE
 		",\n  against a scalar LPM step as l3fwd takes it, same run.\n"
 		"  --burst N    frames per call, 1..64 (default 32)\n"
