@@ -488,12 +488,19 @@ entry_set(const struct dcn_fwd_cache_entry *e)
 	return (struct cand_set){ e->hop, e->n, e->local, e->nbr };
 }
 
-/* Drop what follows the IPv4 packet (Ethernet padding). */
+/* Drop what follows the IPv4 packet, which ends at byte l3_end
+ * (Ethernet padding). */
+static inline void
+trim_to(struct rte_mbuf *m, uint32_t l3_end)
+{
+	if (rte_pktmbuf_data_len(m) > l3_end)
+		rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_data_len(m) - l3_end));
+}
+
 static inline void
 trim_padding(struct rte_mbuf *m, const struct dcn_frame_info *fi)
 {
-	if (rte_pktmbuf_data_len(m) > fi->l3_off + fi->l3_len)
-		rte_pktmbuf_trim(m, rte_pktmbuf_data_len(m) - fi->l3_off - fi->l3_len);
+	trim_to(m, (uint32_t)fi->l3_off + fi->l3_len);
 }
 
 /* Host packet at its first relay: add the fabric header img leaves with. */
@@ -532,16 +539,17 @@ emit_transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m, int local, uint64_t mac,
 	return DCN_DROP_NONE;
 }
 
-/* Last relay: take the fabric header off, to the host. */
+/* Last relay: take the fabric header off (the IPv4 packet ends at byte
+ * l3_end), to the host. */
 static enum dcn_drop_reason
-emit_decap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
-	   const struct dcn_frame_info *fi, uint16_t *out)
+emit_decap(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint32_t l3_end,
+	   uint16_t *out)
 {
 	uint64_t hm = __atomic_load_n(&c->port[c->host_port].peer_mac,
 				      __ATOMIC_ACQUIRE);
 	uint8_t *p;
 
-	trim_padding(m, fi);
+	trim_to(m, l3_end);
 	p = (uint8_t *)rte_pktmbuf_adj(m, DCN_FABRIC_HDR_LEN);
 	if (p == NULL)
 		return DCN_DROP_BAD_LENGTH;
@@ -688,7 +696,7 @@ cached:
 	return decide_hit(c, e, with_hdr, ip, a, b, d);
 }
 
-static enum dcn_drop_reason
+static __rte_always_inline enum dcn_drop_reason
 encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
       const struct dcn_frame_info *fi, uint16_t *out)
 {
@@ -733,18 +741,18 @@ transit_key(const uint8_t *h)
 	return k;
 }
 
-/* A transit frame with its decision d: decapsulated or passed on. */
+/* A transit frame with its decision d: decapsulated (its IPv4 packet
+ * ends at byte l3_end) or passed on. */
 static __rte_always_inline enum dcn_drop_reason
-transit_emit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
-	     const struct dcn_frame_info *fi, const struct decision *d,
-	     uint16_t *out)
+transit_emit(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint32_t l3_end,
+	     const struct decision *d, uint16_t *out)
 {
 	if (d->action == DCN_FWD_ACT_DECAP)
-		return emit_decap(c, m, fi, out);
+		return emit_decap(c, m, l3_end, out);
 	return emit_transit(c, m, d->local, d->mac, d->hdr, out);
 }
 
-static enum dcn_drop_reason
+static __rte_always_inline enum dcn_drop_reason
 transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	const struct dcn_frame_info *fi, uint16_t *out)
 {
@@ -759,10 +767,10 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		     fh->src, fh->dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-	return transit_emit(c, m, fi, &d, out);
+	return transit_emit(c, m, (uint32_t)fi->l3_off + fi->l3_len, &d, out);
 }
 
-static enum dcn_drop_reason
+static __rte_always_inline enum dcn_drop_reason
 route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	   const struct dcn_frame_info *fi, uint16_t *out)
 {
@@ -832,9 +840,8 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
 {
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = h + DCN_FABRIC_HDR_LEN;
-	uint32_t len = rte_pktmbuf_data_len(m), plen;
+	uint32_t len = rte_pktmbuf_data_len(m), plen, l3_len;
 	struct dcn_fwd_cache_entry *ce;
-	struct dcn_frame_info fi;
 	struct transit_key k;
 	struct decision d;
 	enum dcn_drop_reason why;
@@ -846,10 +853,9 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
 	plen = dcn_fabric_get16(h + 6);
 	if (plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN)
 		return FAST_MISS;
-	fi.l3_len = (uint16_t)ipv4_len(ip, plen);
-	if (fi.l3_len == 0)
+	l3_len = ipv4_len(ip, plen);
+	if (l3_len == 0)
 		return FAST_MISS;
-	fi.l3_off = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
 	k = transit_key(h);
 	ce = cache_probe(c, k.k0, k.k1, k.k2, &hit);
 	if (!hit)
@@ -858,7 +864,7 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
 			 &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-	return transit_emit(c, m, &fi, &d, out);
+	return transit_emit(c, m, DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + l3_len, &d, out);
 }
 
 static inline int
