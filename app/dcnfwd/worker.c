@@ -437,13 +437,23 @@ fc_in_burst(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port 
 
 	/* Cut-through: the port's owner, with nothing waiting in the input
 	 * queue, routes the burst as if it had been queued and taken at
-	 * once. */
+	 * once: in pieces of at most the queue's size, as fc_route takes
+	 * them (what cannot move yet is held, and the held list has room for
+	 * one queue's worth); once a piece leaves frames held, the rest
+	 * queues behind them. */
 	if (p->fc_owner == w->idx && in->held_n == 0 && rte_ring_empty(in->in_q)) {
 		struct fc_pass ps = { 0, 0, 0 };
+		uint16_t piece;
 
-		fc_route_burst(d, w, p, in_idx, m, n, &ps);
+		do {
+			piece = (uint16_t)RTE_MIN(n, in->in_cap);
+			fc_route_burst(d, w, p, in_idx, m, piece, &ps);
+			m += piece;
+			n -= piece;
+		} while (n != 0 && in->held_n == 0);
 		fc_pass_end(d, w, node, in, &ps);
-		return;
+		if (n == 0)
+			return;
 	}
 	k = rte_ring_enqueue_burst(in->in_q, (void **)m, n, NULL);
 	if (unlikely(k < n)) {
