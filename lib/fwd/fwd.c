@@ -128,8 +128,7 @@ dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 	p->shared = (uint8_t)(fabric_port >= 0 && port_on_switch(c, fabric_port));
 	p->mac = *mac;
 	memcpy(&p->fabric_eth_tail, mac, RTE_ETHER_ADDR_LEN);
-	((uint8_t *)&p->fabric_eth_tail)[6] = (uint8_t)(c->ethertype >> 8);
-	((uint8_t *)&p->fabric_eth_tail)[7] = (uint8_t)c->ethertype;
+	dcn_fabric_put16((uint8_t *)&p->fabric_eth_tail + RTE_ETHER_ADDR_LEN, c->ethertype);
 	p->peer_mac = 0;
 	memset(&p->peer_mac, 0xff, RTE_ETHER_ADDR_LEN);
 	if (fabric_port >= 0)
@@ -622,7 +621,8 @@ decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
 		d->hdr = with_hdr ? e->hdr[0] : NULL;
 		return DCN_DROP_NONE;
 	}
-	/* Not forwarded: to the host port, no MAC or header to write. */
+	/* Until a candidate is chosen (and for a frame not forwarded): the
+	 * host port, no MAC or header to write. */
 	d->local = c->host_port;
 	d->mac = 0;
 	d->hdr = NULL;
@@ -808,20 +808,6 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
 				(DCN_FABRIC_VERSION << 4 | DCN_FT_DATA) << 8);
 }
 
-/* dcn_fabric_ipv4_len, with the usual header (version 4, no options)
- * checked in fewer steps. */
-static __rte_always_inline uint32_t
-ipv4_len(const uint8_t *ip, uint32_t avail)
-{
-	uint32_t total;
-
-	if (likely(avail >= DCN_IPV4_MIN_HDR && ip[0] == 0x45)) {
-		total = dcn_fabric_get16(ip + 2);
-		return total >= DCN_IPV4_MIN_HDR && total <= avail ? total : 0;
-	}
-	return dcn_fabric_ipv4_len(ip, avail);
-}
-
 /* Not decided by transit_fast: take the full step. */
 #define FAST_MISS DCN_DROP_MAX
 
@@ -853,7 +839,7 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
 	plen = dcn_fabric_get16(h + 6);
 	if (plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN)
 		return FAST_MISS;
-	l3_len = ipv4_len(ip, plen);
+	l3_len = dcn_fabric_ipv4_len(ip, plen);
 	if (l3_len == 0)
 		return FAST_MISS;
 	k = transit_key(h);
