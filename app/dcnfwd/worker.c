@@ -169,13 +169,17 @@ fc_chan_word(const struct rte_mbuf *m)
 	return w & FC_CHAN_BYTES;
 }
 
-/* Do frames 1 to n-1 of m have frame 0's channel word (and its length)? */
+/* Are the n frames of m each at least 16 bytes long, with frame 0's
+ * channel word? */
 static inline int
 fc_same_chan(struct rte_mbuf *const *m, uint16_t n)
 {
-	uint32_t w0 = fc_chan_word(m[0]);
+	uint32_t w0;
 	uint16_t i;
 
+	if (rte_pktmbuf_data_len(m[0]) < 16)
+		return 0;
+	w0 = fc_chan_word(m[0]);
 	for (i = 1; i < n; i++)
 		if (rte_pktmbuf_data_len(m[i]) < 16 || fc_chan_word(m[i]) != w0)
 			return 0;
@@ -477,7 +481,7 @@ fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *
 
 	/* The usual burst: data frames of one VC, taken as they are (no
 	 * sorting, whose counters would chain one frame to the next). */
-	if (v0 >= 0 && rte_pktmbuf_data_len(m[0]) >= 16 && fc_same_chan(m, n)) {
+	if (v0 >= 0 && fc_same_chan(m, n)) {
 		fc_in_burst(d, w, p, pi, (unsigned int)v0 & (fn->n_vcs - 1), m, n);
 		return;
 	}
