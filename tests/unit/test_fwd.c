@@ -644,6 +644,38 @@ test_route_cache_matches_table(void **state)
 	assert_int_equal(rte_mempool_in_use_count(mp), base);
 }
 
+/* The benches' relay: (1,0) of NovaCube k=8, n=2 under DOR, its table,
+ * and a context from setup_ctx. */
+struct relay_fix {
+	struct dcn_topo *t;
+	struct dcn_router *r;
+	struct dcn_rtable *tb;
+	struct dcn_fwd_ctx *c;
+	uint32_t node;
+};
+
+static void
+relay_open(struct relay_fix *f)
+{
+	f->t = topo_or_fail("novacube:k=8,n=2");
+	f->r = router_or_fail(f->t, DCN_ALGO_DOR);
+	f->node = vertex_or_fail(f->t, "(1,0)");
+	f->tb = dcn_rtable_compile(f->r, f->node);
+	assert_non_null(f->tb);
+	f->c = calloc(1, sizeof(*f->c));
+	assert_non_null(f->c);
+	setup_ctx(f->c, f->r, f->tb, 0);
+}
+
+static void
+relay_close(struct relay_fix *f)
+{
+	dcn_rtable_free(f->tb);
+	free(f->c);
+	dcn_router_free(f->r);
+	dcn_topo_free(f->t);
+}
+
 /*
  * A set of destinations a quarter of the cache's size stays in it: once a
  * first pass has filled it, a second pass misses nothing. A key has two
@@ -653,21 +685,18 @@ test_route_cache_matches_table(void **state)
 static void
 test_route_cache_keeps_small_set(void **state)
 {
-	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
-	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DOR);
-	uint32_t relay = vertex_or_fail(t, "(1,0)");
-	struct dcn_rtable *tb = dcn_rtable_compile(r, relay);
-	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct relay_fix f;
+	struct dcn_fwd_ctx *c;
 	unsigned int base = rte_mempool_in_use_count(mp), pass, k;
 	uint32_t v, dst[TEST_CACHE_ENTRIES / 4], n = 0;
 	uint64_t first = 0;
 
 	(void)state;
-	assert_non_null(tb);
-	setup_ctx(c, r, tb, 0);
-	for (v = 0; v < dcn_topo_vertices(t) && n < RTE_DIM(dst); v++)
-		if (v != relay && dcn_topo_is_router(t, v))
-			dst[n++] = dcn_topo_addr(t, v);
+	relay_open(&f);
+	c = f.c;
+	for (v = 0; v < dcn_topo_vertices(f.t) && n < RTE_DIM(dst); v++)
+		if (v != f.node && dcn_topo_is_router(f.t, v))
+			dst[n++] = dcn_topo_addr(f.t, v);
 	assert_int_equal(n, RTE_DIM(dst));
 	for (pass = 0; pass < 2; pass++) {
 		for (k = 0; k < n; k++) {
@@ -684,10 +713,7 @@ test_route_cache_keeps_small_set(void **state)
 	assert_int_equal(first, n);
 	assert_int_equal(c->cache_miss, first);
 	assert_int_equal(c->st.encap, 2 * n);
-	dcn_rtable_free(tb);
-	free(c);
-	dcn_router_free(r);
-	dcn_topo_free(t);
+	relay_close(&f);
 	assert_int_equal(rte_mempool_in_use_count(mp), base);
 }
 
@@ -836,22 +862,20 @@ test_route_cache_follows_table(void **state)
 static void
 test_one_cable_hit_reads_link(void **state)
 {
-	struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
-	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DOR);
-	uint32_t node = vertex_or_fail(t, "(1,0)");
-	struct dcn_rtable *tb = dcn_rtable_compile(r, node);
-	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
 	const struct rte_ether_addr peer = { { 2, 0, 0, 0, 0, 0x42 } };
 	unsigned int base = rte_mempool_in_use_count(mp), i;
+	struct relay_fix f;
+	struct dcn_fwd_ctx *c;
 	uint64_t misses = 0;
 	uint16_t out[1], way = 0;
 
 	(void)state;
-	setup_ctx(c, r, tb, 0);
+	relay_open(&f);
+	c = f.c;
 	/* (0,0) to (3,0): dimension order keeps to x, one candidate. */
 	for (i = 0; i < 6; i++) {
-		struct rte_mbuf *m[1] = { fabric_packet(t, vertex_or_fail(t, "(0,0)"),
-							vertex_or_fail(t, "(3,0)"),
+		struct rte_mbuf *m[1] = { fabric_packet(f.t, vertex_or_fail(f.t, "(0,0)"),
+							vertex_or_fail(f.t, "(3,0)"),
 							DCN_ROUTE_NONE) };
 		uint16_t kept;
 
@@ -883,10 +907,7 @@ test_one_cable_hit_reads_link(void **state)
 	assert_int_equal(c->cache_miss, misses);
 	assert_int_equal(c->st.transit, 5);
 	assert_int_equal(rte_mempool_in_use_count(mp), base);
-	dcn_rtable_free(tb);
-	free(c);
-	dcn_router_free(r);
-	dcn_topo_free(t);
+	relay_close(&f);
 }
 
 int
