@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Zero-loss throughput of dcnfwd by number of worker cores.
+
+A relay bench needs a core for the generator and one for each worker, so
+a two-CPU machine cannot scale a relay fed from outside. This bench runs
+a whole fabric in one dcnfwd (--emulate: every node, cables as rings,
+hosts that send stamped traffic from the workers' own loops), so every
+CPU can forward: its workers carry the fabric's nodes and hosts, spread
+by node, and the main lcore (control, mostly asleep) shares CPU 0.
+
+For 1, 2, ... workers (up to the CPUs this process may use; worker i on
+CPU i mod CPUs), it searches the highest per-host rate at which every
+frame offered arrives, flow control on: a trial passes when the hosts
+sent all that fell due (the workers kept up with their own generators,
+within --resolution) and nothing was lost. Figures per worker count:
+
+  zero-loss host Mpps   host frames delivered a second at that rate
+  zero-loss fwd Mpps    forwarding steps a second at that rate (a frame
+                        takes one at each relay on its path)
+  full-load fwd Mpps    forwarding steps a second with every host
+                        offering far more than the fabric can take
+
+and the speed-up of each against one worker. Output in --out:
+scaling.csv, scaling.json and scaling.png (gnuplot). Nothing is asserted
+about speed; exit 1 when a run fails or no rate passes.
+
+  scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--out DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+FULL_LOAD_PPS = 10_000_000       # per host: far beyond any worker
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+class Emulated:
+    def __init__(self, a):
+        self.a, self.n = a, 0
+        self.dcnfwd = os.path.join(a.build, "app/dcnfwd/dcnfwd")
+        self.cpus = sorted(os.sched_getaffinity(0))
+
+    def lcores(self, workers):
+        """Main lcore 0 on the first CPU; worker i on CPU i mod CPUs."""
+        c = self.cpus
+        return ",".join(["0@%d" % c[0]] +
+                        ["%d@%d" % (i, c[i % len(c)]) for i in range(1, workers + 1)])
+
+    def trial(self, workers, rate):
+        """One emulated run at rate frames a second per host: its report."""
+        self.n += 1
+        prefix = "dcn-scale-%d-%d" % (os.getpid(), self.n)
+        cmd = [self.dcnfwd, "--lcores", self.lcores(workers), "--no-huge", "-m",
+               "1024", "--no-pci", "--file-prefix", prefix, "--log-level=4", "--",
+               "--emulate", self.a.spec, "--rate", "%d" % rate, "--size",
+               str(self.a.size - 4), "--duration", str(self.a.trial), "--json",
+               "--no-backoff", "--flow-control", self.a.flow_control]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=60 + 4 * self.a.trial)
+        finally:
+            shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+        rep = [json.loads(l) for l in r.stdout.splitlines()
+               if l.startswith("{") and '"topology"' in l]
+        if r.returncode != 0 or not rep:
+            raise RuntimeError("dcnfwd --emulate with %d workers at %d pps exited %d:"
+                               "\n%s" % (workers, rate, r.returncode,
+                                         (r.stdout + r.stderr)[-600:]))
+        rep = rep[-1]
+        if rep["workers"] != workers:
+            raise RuntimeError("asked %d workers, dcnfwd ran %d" %
+                               (workers, rep["workers"]))
+        offered = rate * rep["hosts"] * rep["seconds"]
+        rep["offered"] = offered
+        rep["kept_up"] = rep["sent"] >= offered * (1 - self.a.resolution / 100)
+        rep["passed"] = rep["kept_up"] and rep["lost"] == 0
+        rep["host_pps"] = rep["received"] / rep["seconds"]
+        rep["fwd_pps"] = rep["forwarded"] / rep["seconds"]
+        return rep
+
+    def search(self, workers):
+        """Full load, then bisection on the per-host rate below what the
+        full-load trial delivered."""
+        full = self.trial(workers, FULL_LOAD_PPS)
+        hosts = full["hosts"]
+        lo, hi, best = 0, int(full["received"] / full["seconds"] / hosts * 1.1) + 1, None
+        trials = [full]
+        while hi - lo > max(lo, 1) * self.a.resolution / 100 and len(trials) < 16:
+            mid = (lo + hi) // 2
+            t = self.trial(workers, mid)
+            trials.append(t)
+            if t["passed"]:
+                lo, best = mid, t
+            else:
+                hi = mid
+        return {"workers": workers, "lcores": self.lcores(workers),
+                "zero_loss_rate_per_host": lo,
+                "zero_loss_host_pps": best["host_pps"] if best else 0.0,
+                "zero_loss_fwd_pps": best["fwd_pps"] if best else 0.0,
+                "full_load_fwd_pps": full["fwd_pps"],
+                "full_load_host_pps": full["host_pps"],
+                "trials": [{k: t[k] for k in ("rate_pps_per_host", "seconds", "sent",
+                                              "received", "lost", "forwarded",
+                                              "kept_up", "passed")}
+                           for t in trials]}
+
+
+def plot(rows, out):
+    gp = shutil.which("gnuplot")
+    if gp is None:
+        log("no gnuplot: no PNG (tools/install-deps.sh installs it)")
+        return
+    script = ["set terminal png size 800,560",
+              "set output '%s'" % os.path.join(out, "scaling.png"),
+              "set title 'dcnfwd by worker cores: emulated fabric, flow control on'",
+              "set xlabel 'worker cores'", "set ylabel 'Mpps'", "set grid",
+              "set key top left", "set yrange [0:*]",
+              "set xtics 1", "set xrange [0.5:%d.5]" % max(r["workers"] for r in rows),
+              "plot '-' using 1:2 with linespoints title 'forwarding steps, full load', "
+              "'-' using 1:2 with linespoints title 'forwarding steps, zero loss', "
+              "'-' using 1:2 with linespoints title 'host frames, zero loss'"]
+    for key in ("full_load_fwd_pps", "zero_loss_fwd_pps", "zero_loss_host_pps"):
+        script += ["%d %.4f" % (r["workers"], r[key] / 1e6) for r in rows] + ["e"]
+    subprocess.run([gp], input="\n".join(script) + "\n", text=True, check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True, help="meson build directory")
+    ap.add_argument("--spec", default="novacube:k=4,n=2",
+                    help="the emulated fabric (default %(default)s)")
+    ap.add_argument("--size", type=int, default=64,
+                    help="host frame size, FCS included (default %(default)s)")
+    ap.add_argument("--workers", default="",
+                    help="worker counts, e.g. 1,2 (default 1 to the CPUs here)")
+    ap.add_argument("--trial", type=float, default=2.0,
+                    help="seconds of traffic per trial (default %(default)s)")
+    ap.add_argument("--resolution", type=float, default=2.0,
+                    help="search resolution and the generator's allowance, "
+                         "percent (default %(default)s)")
+    ap.add_argument("--flow-control", choices=("on", "off"), default="on")
+    ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
+    a = ap.parse_args()
+    e = Emulated(a)
+    counts = ([int(x) for x in a.workers.split(",")] if a.workers
+              else list(range(1, len(e.cpus) + 1)))
+    os.makedirs(a.out, exist_ok=True)
+    log("scaling: %s, %d B, trial %.1f s, flow control %s, %d CPUs" %
+        (a.spec, a.size, a.trial, a.flow_control, len(e.cpus)))
+    log("%-8s %-14s %16s %16s %16s" % ("workers", "lcores", "0-loss host Mpps",
+                                       "0-loss fwd Mpps", "full fwd Mpps"))
+    rows = []
+    try:
+        for w in counts:
+            r = e.search(w)
+            if r["zero_loss_rate_per_host"] == 0:
+                raise RuntimeError("%d workers: no trial without loss" % w)
+            rows.append(r)
+            log("%-8d %-14s %16.3f %16.3f %16.3f" % (
+                w, r["lcores"], r["zero_loss_host_pps"] / 1e6,
+                r["zero_loss_fwd_pps"] / 1e6, r["full_load_fwd_pps"] / 1e6))
+    except (RuntimeError, subprocess.TimeoutExpired) as ex:
+        log("FAIL: %s" % ex)
+        return 1
+    base = rows[0]
+    for r in rows:
+        for key in ("zero_loss_host_pps", "zero_loss_fwd_pps", "full_load_fwd_pps"):
+            r[key.replace("_pps", "_speedup")] = (r[key] / base[key] if base[key]
+                                                 else None)
+    with open(os.path.join(a.out, "scaling.json"), "w") as f:
+        json.dump({"spec": a.spec, "frame_bytes": a.size, "trial_s": a.trial,
+                   "flow_control": a.flow_control, "cpus": len(e.cpus),
+                   "results": rows}, f, indent=1)
+    with open(os.path.join(a.out, "scaling.csv"), "w") as f:
+        f.write("workers,zero_loss_rate_per_host,zero_loss_host_mpps,"
+                "zero_loss_fwd_mpps,full_load_fwd_mpps,full_load_speedup\n")
+        for r in rows:
+            f.write("%d,%d,%.4f,%.4f,%.4f,%.3f\n" % (
+                r["workers"], r["zero_loss_rate_per_host"],
+                r["zero_loss_host_pps"] / 1e6, r["zero_loss_fwd_pps"] / 1e6,
+                r["full_load_fwd_pps"] / 1e6, r["full_load_fwd_speedup"] or 0))
+    plot(rows, a.out)
+    for r in rows[1:]:
+        log("%d workers against 1: %s zero loss (host frames), %s full load "
+            "(forwarding steps)" % (
+                r["workers"],
+                "%.2fx" % r["zero_loss_host_speedup"] if r["zero_loss_host_speedup"]
+                else "-", "%.2fx" % r["full_load_fwd_speedup"]))
+    log("written: %s" % ", ".join(os.path.join(a.out, "scaling." + x)
+                                  for x in ("csv", "json", "png")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
