@@ -499,6 +499,15 @@ final_report(const struct dcnfwd *d)
 			       (unsigned long)ps.rx, (unsigned long)ps.tx,
 			       (unsigned long)ps.tx_drop, (unsigned long)ps.in_drop);
 		}
+		for (i = 0; i < d->n_ports; i++) {
+			struct dcnfwd_port_stats ps;
+
+			dcnfwd_port_totals(d, i, &ps);
+			if (ps.down_drop)
+				printf("  %s: %lu queued frames dropped while its link "
+				       "was down\n", d->port[i].name,
+				       (unsigned long)ps.down_drop);
+		}
 		dcnfwd_xdp_print(d, stdout);
 	}
 	printf("  frames in %lu: encapsulated %lu, transit %lu, decapsulated %lu, "
@@ -524,6 +533,9 @@ final_report(const struct dcnfwd *d)
 		printf("  flow control: credit frames sent %lu (lost %lu), sends "
 		       "stalled for credits %lu\n", (unsigned long)dr.credit_tx,
 		       (unsigned long)dr.credit_lost, (unsigned long)dr.stalls);
+		printf("  drops in all: inside the node %lu, at its host ports' "
+		       "input %lu, control frames %lu\n", (unsigned long)dr.fabric,
+		       (unsigned long)dr.ingress, (unsigned long)dr.control);
 	}
 }
 

@@ -169,6 +169,11 @@ for log in ("a.log", "b.log"):
         loops, busy, per, cycles = int(m[1]), int(m[2]), float(m[3]), int(m[4])
         check(0 < busy <= loops and per >= 1 and cycles > 0,
               "%s worker loop figures: %s" % (log, m[0]))
+if not ok:
+    # Where frames went: each relay's final counters and drop reasons.
+    for log in ("a.log", "b.log"):
+        print("--- %s, last lines ---" % log)
+        print("".join(open(d + "/" + log).readlines()[-45:]))
 sys.exit(0 if ok else 1)
 PY
 [ $? -eq 0 ] || exit 1
