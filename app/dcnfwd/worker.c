@@ -466,6 +466,53 @@ fc_in_burst(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port 
 	}
 }
 
+/* Is m a credit frame, by the checks dcn_fabric_classify makes of one
+ * (single segment, EtherType, version and type, payload within the
+ * frame), long enough for take_credit to read? */
+static inline int
+fc_is_credit(const struct dcnfwd *d, const struct rte_mbuf *m)
+{
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+
+	return m->nb_segs == 1 &&
+	       len >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_FC_CREDIT_LEN &&
+	       dcn_fabric_get16(e + 12) == d->ethertype &&
+	       e[DCN_ETHER_HDR_LEN] == (DCN_FABRIC_VERSION << 4 | DCN_FT_CREDIT) &&
+	       dcn_fabric_get16(e + DCN_ETHER_HDR_LEN + 6) <=
+		       len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN;
+}
+
+/*
+ * A cable's peer sends a credit frame every credit_batch frames or so,
+ * and it arrives alone, between data bursts on the other cables. Such a
+ * small burst of credit frames is taken here, counted as the forwarding
+ * step counts control frames, without that step's full classification
+ * (which cost more than the credit itself). @return 0 when the burst is
+ * not such, and nothing was done.
+ */
+#define FC_CREDIT_BURST 2
+
+static inline int
+fc_take_credits(struct dcnfwd *d, struct dcnfwd_worker *w,
+		const struct dcnfwd_port *p, struct rte_mbuf **m, uint16_t n)
+{
+	struct dcn_fc_node *fn = d->node[p->owner_idx].fc;
+	struct dcn_fwd_ctx *c = w->ctx[p->owner_idx];
+	uint16_t i;
+
+	if (n > FC_CREDIT_BURST || fn->kind[p->local] != DCN_FC_PORT_CREDIT)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!fc_is_credit(d, m[i]))
+			return 0;
+	c->st.rx += n;
+	c->st.control += n;
+	for (i = 0; i < n; i++)
+		take_credit(d, p, m[i]);
+	return 1;
+}
+
 static inline void
 fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *p,
 	   uint32_t pi, struct rte_mbuf **m, uint16_t n)
@@ -477,7 +524,11 @@ fc_node_rx(struct dcnfwd *d, struct dcnfwd_worker *w, const struct dcnfwd_port *
 	struct rte_mbuf *other[DCNFWD_MAX_BURST];
 	uint16_t nq[DCN_FC_MAX_VCS] = { 0 }, no = 0, i;
 	unsigned int vc;
-	int v0 = fc_in_vc(d, p, c, m[0]);
+	int v0;
+
+	if (!p->is_host && fc_take_credits(d, w, p, m, n))
+		return;
+	v0 = fc_in_vc(d, p, c, m[0]);
 
 	/* The usual burst: data frames of one VC, taken as they are (no
 	 * sorting, whose counters would chain one frame to the next). */
