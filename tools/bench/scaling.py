@@ -23,7 +23,8 @@ within --resolution) and nothing was lost. Figures per worker count:
 
 and the speed-up of each against one worker. Output in --out:
 scaling.csv, scaling.json and scaling.png (gnuplot). Nothing is asserted
-about speed; exit 1 when a run fails or no rate passes.
+about speed; exit 1 when a run fails or no rate passes, 77 when dcnfwd
+cannot start here.
 
   scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--out DIR]
 """
@@ -39,6 +40,10 @@ FULL_LOAD_PPS = 10_000_000       # per host: far beyond any worker
 
 def log(msg):
     print(msg, flush=True)
+
+
+class Skip(Exception):
+    """What the bench needs is not here (exit 77)."""
 
 
 class Emulated:
@@ -69,6 +74,8 @@ class Emulated:
             shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
         rep = [json.loads(l) for l in r.stdout.splitlines()
                if l.startswith("{") and '"topology"' in l]
+        if r.returncode != 0 and "EAL init failed" in r.stderr:
+            raise Skip("dcnfwd's EAL did not start here:\n%s" % r.stderr[-400:])
         if r.returncode != 0 or not rep:
             raise RuntimeError("dcnfwd --emulate with %d workers at %d pps exited %d:"
                                "\n%s" % (workers, rate, r.returncode,
@@ -167,6 +174,9 @@ def main():
             log("%-8d %-14s %16.3f %16.3f %16.3f" % (
                 w, r["lcores"], r["zero_loss_host_pps"] / 1e6,
                 r["zero_loss_fwd_pps"] / 1e6, r["full_load_fwd_pps"] / 1e6))
+    except Skip as ex:
+        log("SKIP: %s" % ex)
+        return 77
     except (RuntimeError, subprocess.TimeoutExpired) as ex:
         log("FAIL: %s" % ex)
         return 1
