@@ -177,7 +177,7 @@ enabled = %s
         """@return (process, gen port args, gen traffic args)."""
         logf = open(self.log_path(dut), "w")
         if dut.startswith("dcnfwd"):
-            cmd = [self.dcnfwd] + self.eal(DCNFWD_LCORES, 512, prefix) + \
+            cmd = self.a.wrap.split() + [self.dcnfwd] + self.eal(DCNFWD_LCORES, 512, prefix) + \
                   ["--", "--config", self.dcnfwd_conf(), "--stats", "0"]
             west, east, host = (self.memif(0, "west", "client"),
                                 self.memif(1, "east", "client"),
@@ -216,7 +216,8 @@ enabled = %s
                    "--pattern", "list"]
         p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT,
                              start_new_session=True)
-        end = time.time() + 20
+        # Under a wrapper (valgrind) dcnfwd starts many times slower.
+        end = time.time() + (120 if self.a.wrap else 20)
         while time.time() < end and p.poll() is None:
             with open(ready[1], errors="replace") as f:
                 if ready[0] in f.read():
@@ -241,7 +242,8 @@ enabled = %s
     @staticmethod
     def stop(p):
         if p.poll() is None:
-            p.send_signal(signal.SIGINT if "dcnfwd" not in p.args[0] else signal.SIGTERM)
+            p.send_signal(signal.SIGTERM if any("dcnfwd" in x for x in p.args)
+                          else signal.SIGINT)
         try:
             p.wait(timeout=15)
         except subprocess.TimeoutExpired:
@@ -387,6 +389,10 @@ def main():
                          "up to 1518)")
     ap.add_argument("--no-huge", action="store_true",
                     help="4 KB pages (slower for all: TLB misses)")
+    ap.add_argument("--wrap", default="",
+                    help="a command dcnfwd runs under, e.g. \"valgrind "
+                         "--tool=callgrind\" to count its instructions per "
+                         "frame (its figures are then not rates)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     if os.geteuid() != 0 and not a.no_huge:
