@@ -17,7 +17,7 @@
 
 static char test_eal_rundir[96];
 
-static int
+static inline int
 test_eal_rm_entry(const char *path, const struct stat *sb, int flag,
 		  struct FTW *ftw)
 {
@@ -27,16 +27,23 @@ test_eal_rm_entry(const char *path, const struct stat *sb, int flag,
 	return remove(path);
 }
 
-static void
+/* Remove the runtime directory test_eal_rundir names (after EAL). */
+static inline void
+test_eal_rm_rundir(void)
+{
+	nftw(test_eal_rundir, test_eal_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static inline void
 test_eal_stop(struct rte_mempool *mp)
 {
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	nftw(test_eal_rundir, test_eal_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	test_eal_rm_rundir();
 }
 
 /* @return 0 with *mp set, or 77 (skip). */
-static int
+static inline int
 test_eal_start(char *argv0, const char *name, unsigned int mbufs,
 	       struct rte_mempool **mp)
 {

@@ -17,6 +17,8 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 
+#include "test_eal.h"
+
 static uint16_t memif_port;
 
 static void
@@ -65,6 +67,8 @@ main(int argc, char **argv)
 	snprintf(sock, sizeof(sock), "/tmp/dcn-test-mtu-%d.sock", (int)getpid());
 	snprintf(prefix, sizeof(prefix), "--file-prefix=dcn-test-mtu-%d", (int)getpid());
 	snprintf(vdev, sizeof(vdev), "net_memif0,role=server,socket=%s", sock);
+	snprintf(test_eal_rundir, sizeof(test_eal_rundir), "/var/run/dpdk/dcn-test-mtu-%d",
+		 (int)getpid());
 	if (rte_eal_init(9, eal) < 0) {
 		printf("SKIP: EAL did not start\n");
 		return 77;
@@ -72,11 +76,13 @@ main(int argc, char **argv)
 	if (rte_eth_dev_get_port_by_name("net_memif0", &memif_port) != 0) {
 		printf("SKIP: no memif port (DPDK without net_memif?)\n");
 		rte_eal_cleanup();
+		test_eal_rm_rundir();
 		return 77;
 	}
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
 	rte_eth_dev_close(memif_port);
 	rte_eal_cleanup();
+	test_eal_rm_rundir();
 	unlink(sock);
 	return ret;
 }
