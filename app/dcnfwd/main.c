@@ -498,11 +498,6 @@ final_report(const struct dcnfwd *d)
 			printf("  %-16s %12lu %12lu %10lu %10lu\n", d->port[i].name,
 			       (unsigned long)ps.rx, (unsigned long)ps.tx,
 			       (unsigned long)ps.tx_drop, (unsigned long)ps.in_drop);
-		}
-		for (i = 0; i < d->n_ports; i++) {
-			struct dcnfwd_port_stats ps;
-
-			dcnfwd_port_totals(d, i, &ps);
 			if (ps.down_drop)
 				printf("  %s: %lu queued frames dropped while its link "
 				       "was down\n", d->port[i].name,

@@ -85,7 +85,6 @@ class Emulated:
             raise RuntimeError("asked %d workers, dcnfwd ran %d" %
                                (workers, rep["workers"]))
         offered = rate * rep["hosts"] * rep["seconds"]
-        rep["offered"] = offered
         rep["kept_up"] = rep["sent"] >= offered * (1 - self.a.resolution / 100)
         rep["passed"] = rep["kept_up"] and rep["lost"] == 0
         rep["host_pps"] = rep["received"] / rep["seconds"]
@@ -96,8 +95,7 @@ class Emulated:
         """Full load, then bisection on the per-host rate below what the
         full-load trial delivered."""
         full = self.trial(workers, FULL_LOAD_PPS)
-        hosts = full["hosts"]
-        lo, hi, best = 0, int(full["received"] / full["seconds"] / hosts * 1.1) + 1, None
+        lo, hi, best = 0, int(full["host_pps"] / full["hosts"] * 1.1) + 1, None
         trials = [full]
         while hi - lo > max(lo, 1) * self.a.resolution / 100 and len(trials) < 16:
             mid = (lo + hi) // 2

@@ -8,11 +8,10 @@
  * rte_eth_dev_set_mtu answers as DPDK's does, but for ENOTSUP: then an
  * MTU that the port's own limits admit (dev_info: min_mtu or Ethernet's
  * 68, max_mtu, and max_rx_pktlen with the Ethernet header) is taken as
- * set, since the
- * port already carries such frames, and one outside them gets EINVAL, as
- * a port with an MTU setting would answer. Nothing else changes. Works
- * with a program linked to DPDK's shared libraries (pktgen's meson build
- * is), whose calls go through the dynamic linker.
+ * set, since the port already carries such frames, and one outside them
+ * gets EINVAL, as a port with an MTU setting would answer. Nothing else
+ * changes. Works with a program linked to DPDK's shared libraries
+ * (pktgen's meson build is), whose calls go through the dynamic linker.
  *
  *   LD_PRELOAD=build/tools/pktgen/dcn-mtu-shim.so pktgen ...
  */
