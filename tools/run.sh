@@ -27,6 +27,8 @@ ninja -C "$BUILD"
 
 prefix="dcnfwd-run-$$"
 trap 'rm -rf "/var/run/dpdk/$prefix"' EXIT
+echo "run.sh: dcnfwd runs with --file-prefix=$prefix; while it runs:" \
+	"tools/dcn-telemetry -p $prefix /dcn/stats"
 "$BUILD/app/dcnfwd/dcnfwd" -l 0-1 --no-huge -m 1024 --no-pci \
 	--file-prefix="$prefix" --log-level=5 -- \
 	--emulate "$SPEC" --rate "$RATE" --duration "$DURATION"

@@ -22,6 +22,7 @@
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
+#include <rte_telemetry.h>
 
 #include "dcn_conf.h"
 #include "dcn_fc.h"
@@ -430,7 +431,21 @@ dcnfwd_node_ctx(struct dcn_fwd_ctx *c, const struct dcnfwd_node *n)
 }
 
 /* telemetry.c */
+struct dcnfwd_tel_cmd {
+	const char *name;
+	int (*fn)(const char *cmd, const char *params, struct rte_tel_data *t);
+	const char *params;       /* what the parameter is, "" for none */
+	const char *help;
+};
+/* Every /dcn/ command, NULL-terminated. */
+extern const struct dcnfwd_tel_cmd dcnfwd_tel_cmds[];
 void dcnfwd_telemetry_register(void);
+/* Answer commands from now on (the process is built), until _close
+ * (before it is torn down); until then they answer an error. */
+void dcnfwd_telemetry_open(struct dcnfwd *d);
+void dcnfwd_telemetry_close(struct dcnfwd *d);
+/* A telemetry dict key from a name: DPDK takes [A-Za-z0-9_] only. */
+const char *dcnfwd_tel_key(const char *name, char *buf, size_t len);
 
 /* xdp.c: dcnfwd's XDP program on net_af_xdp ports */
 int dcnfwd_kernel_ifindex(const char *devargs);
@@ -440,7 +455,8 @@ void dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p,
 			   const char *dev);
 void dcnfwd_xdp_port_stop(struct dcnfwd_port *p);
 void dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f);
-void dcnfwd_xdp_telemetry_register(void);
+/* Port p's XDP verdict counters into dict e; -ENOENT: it has none. */
+int dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e);
 
 /* emulate.c */
 int dcnfwd_emulate_run(struct dcnfwd *d, unsigned int pairs, double rate,

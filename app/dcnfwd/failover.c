@@ -647,9 +647,10 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 	/* Silence counts from the first tick: until then no hello could be
 	 * sent or taken (workers and the run loop are still starting). */
 	d->last_tick_us = us;
-	sz = rte_rcu_qsbr_get_memsize(RTE_MAX(d->n_workers, 1u));
+	/* Readers: the workers, and telemetry (thread id n_workers). */
+	sz = rte_rcu_qsbr_get_memsize(d->n_workers + 1);
 	d->rcu = rte_zmalloc("dcn_rcu", sz, RTE_CACHE_LINE_SIZE);
-	if (d->rcu == NULL || rte_rcu_qsbr_init(d->rcu, RTE_MAX(d->n_workers, 1u)) != 0)
+	if (d->rcu == NULL || rte_rcu_qsbr_init(d->rcu, d->n_workers + 1) != 0)
 		return -ENOMEM;
 	for (i = 0; i < d->n_nodes; i++) {
 		struct dcnfwd_node *n = &d->node[i];

@@ -397,6 +397,29 @@ check_config(const char *file)
 	return 0;
 }
 
+/* What usually stops EAL, told from its arguments and error. */
+static const char *
+eal_hint(int argc, char **argv, int err)
+{
+	int i, no_huge = 0, prefix = 0;
+
+	for (i = 1; i < argc; i++) {
+		no_huge |= strcmp(argv[i], "--no-huge") == 0;
+		prefix |= strncmp(argv[i], "--file-prefix", 13) == 0;
+	}
+	if (!no_huge && (err == EACCES || err == ENOMEM))
+		return " (no hugepages? reserve some, e.g. echo 1024 > "
+		       "/proc/sys/vm/nr_hugepages, or run without them: "
+		       "--no-huge -m 1024)";
+	if (err == EALREADY || (!prefix && err == EBUSY))
+		return " (another DPDK process uses this runtime directory: give "
+		       "each its own --file-prefix)";
+	if (err == EACCES || err == EPERM)
+		return " (DPDK needs root, or the capabilities to map memory and "
+		       "open its runtime directory)";
+	return "";
+}
+
 static unsigned int memzones_at_start;
 
 static void
@@ -671,8 +694,8 @@ main(int argc, char **argv)
 	}
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "dcnfwd: EAL init failed: %s\n",
-			rte_strerror(rte_errno));
+		fprintf(stderr, "dcnfwd: EAL init failed: %s%s\n",
+			rte_strerror(rte_errno), eal_hint(eal_argc, argv, rte_errno));
 		return 1;
 	}
 	dcnfwd_logtype = rte_log_register_type_and_pick_level("dcnfwd",
@@ -702,7 +725,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	dcnfwd_telemetry_register();
-	dcnfwd_xdp_telemetry_register();
+	dcnfwd_telemetry_open(d);
 	for (i = 0; i < (int)d->n_workers; i++)
 		rte_eal_remote_launch(dcnfwd_worker_main, &d->worker[i],
 				      d->worker[i].lcore);
@@ -716,6 +739,7 @@ main(int argc, char **argv)
 	/* Counted after the workers stopped: the final figures. */
 	dcnfwd_control_poll(d, rte_rdtsc());
 	final_report(d);
+	dcnfwd_telemetry_close(d);
 	dcnfwd_teardown(d);
 	{
 		unsigned int mz = 0;

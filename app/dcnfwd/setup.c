@@ -4,6 +4,7 @@
  * file (one node on real ports) or from a topology spec (every node of a
  * small instance, cables as ring pairs, L2 switches and hosts emulated).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,43 @@ probe_port(const char *dev, uint16_t *port_id)
 	return rte_eth_dev_get_port_by_name(name, port_id);
 }
 
+/* Why a device did not open, as far as can be told from its name. */
+static const char *
+probe_hint(const char *dev, char *buf, size_t len)
+{
+	static const char *const vdevs[] = { "net_af_xdp", "net_af_packet",
+		"net_memif", "net_tap", "net_ring", "net_null", "net_pcap",
+		"net_vhost", "net_virtio_user", NULL };
+	unsigned int i;
+
+	if (isxdigit((unsigned char)dev[0]) && strchr(dev, ':') != NULL &&
+	    strncmp(dev, "net_", 4) != 0) {
+		snprintf(buf, len, " (a NIC: is it bound to vfio-pci or "
+			 "uio_pci_generic (dpdk-devbind.py --status), and not "
+			 "left out by EAL's -a/-b or --no-pci?)");
+		return buf;
+	}
+	for (i = 0; vdevs[i] != NULL; i++)
+		if (strncmp(dev, vdevs[i], strlen(vdevs[i])) == 0)
+			break;
+	if (vdevs[i] == NULL) {
+		snprintf(buf, len, " (no DPDK driver has that name: a virtual "
+			 "device is a driver name and a number, such as net_memif0, "
+			 "net_af_xdp0 or net_tap0; a NIC is its PCI address)");
+		return buf;
+	}
+	if ((!strncmp(dev, "net_af_xdp", 10) || !strncmp(dev, "net_af_packet", 13)) &&
+	    dcnfwd_kernel_ifindex(dev) <= 0) {
+		const char *s = strstr(dev, "iface=");
+
+		snprintf(buf, len, " (no network interface '%.*s' here: ip link "
+			 "lists them)", s ? (int)strcspn(s + 6, ",") : 0,
+			 s ? s + 6 : "");
+		return buf;
+	}
+	return "";
+}
+
 static int
 start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	     const struct dcn_conf_port *cp)
@@ -447,8 +485,11 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 		ret = probe_port(dcnfwd_xdp_devargs(d, cp->dev, devargs,
 						    sizeof(devargs)), &p->ethdev);
 		if (ret != 0) {
+			char hint[256];
+
 			fprintf(stderr, "dcnfwd: %s: [port.%s] dev: cannot open '%s': "
-				"%s\n", c->file, cp->name, cp->dev, strerror(-ret));
+				"%s%s\n", c->file, cp->name, cp->dev, strerror(-ret),
+				probe_hint(cp->dev, hint, sizeof(hint)));
 			return ret;
 		}
 		ret = start_ethdev(d, p, cp);

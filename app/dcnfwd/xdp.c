@@ -12,8 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_telemetry.h>
-
 #include "dcnfwd.h"
 
 #ifdef DCN_HAVE_XDP
@@ -156,41 +154,22 @@ dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f)
 	}
 }
 
-/* /dcn/xdp: each port's XDP verdict counters. */
-static int
-tel_xdp(const char *cmd, const char *params, struct rte_tel_data *t)
+int
+dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e)
 {
-	const struct dcnfwd *d = &dcnfwd_g;
-	unsigned int i, k;
+	uint64_t c[DCN_XDP_NB_COUNTERS];
+	unsigned int k;
 
-	(void)cmd;
-	(void)params;
-	rte_tel_data_start_dict(t);
-	for (i = 0; i < d->n_ports; i++) {
-		const struct dcnfwd_port *p = &d->port[i];
-		uint64_t c[DCN_XDP_NB_COUNTERS];
-		struct rte_tel_data *e;
-
-		if (!p->has_xdp || dcn_xdp_read(&p->xdp, c) != 0)
-			continue;
-		e = rte_tel_data_alloc();
-		if (e == NULL)
-			return -1;
-		rte_tel_data_start_dict(e);
-		rte_tel_data_add_dict_int(e, "prog_id", (int)p->xdp.prog_id);
-		rte_tel_data_add_dict_int(e, "ifindex", p->xdp.ifindex);
-		for (k = 0; k < DCN_XDP_NB_COUNTERS; k++)
-			rte_tel_data_add_dict_u64(e, dcn_xdp_counter_name(k), c[k]);
-		rte_tel_data_add_dict_container(t, p->name, e, 0);
-	}
+	if (!p->has_xdp || dcn_xdp_read(&p->xdp, c) != 0)
+		return -ENOENT;
+	rte_tel_data_start_dict(e);
+	if (rte_tel_data_add_dict_int(e, "prog_id", (int)p->xdp.prog_id) < 0 ||
+	    rte_tel_data_add_dict_int(e, "ifindex", p->xdp.ifindex) < 0)
+		return -EINVAL;
+	for (k = 0; k < DCN_XDP_NB_COUNTERS; k++)
+		if (rte_tel_data_add_dict_u64(e, dcn_xdp_counter_name(k), c[k]) < 0)
+			return -EINVAL;
 	return 0;
-}
-
-void
-dcnfwd_xdp_telemetry_register(void)
-{
-	rte_telemetry_register_cmd("/dcn/xdp", tel_xdp,
-		"XDP verdicts of each net_af_xdp port: to dcnfwd, to the kernel");
 }
 #else
 void
@@ -214,8 +193,11 @@ dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f)
 	(void)f;
 }
 
-void
-dcnfwd_xdp_telemetry_register(void)
+int
+dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e)
 {
+	(void)p;
+	(void)e;
+	return -ENOENT;
 }
 #endif

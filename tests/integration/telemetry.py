@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every /dcn/ telemetry command on running relays, with valid and
+invalid parameters, before and after a link failure (when tables are
+rebuilt and the old ones freed): each answers a non-empty JSON object
+and dcnfwd is still alive afterwards.
+
+emulated  every node of novacube:k=4,n=2 in one process; the cable
+          (0,0):0 is pulled (carrier) half-way through.
+config    two relays of novacube:k=4,n=2 from configuration files,
+          joined by a memif cable; relay (1,0) is killed, and (0,0)
+          finds its neighbour silent and rebuilds its table.
+
+The commands are those the documentation's telemetry table lists, which
+must be those dcnfwd registers (DPDK's "/" command). /dcn/fc must show
+every (port, VC) of a NovaCube relay.
+
+Usage: telemetry.py DCNFWD MODE      Exit 0 pass, 1 fail, 77 skip.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+dcnfwd, mode = sys.argv[1:3]
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SPEC = "novacube:k=4,n=2"
+EAL = ["-l", "0-1", "--no-huge", "-m", "512", "--no-pci", "--log-level=5"]
+failed = []
+
+
+def check(cond, msg):
+    print("  %s: %s" % ("ok  " if cond else "FAIL", msg))
+    if not cond:
+        failed.append(msg)
+
+
+def documented_commands():
+    """The /dcn/ commands of the telemetry reference's table."""
+    text = open(os.path.join(ROOT, "doc", "telemetry.md")).read()
+    return sorted(set(re.findall(r"^\| `(/dcn/[a-z]+)", text, re.M)))
+
+
+class Telemetry:
+    """A telemetry v2 client of one process."""
+
+    def __init__(self, prefix):
+        path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
+        for _ in range(100):
+            try:
+                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                self.s.connect(path)
+                break
+            except OSError:
+                self.s.close()
+                time.sleep(0.1)
+        else:
+            sys.exit("FAIL: no telemetry socket at " + path)
+        self.size = json.loads(self.s.recv(1024))["max_output_len"]
+
+    def ask(self, cmd):
+        self.s.send(cmd.encode())
+        data = self.s.recv(self.size)
+        if not data:
+            return None
+        return json.loads(data)[cmd.split(",")[0]]
+
+
+def sweep(tel, commands, nodes, addrs, pid, when):
+    """Every command with every parameter: each answers a non-empty JSON
+    object (an error for an invalid one), and the process lives on."""
+    asked = bad = 0
+    for cmd in commands:
+        if cmd in ("/dcn/stats", "/dcn/events", "/dcn/xdp"):
+            params = ["", "ignored"]
+        elif cmd == "/dcn/route":
+            params = (addrs + ["%s %s" % (n, a) for n in nodes
+                                            for a in addrs[:2]] +
+                      ["", "nosuchnode 1.2.3.4", "%s notanaddress" % nodes[0],
+                       "1.2.3.4", "999.1.1.1", " "])
+        else:
+            params = [""] + nodes + ["nosuchnode", "(9,9)", "x" * 200]
+        for p in params:
+            full = cmd + ("," + p if p else "")
+            reply = tel.ask(full)
+            asked += 1
+            if not isinstance(reply, dict) or not reply:
+                bad += 1
+                print("    %s answered %r" % (full, reply))
+    alive = pid.poll() is None
+    check(bad == 0, "%s: %d queries, each answered a non-empty JSON object"
+          % (when, asked))
+    check(alive, "%s: dcnfwd alive after them" % when)
+    return alive
+
+
+def check_fc(tel, node, n_ports, when):
+    fc = tel.ask("/dcn/fc," + node)
+    chans = [v for v in fc.values() if isinstance(v, dict)]
+    check(len(chans) == 2 * n_ports,
+          "%s: /dcn/fc,%s shows %d (port, VC) channels (%d ports x 2 VCs)"
+          % (when, node, len(chans), n_ports))
+    kinds = sorted(set(c.get("kind") for c in chans))
+    check("credit" in kinds and all("in_cap" in c and "sent" in c
+                                    for c in chans),
+          "%s: each channel has its queues and counters (kinds %s)"
+          % (when, ",".join(kinds)))
+
+
+def commands_match(tel, commands):
+    registered = sorted(c for c in tel.ask("/") if c.startswith("/dcn/"))
+    check(registered == commands,
+          "the documented commands are the registered ones: %s"
+          % " ".join(registered))
+
+
+def gen_of(tel, node):
+    return tel.ask("/dcn/links," + node).get("table_generation", 0)
+
+
+def emulated(commands, prefix):
+    cmd = [dcnfwd] + EAL + ["--file-prefix=" + prefix, "--", "--emulate", SPEC,
+                            "--rate", "2000", "--duration", "14", "--stats",
+                            "0", "--unplug", "(0,0):0", "--unplug-mode",
+                            "carrier", "--unplug-at", "6", "--replug-at", "0"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    try:
+        tel = Telemetry(prefix)
+        time.sleep(2)
+        if p.poll() is not None:
+            out = p.stdout.read()
+            if "EAL init failed" in out:
+                print("SKIP: EAL did not start:", out[-300:])
+                sys.exit(77)
+            sys.exit("FAIL: dcnfwd exited: " + out[-2000:])
+        commands_match(tel, commands)
+        # Nodes by name and by address; two fabric addresses and one
+        # outside the fabric.
+        addrs = node_addrs(SPEC, ["(2,2)", "(0,1)"]) + ["192.0.2.1"]
+        nodes = ["(0,0)", "(1,0)", "(3,3)", addrs[0]]
+        check_fc(tel, "(0,0)", 6, "emulated")
+        g0 = gen_of(tel, "(0,0)")
+        if sweep(tel, commands, nodes, addrs, p, "emulated, before the cut"):
+            deadline = time.time() + 8
+            while time.time() < deadline and gen_of(tel, "(0,0)") == g0:
+                time.sleep(0.2)
+            g1 = gen_of(tel, "(0,0)")
+            check(g1 > g0, "the cut rebuilt (0,0)'s table (generation %d -> %d)"
+                  % (g0, g1))
+            route = tel.ask("/dcn/route,(0,0) " + addrs[0])
+            check(route.get("table_generation") == g1,
+                  "/dcn/route reads the rebuilt table")
+            sweep(tel, commands, nodes, addrs, p, "emulated, after the cut")
+        out, _ = p.communicate(timeout=60)
+        check(p.returncode == 0, "dcnfwd ran to its end (exit %d)" % p.returncode)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+
+
+def node_addrs(spec, names):
+    topo = os.path.join(os.path.dirname(dcnfwd), "..", "..", "tools",
+                        "dcn-topo", "dcn-topo")
+    out = subprocess.run([topo, "table", spec, "(3,3)"], capture_output=True,
+                         text=True, check=True).stdout
+    addr = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[0] in names:
+            addr[f[0]] = f[1]
+    return [addr[n] for n in names]
+
+
+RELAY = """[fabric]
+topology = {spec}
+node = {node}
+partial = yes
+hello_interval_ms = 10
+hello_miss = 10
+[port.cable]
+dev = net_memif0,role={role},socket={dir}/cable.sock
+fabric_port = {fport}
+[port.host]
+dev = net_memif1,role=server,socket={dir}/host-{fport}.sock
+host = yes
+[worker.0]
+lcore = 1
+rx = cable:0, host:0
+"""
+
+
+def from_config(commands, prefix):
+    d = tempfile.mkdtemp(prefix="dcn-tel.")
+    procs = []
+    try:
+        for name, node, role, fport in (("a", "(0,0)", "server", 0),
+                                        ("b", "(1,0)", "client", 1)):
+            ini = os.path.join(d, name + ".ini")
+            with open(ini, "w") as f:
+                f.write(RELAY.format(spec=SPEC, node=node, role=role,
+                                     fport=fport, dir=d))
+            log = open(os.path.join(d, name + ".log"), "w")
+            procs.append(subprocess.Popen(
+                [dcnfwd] + EAL + ["--file-prefix=%s-%s" % (prefix, name), "--",
+                                  "--config", ini, "--stats", "0"],
+                stdout=log, stderr=subprocess.STDOUT))
+            for _ in range(100):
+                text = open(os.path.join(d, name + ".log")).read()
+                if " up: " in text or procs[-1].poll() is not None:
+                    break
+                time.sleep(0.1)
+            if "EAL init failed" in text:
+                print("SKIP: EAL did not start:", text[-300:])
+                sys.exit(77)
+            if " up: " not in text:
+                sys.exit("FAIL: relay %s did not start: %s" % (node, text[-2000:]))
+        tel = Telemetry(prefix + "-a")
+        for _ in range(100):
+            if tel.ask("/dcn/links").get("cable", {}).get("state") == "up":
+                break
+            time.sleep(0.1)
+        commands_match(tel, commands)
+        nodes = ["(0,0)", "(1,0)"] + node_addrs(SPEC, ["(0,0)"])
+        addrs = node_addrs(SPEC, ["(1,0)", "(2,2)"]) + ["192.0.2.1"]
+        check_fc(tel, "(0,0)", 2, "relay")
+        g0 = gen_of(tel, "(0,0)")
+        if sweep(tel, commands, nodes, addrs, procs[0], "relay, cable up"):
+            procs[1].send_signal(signal.SIGKILL)
+            procs[1].wait()
+            deadline = time.time() + 10
+            while time.time() < deadline and gen_of(tel, "(0,0)") == g0:
+                time.sleep(0.1)
+            g1 = gen_of(tel, "(0,0)")
+            links = tel.ask("/dcn/links")
+            check(g1 > g0 and links["cable"]["state"] != "up",
+                  "(1,0) killed: the cable is %s, the table rebuilt "
+                  "(generation %d -> %d)" % (links["cable"]["state"], g0, g1))
+            sweep(tel, commands, nodes, addrs, procs[0], "relay, neighbour dead")
+        procs[0].send_signal(signal.SIGTERM)
+        check(procs[0].wait(timeout=30) == 0, "relay (0,0) stopped cleanly")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        for name in ("a", "b"):
+            shutil.rmtree("/var/run/dpdk/%s-%s" % (prefix, name),
+                          ignore_errors=True)
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    commands = documented_commands()
+    check(len(commands) >= 8, "the reference lists %d commands" % len(commands))
+    prefix = "dcn-tel-%d" % os.getpid()
+    if mode == "emulated":
+        emulated(commands, prefix)
+    elif mode == "config":
+        from_config(commands, prefix)
+    else:
+        sys.exit("usage: telemetry.py DCNFWD emulated|config")
+    if failed:
+        print("FAIL: %d check(s)" % len(failed))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
