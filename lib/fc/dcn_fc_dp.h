@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_FC_DP_H
+#define DCN_FC_DP_H
+
+/**
+ * @file
+ * The flow-control data path of a node's workers (NovaCube §6), on top of
+ * the queues and credit state of dcn_fc.h. A node's data frames take
+ * three steps:
+ *
+ *   receive: into the input queue of (port, VC), by whichever worker polls
+ *            the RX queue (dcn_fc_rx); a full input queue drops and counts
+ *            (only a host port, or a peer that ignores credits, can fill
+ *            one); credit frames are taken on the spot;
+ *   route:   the port's owner routes from the input queue (dcn_fc_route)
+ *            through the forwarding step and moves each frame to its
+ *            output queue while the input's internal credits there last,
+ *            else holds it (without blocking the others);
+ *   send:    the output port's owner sends what the peer has credits for
+ *            and the port takes (dcn_fc_send); the rest stays queued; it
+ *            also tells the peer what its input queues freed
+ *            (dcn_fc_announce).
+ *
+ * Cut-through: the owner of a port routes a burst at once when nothing
+ * waits ahead of it, and sends staged frames at once when nothing waits in
+ * the output queue; the accounting is the same as if they had been queued.
+ *
+ * Three objects: struct dcn_fc_dp, a node's (shared by its workers);
+ * struct dcn_fc_worker, one worker's scratch (any number of nodes); and
+ * struct dcn_fc_wnode, a worker's binding to one node with its counters.
+ * No allocation but credit frames, no lock, no syscall, no log.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "dcn_fc.h"
+#include "dcn_fwd.h"
+#include "dcn_port.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Frames one step takes at most (receive, dequeue, send). */
+#define DCN_FC_BURST_MAX 64
+/** Credit frames: the same state is announced again this many times at the
+ * refresh interval, in case one was lost. */
+#define DCN_FC_CREDIT_REPEATS 3
+/** No worker serves the port. */
+#define DCN_FC_NO_OWNER UINT32_MAX
+
+/** A node's port as the data path sends on it. */
+struct dcn_fc_dp_port {
+	struct dcn_port *port;
+	uint32_t owner;          /**< worker that serves its queues */
+	/* the owner's credit announcements */
+	uint64_t credit_tsc;     /**< when the last went out */
+	uint32_t credit_repeats; /**< same state announced again */
+} __rte_cache_aligned;
+
+/** A node's flow-control data path. */
+struct dcn_fc_dp {
+	struct dcn_fc_node *fn;
+	struct rte_mempool *mp;       /**< credit frames come from here */
+	uint16_t ethertype;
+	uint16_t burst;               /**< frames a dequeue or send takes */
+	uint32_t credit_batch;        /**< announce after this many freed */
+	uint64_t credit_refresh_tsc;  /**< and at least this often */
+	uint32_t credit_drop_ppm;     /**< testing: credit frames thrown away */
+	struct dcn_fc_dp_port port[DCN_FC_MAX_PORTS];
+};
+
+/** One worker's scratch: frames staged per output channel during a pass. */
+struct dcn_fc_worker {
+	uint32_t idx;                 /**< owner number, TX queue choice */
+	uint32_t max_chans;
+	struct rte_mbuf *(*stage)[DCN_FC_BURST_MAX];
+	uint16_t (*stage_src)[DCN_FC_BURST_MAX]; /**< their input channels */
+	uint16_t *stage_n;
+	uint64_t sends;               /**< send steps: which VC goes first */
+	uint64_t overflow;            /**< output queue refused: a bug */
+};
+
+/** A worker's port counters of one node. */
+struct dcn_fc_port_stats {
+	uint64_t tx;        /**< data frames sent */
+	uint64_t in_drop;   /**< refused by a full input queue */
+	uint64_t down_drop; /**< queued for a link that went down */
+};
+
+/** A worker's binding to one node. */
+struct dcn_fc_wnode {
+	struct dcn_fc_dp *dp;
+	struct dcn_fc_worker *w;
+	struct dcn_fwd_ctx *fwd;      /**< the worker's forwarding context */
+	struct dcn_fc_port_stats st[DCN_FC_MAX_PORTS];
+};
+
+/**
+ * Set up a node's data path: every port without an owner yet.
+ * @return 0, or -EINVAL.
+ */
+int dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
+		   struct rte_mempool *mp, uint16_t ethertype, unsigned int burst,
+		   unsigned int credit_batch, uint64_t credit_refresh_tsc);
+
+/** Give local port local, sent and received on p, to worker owner. */
+static inline void
+dcn_fc_dp_set_port(struct dcn_fc_dp *dp, uint16_t local, struct dcn_port *p,
+		   uint32_t owner)
+{
+	dp->port[local].port = p;
+	dp->port[local].owner = owner;
+}
+
+/**
+ * A worker's scratch for nodes of at most max_chans channels.
+ * @return 0, or -ENOMEM.
+ */
+int dcn_fc_worker_init(struct dcn_fc_worker *w, uint32_t idx, uint32_t max_chans);
+void dcn_fc_worker_fini(struct dcn_fc_worker *w);
+
+/**
+ * A burst received on local port in: credit frames are taken, data frames
+ * go into their input queue (or, by the port's owner, are routed at once).
+ * @return n_other: m[0..n_other) are the frames that are neither (control
+ * frames, ARP, malformed ones), left for the caller's direct path.
+ */
+uint16_t dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
+		   uint16_t n);
+
+/** Route from the input queues of local port (its owner only).
+ * @return frames that left them. */
+unsigned int dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local);
+
+/**
+ * Send from the output queues of local port what credits and the port
+ * allow (its owner only); on a port whose link is down, drop (counted)
+ * what waits. @return frames sent or dropped.
+ */
+unsigned int dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local);
+
+/**
+ * Tell the peer behind a credited port how much its input queues here
+ * have freed (its owner only): after every credit_batch frames, and at
+ * least every refresh interval while it changes, so that a lost credit
+ * frame is repaired.
+ */
+void dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_FC_DP_H */

@@ -1,0 +1,681 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The flow-control data path: receive into input queues, route into
+ * output queues under internal credits, send under external credits,
+ * announce credits. dcn_fc_dp.h has the steps; README.md next to this
+ * file has the choices and their reasons.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_random.h>
+
+#include "dcn_fabric.h"
+#include "dcn_fc_dp.h"
+
+int
+dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
+	       struct rte_mempool *mp, uint16_t ethertype, unsigned int burst,
+	       unsigned int credit_batch, uint64_t credit_refresh_tsc)
+{
+	unsigned int i;
+
+	if (fn == NULL || mp == NULL || burst == 0 || burst > DCN_FC_BURST_MAX ||
+	    credit_batch == 0)
+		return -EINVAL;
+	memset(dp, 0, sizeof(*dp));
+	dp->fn = fn;
+	dp->mp = mp;
+	dp->ethertype = ethertype;
+	dp->burst = (uint16_t)burst;
+	dp->credit_batch = credit_batch;
+	dp->credit_refresh_tsc = credit_refresh_tsc;
+	for (i = 0; i < DCN_FC_MAX_PORTS; i++)
+		dp->port[i].owner = DCN_FC_NO_OWNER;
+	return 0;
+}
+
+int
+dcn_fc_worker_init(struct dcn_fc_worker *w, uint32_t idx, uint32_t max_chans)
+{
+	memset(w, 0, sizeof(*w));
+	w->idx = idx;
+	w->max_chans = max_chans;
+	w->stage = rte_zmalloc("dcn_fc_stage", max_chans * sizeof(*w->stage),
+			       RTE_CACHE_LINE_SIZE);
+	w->stage_src = rte_zmalloc("dcn_fc_stage_src",
+				   max_chans * sizeof(*w->stage_src),
+				   RTE_CACHE_LINE_SIZE);
+	w->stage_n = rte_zmalloc("dcn_fc_stage_n", max_chans * sizeof(*w->stage_n),
+				 RTE_CACHE_LINE_SIZE);
+	if (w->stage == NULL || w->stage_src == NULL || w->stage_n == NULL) {
+		dcn_fc_worker_fini(w);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+dcn_fc_worker_fini(struct dcn_fc_worker *w)
+{
+	rte_free(w->stage);
+	rte_free(w->stage_src);
+	rte_free(w->stage_n);
+	w->stage = NULL;
+	w->stage_src = NULL;
+	w->stage_n = NULL;
+}
+
+/* A credit frame: the peer's input queues have room again. Only a
+ * cable's peer can speak for the input queue behind it. */
+static inline void
+take_credit(struct dcn_fc_node *fn, uint16_t local, struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_fc_credit cr;
+
+	if (fn->kind[local] == DCN_FC_PORT_CREDIT &&
+	    rte_pktmbuf_data_len(m) >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
+					       DCN_FC_CREDIT_LEN) {
+		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+		dcn_fc_credit_rx(fn, local, &cr);
+	}
+	rte_pktmbuf_free(m);
+}
+
+/* The VC of a frame that goes into an input queue, or -1 when it is not
+ * a data frame (control and malformed frames go the direct way). */
+static inline int
+in_vc(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
+{
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t type;
+
+	if (x->fwd->port[in].host)
+		return rte_pktmbuf_data_len(m) >= DCN_ETHER_HDR_LEN &&
+		       (e[12] << 8 | e[13]) == DCN_ETHERTYPE_ARP ? -1 : 0;
+	if (rte_pktmbuf_data_len(m) < DCN_ETHER_HDR_LEN + 2)
+		return -1;
+	type = (uint16_t)(e[12] << 8 | e[13]);
+	if (type == x->dp->ethertype)
+		return (e[14] & 0x0f) == DCN_FT_DATA ? e[15] & 1 : -1;
+	return x->fwd->router_mode && type == DCN_ETHERTYPE_IPV4 ? 0 : -1;
+}
+
+/* Bytes 12 to 15 of a frame (at least 16 long), as loaded, masked to what
+ * in_vc and out_chan read: the EtherType, a fabric header's frame type
+ * and VC bit. Frames whose words are equal go to the same channel. */
+#define CHAN_BYTES rte_cpu_to_be_32(0xffff0f01u)
+
+static inline uint32_t
+chan_word(const struct rte_mbuf *m)
+{
+	uint32_t w;
+
+	memcpy(&w, rte_pktmbuf_mtod_offset(m, const uint8_t *, 12), sizeof(w));
+	return w & CHAN_BYTES;
+}
+
+/* Are the n frames of m each at least 16 bytes long, with frame 0's
+ * channel word? */
+static inline int
+same_chan(struct rte_mbuf *const *m, uint16_t n)
+{
+	uint32_t w0;
+	uint16_t i;
+
+	if (rte_pktmbuf_data_len(m[0]) < 16)
+		return 0;
+	w0 = chan_word(m[0]);
+	for (i = 1; i < n; i++)
+		if (rte_pktmbuf_data_len(m[i]) < 16 || chan_word(m[i]) != w0)
+			return 0;
+	return 1;
+}
+
+/* Send n frames of output channel c on local port o now; what the peer
+ * has no credit for, or the port does not take, stays with the caller.
+ * @return frames sent. */
+static inline uint32_t
+chan_tx(struct dcn_fc_wnode *x, struct dcn_fc_chan *c, uint16_t o,
+	struct rte_mbuf **m, uint32_t n)
+{
+	const struct dcn_port *p = x->dp->port[o].port;
+	uint32_t sent;
+
+	if (x->dp->fn->kind[o] == DCN_FC_PORT_CREDIT) {
+		uint32_t cr = dcn_fc_credits(c);
+
+		if (cr < n) {
+			if (cr == 0) {
+				c->stalls++;
+				return 0;
+			}
+			n = cr;
+		}
+	}
+	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, (uint16_t)n);
+	if (sent) {
+		dcn_fc_sent(c, sent);
+		x->st[o].tx += sent;
+	}
+	return sent;
+}
+
+/* Give internal credits back to the inputs of sent frames, one store per
+ * run of frames from the same input (the output's owner only); src NULL:
+ * all from input one_src. */
+static inline void
+ic_return(struct dcn_fc_chan *c, const uint16_t *src, uint16_t one_src, uint32_t n)
+{
+	uint32_t k, run;
+
+	if (src == NULL) {
+		uint32_t *r = &c->ic_returned[one_src];
+
+		if (n)
+			__atomic_store_n(r, *r + n, __ATOMIC_RELEASE);
+		return;
+	}
+	for (k = 0; k < n; k += run) {
+		uint32_t *r = &c->ic_returned[src[k]];
+
+		for (run = 1; k + run < n && src[k + run] == src[k]; run++)
+			;
+		__atomic_store_n(r, *r + run, __ATOMIC_RELEASE);
+	}
+}
+
+/* Frames m, admitted to output channel oc from inputs src (NULL: all from
+ * one_src), leave or join its queue. */
+static inline void
+out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
+	   const uint16_t *src, uint16_t one_src)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	struct dcn_fc_chan *c = &fn->chan[oc];
+	uint16_t o = (uint16_t)(oc / fn->n_vcs);
+	uint32_t k = 0;
+
+	/* Cut-through: the output's owner with nothing queued ahead sends
+	 * at once and gives the internal credits straight back. */
+	if (x->dp->port[o].owner == x->w->idx && rte_ring_empty(c->out_q)) {
+		k = chan_tx(x, c, o, m, n);
+		ic_return(c, src, one_src, k);
+		if (k == n)
+			return;
+	}
+	/* Frames that wait carry their input, for the credits' return. */
+	for (uint32_t i = k; i < n; i++)
+		*DCN_FC_MBUF_FIELD(m[i]) = (src != NULL ? src[i] : one_src) | oc << 16;
+	/* Internal credits keep the sum of shares within the queue. */
+	n -= k;
+	m += k;
+	k = rte_ring_enqueue_burst(c->out_q, (void **)m, n, NULL);
+	if (unlikely(k < n)) {
+		x->w->overflow += n - k;
+		rte_pktmbuf_free_bulk(&m[k], n - k);
+	}
+}
+
+static inline void
+stage_flush(struct dcn_fc_wnode *x, uint32_t oc)
+{
+	struct dcn_fc_worker *w = x->w;
+	uint32_t n = w->stage_n[oc];
+
+	if (n == 0)
+		return;
+	w->stage_n[oc] = 0;
+	out_frames(x, oc, w->stage[oc], n, w->stage_src[oc], 0);
+}
+
+/* One routing pass over an input channel. */
+struct pass {
+	uint64_t blocked;   /* output channels full for this input */
+	uint64_t touched;   /* output channels with staged frames */
+	uint32_t done;      /* frames that left the input queue */
+};
+
+/* Stage m for output channel oc if input in_idx has room there. */
+static inline int
+admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
+      uint32_t oc, struct rte_mbuf *m, struct pass *ps)
+{
+	struct dcn_fc_worker *w = x->w;
+
+	if ((ps->blocked >> oc & 1) ||
+	    dcn_fc_ic_room(&x->dp->fn->chan[oc], in, in_idx, oc) == 0) {
+		/* Later frames for the same output stay behind this one. */
+		ps->blocked |= 1ull << oc;
+		return 0;
+	}
+	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + 1, __ATOMIC_RELAXED);
+	w->stage_src[oc][w->stage_n[oc]] = (uint16_t)in_idx;
+	w->stage[oc][w->stage_n[oc]++] = m;
+	ps->touched |= 1ull << oc;
+	ps->done++;
+	if (w->stage_n[oc] == DCN_FC_BURST_MAX)
+		stage_flush(x, oc);
+	return 1;
+}
+
+/* The output channel of a routed frame m for local output port o. */
+static inline uint32_t
+out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
+{
+	const struct dcn_fc_node *fn = x->dp->fn;
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t vco = 0;
+
+	/* A fabric frame's VC is in its rewritten header. */
+	if (fn->kind[o] != DCN_FC_PORT_HOST &&
+	    (uint16_t)(e[12] << 8 | e[13]) == x->dp->ethertype)
+		vco = e[15] & 1;
+	return o * fn->n_vcs + (vco & (fn->n_vcs - 1u));
+}
+
+/*
+ * A relay's usual burst: every frame routed to one output channel, with
+ * nothing held or staged ahead of it there and room for all. It is
+ * admitted in one step and goes out as staged frames would at the pass's
+ * end (it is the same order). @return 0 when the burst is not such, and
+ * nothing was done.
+ */
+static inline int
+route_uniform(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
+	      struct rte_mbuf **m, const uint16_t *out, uint16_t n,
+	      struct pass *ps)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	uint32_t oc;
+	uint16_t i;
+
+	if (out[0] == DCN_FWD_CONTROL || in->held_n != 0)
+		return 0;
+	oc = out_chan(x, m[0], out[0]);
+	if ((ps->blocked >> oc & 1) || x->w->stage_n[oc] != 0)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (out[i] != out[0])
+			return 0;
+	if (!same_chan(m, n))
+		return 0;
+	if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) < n)
+		return 0;
+	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + n, __ATOMIC_RELAXED);
+	ps->done += n;
+	out_frames(x, oc, m, n, NULL, (uint16_t)in_idx);
+	return 1;
+}
+
+/* Route a burst taken from input channel in_idx of local port in; frames
+ * that cannot move yet join the held list. */
+static inline void
+route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
+	    struct rte_mbuf **m, uint16_t n, struct pass *ps)
+{
+	struct dcn_fc_chan *ch = &x->dp->fn->chan[in_idx];
+	uint16_t out[DCN_FC_BURST_MAX];
+	uint32_t held = ch->held_n;
+	uint16_t kept, i;
+
+	kept = dcn_fwd_burst(x->fwd, in, m, n, out);
+	ps->done += n - kept; /* dropped, counted by reason */
+	if (kept != 0 && route_uniform(x, ch, in_idx, m, out, kept, ps))
+		return;
+	for (i = 0; i < kept; i++) {
+		uint32_t oc;
+
+		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
+			rte_pktmbuf_free(m[i]);
+			ps->done++;
+			continue;
+		}
+		oc = out_chan(x, m[i], out[i]);
+		if (!admit(x, ch, in_idx, oc, m[i], ps)) {
+			ch->held_oc[held] = (uint16_t)oc;
+			ch->held[held++] = m[i];
+		}
+	}
+	__atomic_store_n(&ch->held_n, held, __ATOMIC_RELAXED);
+}
+
+static inline void
+pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
+{
+	while (ps->touched) {
+		stage_flush(x, (uint32_t)__builtin_ctzll(ps->touched));
+		ps->touched &= ps->touched - 1;
+	}
+	if (ps->done)
+		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
+	in->held_blocked = ps->blocked;
+}
+
+/* Has any output channel in mask room for input in_idx again? */
+static inline int
+any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
+	 uint32_t in_idx, uint64_t mask)
+{
+	for (; mask; mask &= mask - 1) {
+		uint32_t oc = (uint32_t)__builtin_ctzll(mask);
+
+		if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Frames m of one VC, received on local port in, into their input
+ * channel. */
+static inline void
+in_burst(struct dcn_fc_wnode *x, uint16_t in, unsigned int vc,
+	 struct rte_mbuf **m, uint16_t n)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	uint32_t in_idx = in * fn->n_vcs + vc;
+	struct dcn_fc_chan *ch = &fn->chan[in_idx];
+	unsigned int k;
+
+	/* Cut-through: the port's owner, with nothing waiting in the input
+	 * queue, routes the burst as if it had been queued and taken at
+	 * once: in pieces of at most the queue's size, as dcn_fc_route takes
+	 * them (what cannot move yet is held, and the held list has room for
+	 * one queue's worth); once a piece leaves frames held, the rest
+	 * queues behind them. */
+	if (x->dp->port[in].owner == x->w->idx && ch->held_n == 0 &&
+	    rte_ring_empty(ch->in_q)) {
+		struct pass ps = { 0, 0, 0 };
+		uint16_t piece;
+
+		do {
+			piece = (uint16_t)RTE_MIN(n, ch->in_cap);
+			route_burst(x, in, in_idx, m, piece, &ps);
+			m += piece;
+			n -= piece;
+		} while (n != 0 && ch->held_n == 0);
+		pass_end(x, ch, &ps);
+		if (n == 0)
+			return;
+	}
+	k = rte_ring_enqueue_burst(ch->in_q, (void **)m, n, NULL);
+	if (unlikely(k < n)) {
+		x->st[in].in_drop += n - k;
+		rte_pktmbuf_free_bulk(&m[k], n - k);
+	}
+}
+
+/* Is m a credit frame, by the checks dcn_fabric_classify makes of one
+ * (single segment, EtherType, version and type, payload within the
+ * frame), long enough for take_credit to read? */
+static inline int
+is_credit(uint16_t ethertype, const struct rte_mbuf *m)
+{
+	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+
+	return m->nb_segs == 1 &&
+	       len >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_FC_CREDIT_LEN &&
+	       dcn_fabric_get16(e + 12) == ethertype &&
+	       e[DCN_ETHER_HDR_LEN] == (DCN_FABRIC_VERSION << 4 | DCN_FT_CREDIT) &&
+	       dcn_fabric_get16(e + DCN_ETHER_HDR_LEN + 6) <=
+		       len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN;
+}
+
+/*
+ * A cable's peer sends a credit frame every credit_batch frames or so,
+ * and it arrives alone, between data bursts on the other cables. Such a
+ * small burst of credit frames is taken here, counted as the forwarding
+ * step counts control frames, without that step's full classification
+ * (which cost more than the credit itself). @return 0 when the burst is
+ * not such, and nothing was done.
+ */
+#define CREDIT_BURST 2
+
+static inline int
+take_credits(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
+	     uint16_t n)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	uint16_t i;
+
+	if (n > CREDIT_BURST || fn->kind[in] != DCN_FC_PORT_CREDIT)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!is_credit(x->dp->ethertype, m[i]))
+			return 0;
+	x->fwd->st.rx += n;
+	x->fwd->st.control += n;
+	for (i = 0; i < n; i++)
+		take_credit(fn, in, m[i]);
+	return 1;
+}
+
+uint16_t
+dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	struct rte_mbuf *q[DCN_FC_MAX_VCS][DCN_FC_BURST_MAX];
+	uint16_t nq[DCN_FC_MAX_VCS] = { 0 }, no = 0, i;
+	unsigned int vc;
+	int v0;
+
+	if (!x->fwd->port[in].host && take_credits(x, in, m, n))
+		return 0;
+	v0 = in_vc(x, in, m[0]);
+
+	/* The usual burst: data frames of one VC, taken as they are (no
+	 * sorting, whose counters would chain one frame to the next). */
+	if (v0 >= 0 && same_chan(m, n)) {
+		in_burst(x, in, (unsigned int)v0 & (fn->n_vcs - 1), m, n);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		int v = in_vc(x, in, m[i]);
+
+		if (v >= 0) {
+			q[v & (fn->n_vcs - 1)][nq[v & (fn->n_vcs - 1)]++] = m[i];
+		} else if (!x->fwd->port[in].host &&
+			   is_credit(x->dp->ethertype, m[i])) {
+			/* Among data or hellos (a NIC hands over what came
+			 * in one batch): taken here too, never left for the
+			 * control thread, which does not take credits. */
+			x->fwd->st.rx++;
+			x->fwd->st.control++;
+			take_credit(fn, in, m[i]);
+		} else {
+			m[no++] = m[i]; /* no <= i: only frames already read */
+		}
+	}
+	for (vc = 0; vc < fn->n_vcs; vc++)
+		if (nq[vc] != 0)
+			in_burst(x, in, vc, q[vc], nq[vc]);
+	return no;
+}
+
+/* Bursts one routing pass may take from an input queue. */
+#define ROUTE_BURSTS 4
+
+unsigned int
+dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	unsigned int vc, total = 0;
+	uint16_t burst = x->dp->burst;
+
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		uint32_t in_idx = local * fn->n_vcs + vc;
+		struct dcn_fc_chan *in = &fn->chan[in_idx];
+		struct rte_mbuf *m[DCN_FC_BURST_MAX];
+		struct pass ps = { 0, 0, 0 };
+		uint32_t held = in->held_n, i, k, r;
+		uint16_t n;
+
+		if (held == 0 && rte_ring_empty(in->in_q))
+			continue;
+		if (held != 0 && !any_room(fn, in, in_idx, in->held_blocked)) {
+			/* No held frame can move: later frames for the same
+			 * outputs stay behind them, the rest may go. */
+			ps.blocked = in->held_blocked;
+		} else {
+			/* Held frames first, in order. */
+			for (i = 0, k = 0; i < held; i++) {
+				uint32_t oc = in->held_oc[i];
+
+				if ((ps.blocked >> oc & 1) ||
+				    !admit(x, in, in_idx, oc, in->held[i], &ps)) {
+					in->held_oc[k] = (uint16_t)oc;
+					in->held[k++] = in->held[i];
+				}
+			}
+			in->held_n = k;
+		}
+		/* A backlog drains faster than a burst a loop, which is what
+		 * arrives: the queue empties and cut-through resumes. */
+		for (r = 0; r < ROUTE_BURSTS; r++) {
+			n = (uint16_t)RTE_MIN(burst, in->in_cap - in->held_n);
+			n = n ? (uint16_t)rte_ring_dequeue_burst(in->in_q, (void **)m,
+								 n, NULL) : 0;
+			if (n == 0)
+				break;
+			route_burst(x, local, in_idx, m, n, &ps);
+			if (n < burst)
+				break;
+		}
+		pass_end(x, in, &ps);
+		total += ps.done;
+	}
+	return total;
+}
+
+/* The port's link is down: what waits for it will not go. Drop it,
+ * counted, and give the inputs their internal credits back, so frames
+ * routed elsewhere since are not held up. */
+static unsigned int
+flush_down(struct dcn_fc_wnode *x, uint16_t local)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	unsigned int vc, total = 0;
+
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, local, vc);
+		struct rte_mbuf *m[DCN_FC_BURST_MAX];
+		uint16_t src[DCN_FC_BURST_MAX];
+		uint32_t n, k;
+
+		while ((n = rte_ring_dequeue_burst(c->out_q, (void **)m,
+						   DCN_FC_BURST_MAX, NULL)) > 0) {
+			for (k = 0; k < n; k++)
+				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
+			rte_pktmbuf_free_bulk(m, n);
+			ic_return(c, src, 0, n);
+			x->st[local].down_drop += n;
+			total += n;
+		}
+	}
+	return total;
+}
+
+unsigned int
+dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	unsigned int i, total = 0;
+	uint64_t first = x->w->sends++;
+
+	if (unlikely(__atomic_load_n(&x->dp->port[local].port->link_down,
+				     __ATOMIC_ACQUIRE)))
+		return flush_down(x, local);
+	/* Alternate which VC goes first, so neither starves the other. */
+	for (i = 0; i < fn->n_vcs; i++) {
+		unsigned int vc = (unsigned int)(i + first) & (fn->n_vcs - 1u);
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, local, vc);
+		struct rte_mbuf *m[DCN_FC_BURST_MAX];
+		uint16_t src[DCN_FC_BURST_MAX];
+		uint32_t n, sent, k;
+
+		if (rte_ring_empty(c->out_q))
+			continue;
+		n = rte_ring_dequeue_burst_start(c->out_q, (void **)m, x->dp->burst,
+						 NULL);
+		for (k = 0; k < n; k++)
+			src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
+		sent = chan_tx(x, c, local, m, n);
+		/* What was not sent stays at the queue's head. */
+		rte_ring_dequeue_finish(c->out_q, sent);
+		ic_return(c, src, 0, sent);
+		total += sent;
+	}
+	return total;
+}
+
+void
+dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
+{
+	struct dcn_fc_dp *dp = x->dp;
+	struct dcn_fc_node *fn = dp->fn;
+	struct dcn_fc_dp_port *pp = &dp->port[local];
+	const struct dcn_fwd_port *fp = &x->fwd->port[local];
+	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, local, 0);
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = DCN_FC_CREDIT_LEN };
+	struct dcn_fc_credit cr;
+	struct rte_mbuf *m;
+	unsigned int vc;
+	uint64_t mac;
+	uint64_t since = now - pp->credit_tsc;
+	int due = 0, changed = 0;
+	uint8_t *f;
+
+	if (fn->kind[local] != DCN_FC_PORT_CREDIT)
+		return;
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		const struct dcn_fc_chan *ch = dcn_fc_chan(fn, local, vc);
+
+		changed |= ch->freed != ch->announced;
+		due |= ch->freed - ch->announced >= dp->credit_batch;
+	}
+	/* A new state goes out at once after a batch, or within a refresh
+	 * interval; then it is repeated a few times, in case a frame was
+	 * lost, and after that only every 100 intervals. */
+	if (!due && since >= dp->credit_refresh_tsc)
+		due = changed || pp->credit_repeats < DCN_FC_CREDIT_REPEATS ||
+		      since >= 100 * dp->credit_refresh_tsc;
+	if (!due)
+		return;
+	pp->credit_tsc = now;
+	pp->credit_repeats = changed ? 0 : pp->credit_repeats + 1;
+	dcn_fc_credit_state(fn, local, &cr);
+	for (vc = 0; vc < fn->n_vcs; vc++)
+		dcn_fc_chan(fn, local, vc)->announced = cr.freed[vc];
+	if (unlikely(dp->credit_drop_ppm) &&
+	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
+		c0->credit_lost++;
+		return;
+	}
+	m = rte_pktmbuf_alloc(dp->mp);
+	if (m == NULL) {
+		c0->credit_lost++;
+		return;
+	}
+	f = (uint8_t *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(f, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	/* The cable's peer, or everyone on it until a hello names the peer. */
+	mac = __atomic_load_n(&fp->peer_mac, __ATOMIC_ACQUIRE);
+	if (mac == 0)
+		mac = UINT64_MAX;
+	memcpy(f, &mac, RTE_ETHER_ADDR_LEN);
+	memcpy(f + RTE_ETHER_ADDR_LEN, &fp->mac, RTE_ETHER_ADDR_LEN);
+	dcn_fabric_put16(f + 12, dp->ethertype);
+	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
+	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (dcn_port_tx(pp->port, dcn_port_txq(pp->port, x->w->idx), &m, 1) == 1) {
+		c0->credit_tx++;
+	} else {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+	}
+}

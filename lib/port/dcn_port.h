@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_PORT_H
+#define DCN_PORT_H
+
+/**
+ * @file
+ * A port as the data path sends and receives on it: a DPDK ethdev (any
+ * PMD), or an emulated cable end, a pair of rte_rings. An emulated fabric
+ * needs hundreds of ports and an ethdev each would run into
+ * RTE_MAX_ETHPORTS; both kinds look the same to a worker and to the
+ * flow-control data path.
+ *
+ * An emulated cable may have a rate (frames a second, as a real link
+ * has), and may be cut (frames sent on it vanish, as on a pulled cable).
+ */
+
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dcn_port {
+	uint8_t is_ethdev;
+	uint16_t ethdev;
+	uint16_t nb_rxq, nb_txq;
+	struct rte_ring *rx_ring, *tx_ring;  /**< emulated cable */
+	/** Emulated cable of limited rate: the receiving end takes a frame
+	 * per rl_per TSC cycles; rl_next is the link's virtual clock. Only
+	 * the port's one poller touches them. */
+	uint64_t rl_per;
+	uint64_t rl_next;
+	volatile uint8_t cut;        /**< emulated cable cut: frames vanish */
+	/** The control thread saw the link go down: what waits to be sent
+	 * on it will not go. */
+	volatile uint8_t link_down;
+};
+
+/** Receive up to n frames from queue q; now is the TSC (rate limit). */
+static inline uint16_t
+dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
+	    uint64_t now)
+{
+	if (p->is_ethdev)
+		return rte_eth_rx_burst(p->ethdev, q, m, n);
+	if (p->rl_per) {
+		/* A cable of limited rate: what the clock allows, in bursts
+		 * of up to n after an idle spell. */
+		uint64_t floor = now - (uint64_t)n * p->rl_per;
+		uint64_t t = (int64_t)(p->rl_next - floor) > 0 ? p->rl_next : floor;
+		uint64_t allow = (int64_t)(now - t) > 0 ? (now - t) / p->rl_per : 0;
+
+		if (allow < n)
+			n = (uint16_t)allow;
+		if (n == 0)
+			return 0;
+		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+		p->rl_next = t + n * p->rl_per;
+		return n;
+	}
+	return (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+}
+
+/** Send up to n frames on queue q. @return frames taken; the caller
+ * keeps the rest. */
+static inline uint16_t
+dcn_port_tx(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
+	    uint16_t n)
+{
+	if (p->is_ethdev)
+		return rte_eth_tx_burst(p->ethdev, q, m, n);
+	if (unlikely(p->cut)) {
+		/* A cut emulated cable: the frames leave and are lost. */
+		rte_pktmbuf_free_bulk(m, n);
+		return n;
+	}
+	return (uint16_t)rte_ring_enqueue_burst(p->tx_ring, (void **)m, n, NULL);
+}
+
+/** The TX queue worker w uses on p (every worker has one, or they share
+ * them round-robin where the port has fewer). */
+static inline uint16_t
+dcn_port_txq(const struct dcn_port *p, unsigned int w)
+{
+	return (uint16_t)(w % p->nb_txq);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_PORT_H */

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/fc's data path on real mbufs (EAL with --no-huge), no application:
+ * relay (1,0) of NovaCube k=4, n=2 under DOR, each of its ports a ring
+ * pair (lib/port), two workers. Host packets received by a worker that
+ * does not own the host port wait in the input queue until the owner
+ * routes them into an output queue, where they wait for the peer's
+ * credits, and leave on the port's ring once a credit frame comes; a
+ * full input queue drops and counts; credits run out and come back; a
+ * lost credit frame is repaired by the next; a port whose link goes down
+ * drops what waits for it, counted, and gives its internal credits back.
+ * Every test ends with the mempool at its baseline.
+ */
+#include "test_common.h"
+#include "test_eal.h"
+#include "dcn_fc_dp.h"
+#include "dcn_fwd.h"
+
+static struct rte_mempool *mp;
+static const struct rte_ether_addr mac0 = { { 0x02, 0, 0, 0, 0, 1 } };
+
+#define IN_QUEUE 64
+#define GRANT 51        /* 64 less a 20% reserve */
+
+struct fix {
+	struct dcn_topo *t;
+	struct dcn_router *r;
+	struct dcn_rtable *tb;
+	struct dcn_fwd_ctx fwd[2];
+	struct dcn_fc_node *fn;
+	struct dcn_fc_dp dp;
+	struct dcn_fc_worker w[2];
+	struct dcn_fc_wnode x[2];
+	struct dcn_port port[DCN_FC_MAX_PORTS];
+	uint16_t n_ports, host;
+	uint32_t node;
+	unsigned int base;
+};
+
+static struct fix f;
+
+static struct rte_ring *
+ring(const char *what, unsigned int i)
+{
+	char name[32];
+	struct rte_ring *r;
+
+	snprintf(name, sizeof(name), "t_%s%u", what, i);
+	r = rte_ring_create(name, 1024, 0, 0);
+	assert_non_null(r);
+	return r;
+}
+
+static int
+fix_open(void **state)
+{
+	struct dcn_fc_conf conf = { .in_queue = IN_QUEUE, .out_queue = 64,
+				    .reserve_pct = 20, .n_vcs = 2 };
+	uint8_t kind[DCN_FC_MAX_PORTS];
+	struct dcn_adj a[16];
+	unsigned int n, i, k;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.base = rte_mempool_in_use_count(mp);
+	f.t = topo_or_fail("novacube:k=4,n=2");
+	f.r = router_or_fail(f.t, DCN_ALGO_DOR);
+	f.node = vertex_or_fail(f.t, "(1,0)");
+	f.tb = dcn_rtable_compile(f.r, f.node);
+	assert_non_null(f.tb);
+	n = dcn_topo_adj(f.t, f.node, a);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(dcn_fwd_init(&f.fwd[k], f.r, f.tb,
+					      DCN_FABRIC_ETHERTYPE, 0), 0);
+		for (i = 0; i < n; i++)
+			assert_int_equal(dcn_fwd_add_port(&f.fwd[k], a[i].port, 0,
+							  &mac0), (int)i);
+		assert_int_equal(dcn_fwd_add_port(&f.fwd[k], -1, 1, &mac0), (int)n);
+		for (i = 0; i <= n; i++)
+			dcn_fwd_set_peer_mac(&f.fwd[k], (uint16_t)i, &mac0);
+	}
+	f.n_ports = (uint16_t)(n + 1);
+	f.host = (uint16_t)n;
+	for (i = 0; i < f.n_ports; i++) {
+		kind[i] = i == f.host ? DCN_FC_PORT_HOST : DCN_FC_PORT_CREDIT;
+		f.port[i].nb_rxq = f.port[i].nb_txq = 1;
+		f.port[i].tx_ring = ring("tx", i);
+		f.port[i].rx_ring = ring("rx", i);
+	}
+	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, NULL, &conf);
+	assert_non_null(f.fn);
+	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
+					 8, 1000), 0);
+	/* Worker 1 owns every port; worker 0 only receives. */
+	for (i = 0; i < f.n_ports; i++)
+		dcn_fc_dp_set_port(&f.dp, (uint16_t)i, &f.port[i], 1);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(dcn_fc_worker_init(&f.w[k], k, f.fn->n_chans), 0);
+		f.x[k].dp = &f.dp;
+		f.x[k].w = &f.w[k];
+		f.x[k].fwd = &f.fwd[k];
+	}
+	return 0;
+}
+
+static void
+drain(struct rte_ring *r)
+{
+	struct rte_mbuf *m;
+
+	while (rte_ring_dequeue(r, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+}
+
+static int
+fix_close(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++)
+		dcn_fc_worker_fini(&f.w[i]);
+	dcn_fc_node_free(f.fn);
+	for (i = 0; i < f.n_ports; i++) {
+		drain(f.port[i].tx_ring);
+		drain(f.port[i].rx_ring);
+		rte_ring_free(f.port[i].tx_ring);
+		rte_ring_free(f.port[i].rx_ring);
+	}
+	dcn_rtable_free(f.tb);
+	dcn_router_free(f.r);
+	dcn_topo_free(f.t);
+	assert_int_equal(rte_mempool_in_use_count(mp), f.base);
+	return 0;
+}
+
+/* A host's IPv4/UDP packet to dst, as the host port receives it. */
+static struct rte_mbuf *
+host_packet(uint32_t dst)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 60));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, 60);
+	memcpy(p, &mac0, 6);
+	memcpy(p + 6, &mac0, 6);
+	dcn_fabric_put16(p + 12, DCN_ETHERTYPE_IPV4);
+	p[14] = 0x45;
+	dcn_fabric_put16(p + 16, 46);
+	p[22] = 64;
+	p[23] = 17;
+	dcn_fabric_put32(p + 26, dcn_topo_addr(f.t, f.node));
+	dcn_fabric_put32(p + 30, dst);
+	dcn_fabric_put16(p + 34, 1000);
+	dcn_fabric_put16(p + 36, 2000);
+	return m;
+}
+
+/* The local port DOR takes from the relay to dst, and dst's address. */
+static uint16_t
+out_port_to(const char *dst, uint32_t *addr)
+{
+	uint32_t v = vertex_or_fail(f.t, dst);
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+
+	dcn_route_state_init(f.r, f.node, v, &st);
+	assert_int_equal(dcn_route_candidates(f.r, f.node, v, &st, h), 1);
+	*addr = dcn_topo_addr(f.t, v);
+	return (uint16_t)f.fwd[0].local_of[h[0].port];
+}
+
+/* n host packets to addr, received by worker k on the host port. */
+static uint16_t
+receive_host(unsigned int k, uint32_t addr, unsigned int n)
+{
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		m[i] = host_packet(addr);
+	return dcn_fc_rx(&f.x[k], f.host, m, (uint16_t)n);
+}
+
+/* The peer behind local port o says its input queues freed freed[0]
+ * and granted grant, in a credit frame that worker 1 receives. */
+static void
+credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = DCN_FC_CREDIT_LEN };
+	struct dcn_fc_credit cr = { epoch, grant, { freed0, 0 } };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 60));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, 60);
+	memcpy(p, &mac0, 6);
+	memcpy(p + 6, &mac0, 6);
+	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+}
+
+static unsigned int
+on_wire(uint16_t o)
+{
+	return rte_ring_count(f.port[o].tx_ring);
+}
+
+/*
+ * A burst through every step: received by worker 0 into the host port's
+ * input queue; routed by the owner into the output queue of (port, VC 0),
+ * where it waits, since the peer has granted nothing yet; sent once a
+ * credit frame grants room. The input's internal credits come back as
+ * the frames leave.
+ */
+static void
+test_burst_through_queues(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	uint32_t in_idx = f.host * f.fn->n_vcs;
+
+	(void)state;
+	assert_int_equal(receive_host(0, addr, 20), 0);
+	assert_int_equal(rte_ring_count(in->in_q), 20);
+	assert_int_equal(on_wire(o), 0);
+	/* Worker 0 owns nothing: routing is the owner's. */
+	assert_int_equal(dcn_fc_route(&f.x[1], f.host), 20);
+	assert_int_equal(in->freed, 20);
+	assert_int_equal(rte_ring_count(in->in_q), 0);
+	assert_int_equal(rte_ring_count(out->out_q), 20);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
+			 out->quota - 20);
+	/* No credit yet: nothing leaves, the stall is counted. */
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 0);
+	assert_true(out->stalls > 0);
+	credit_from_peer(o, 7, GRANT, 0);
+	assert_int_equal(dcn_fc_credits(out), GRANT);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 20);
+	assert_int_equal(on_wire(o), 20);
+	assert_int_equal(f.x[1].st[o].tx, 20);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 20);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
+			 out->quota);
+	assert_int_equal(f.fwd[1].st.encap, 20);
+}
+
+/*
+ * A host port's input queue refuses what does not fit, counted as
+ * in_drop, and frees those mbufs; what fits stays queued.
+ */
+static void
+test_full_input_queue(void **state)
+{
+	uint32_t addr;
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	unsigned int i;
+
+	(void)state;
+	out_port_to("(2,0)", &addr);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(receive_host(0, addr, 32), 0);
+	assert_int_equal(rte_ring_count(in->in_q), IN_QUEUE);
+	assert_int_equal(f.x[0].st[f.host].in_drop, 3 * 32 - IN_QUEUE);
+}
+
+/*
+ * With the owner receiving (cut-through), frames beyond the peer's grant
+ * wait in the output queue; the peer's next credit frame, freeing what it
+ * took, lets the rest go.
+ */
+static void
+test_credits_exhausted_and_returned(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	unsigned int sent = 0, i;
+
+	(void)state;
+	credit_from_peer(o, 7, GRANT, 0);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(receive_host(1, addr, 32), 0);
+	sent += dcn_fc_send(&f.x[1], o);
+	assert_int_equal(on_wire(o), GRANT);
+	assert_int_equal(dcn_fc_credits(out), 0);
+	assert_int_equal(rte_ring_count(out->out_q), 64 - GRANT);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 0);
+	/* The peer freed the first 40. */
+	credit_from_peer(o, 7, GRANT, 40);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 64 - GRANT);
+	assert_int_equal(on_wire(o), 64);
+	assert_int_equal(dcn_fc_credits(out), GRANT - (64 - 40));
+	(void)sent;
+}
+
+/*
+ * The credits this relay announces: a credit frame that is lost (the
+ * test's drop ratio) is repaired by the next, which carries the whole
+ * state (frames freed in total), once the refresh interval has passed.
+ */
+static void
+test_lost_credit_frame_repaired(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(f.fn, o, 0);
+	struct dcn_fc_credit cr;
+	struct rte_mbuf *m = NULL;
+	uint64_t now = 1000000;
+
+	(void)state;
+	/* Frames from the peer on o freed its input queue here. */
+	__atomic_store_n(&c0->freed, 40, __ATOMIC_RELEASE);
+	f.dp.credit_drop_ppm = 1000000;
+	dcn_fc_announce(&f.x[1], o, now);
+	assert_int_equal(c0->credit_lost, 1);
+	assert_int_equal(on_wire(o), 0);
+	/* More freed, and no frame is lost any more: the next announcement
+	 * carries the total. */
+	__atomic_store_n(&c0->freed, 45, __ATOMIC_RELEASE);
+	f.dp.credit_drop_ppm = 0;
+	dcn_fc_announce(&f.x[1], o, now + 1);  /* under a batch, too soon */
+	assert_int_equal(on_wire(o), 0);
+	dcn_fc_announce(&f.x[1], o, now + 2000);
+	assert_int_equal(on_wire(o), 1);
+	assert_int_equal(c0->credit_tx, 1);
+	assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&m), 0);
+	dcn_fc_read_credit(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+				DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN), &cr);
+	assert_int_equal(cr.freed[0], 45);
+	assert_int_equal(cr.grant, GRANT);
+	assert_int_equal(cr.epoch, f.fn->epoch);
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * A port whose link goes down: what waits in its output queue is dropped,
+ * counted as down_drop, and the inputs get their internal credits back.
+ */
+static void
+test_link_down_drops_queued(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	uint32_t in_idx = f.host * f.fn->n_vcs;
+
+	(void)state;
+	assert_int_equal(receive_host(1, addr, 16), 0);
+	assert_int_equal(rte_ring_count(out->out_q), 16);
+	f.port[o].link_down = 1;
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 16);
+	assert_int_equal(f.x[1].st[o].down_drop, 16);
+	assert_int_equal(on_wire(o), 0);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
+			 out->quota);
+}
+
+/* A credit frame alone is taken on the spot (credit_from_peer); one among
+ * other frames, as a NIC hands a batch over, is taken all the same: the
+ * control thread, where the other control frames go, takes no credits. */
+static void
+test_credit_among_data(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	struct rte_mbuf *m[3];
+
+	(void)state;
+	/* A credit frame between two hellos. */
+	credit_from_peer(o, 7, GRANT, 0);
+	assert_int_equal(dcn_fc_credits(out), GRANT);
+	{
+		struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+					    .type = DCN_FT_HELLO };
+		struct dcn_fabric_hdr ch = { .version = DCN_FABRIC_VERSION,
+					     .type = DCN_FT_CREDIT,
+					     .len = DCN_FC_CREDIT_LEN };
+		struct dcn_fc_credit cr = { 7, GRANT, { 30, 0 } };
+		unsigned int i;
+
+		for (i = 0; i < 3; i++) {
+			uint8_t *p;
+
+			m[i] = rte_pktmbuf_alloc(mp);
+			assert_non_null(m[i]);
+			assert_non_null(rte_pktmbuf_append(m[i], 60));
+			p = rte_pktmbuf_mtod(m[i], uint8_t *);
+			memset(p, 0, 60);
+			dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+			if (i == 1) {
+				dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &ch);
+				dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN +
+						    DCN_FABRIC_HDR_LEN, &cr);
+			} else {
+				dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+			}
+		}
+	}
+	/* Sent 40 under the first grant; the peer has freed 30 of them. */
+	dcn_fc_sent(out, 40);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 40);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 3), 2);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	assert_int_equal(dcn_fc_chan(f.fn, o, 0)->credit_rx, 2);
+	rte_pktmbuf_free(m[0]);
+	rte_pktmbuf_free(m[1]);
+}
+
+/* Control frames are left for the caller's direct path, in order. */
+static void
+test_control_left_to_caller(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct rte_mbuf *m[3];
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_HELLO, .len = 0 };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		uint8_t *p;
+
+		m[i] = rte_pktmbuf_alloc(mp);
+		assert_non_null(m[i]);
+		assert_non_null(rte_pktmbuf_append(m[i], 60));
+		p = rte_pktmbuf_mtod(m[i], uint8_t *);
+		memset(p, 0, 60);
+		dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+		h.ttl = (uint8_t)i;
+		dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	}
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 3), 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(rte_pktmbuf_mtod(m[i], uint8_t *)[16], i);
+		rte_pktmbuf_free(m[i]);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_burst_through_queues,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_full_input_queue,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_lost_credit_frame_repaired,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_link_down_drops_queued,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_control_left_to_caller,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_credit_among_data,
+						fix_open, fix_close),
+	};
+	int ret;
+
+	(void)argc;
+	ret = test_eal_start(argv[0], "fc_dp", 4095, &mp);
+	if (ret != 0)
+		return ret;
+	if (dcn_fc_mbuf_register() != 0)
+		return 1;
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	test_eal_stop(mp);
+	return ret;
+}
