@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_cfgfile.h>
 
@@ -27,18 +28,6 @@ struct ctx {
 	char *err;
 	size_t errlen;
 };
-
-static const char *const fabric_keys[] = { "topology", "node", "role",
-	"ethertype", "hello_interval_ms", "hello_miss", "holddown_ms", "algo", "draw",
-	"partial", NULL };
-static const char *const port_keys[] = { "dev", "fabric_port", "host", "rxq",
-	"txq", "hellos", "credits", NULL };
-static const char *const worker_keys[] = { "lcore", "rx", NULL };
-static const char *const queue_keys[] = { "burst", "rx_desc", "tx_desc",
-	"mbufs", "backoff", "route_cache", NULL };
-static const char *const fc_keys[] = { "enabled", "vcs", "input_queue",
-	"output_queue", "reserve_percent", "credit_batch", "credit_refresh_us",
-	NULL };
 
 const char *
 dcn_conf_role_name(enum dcn_node_role r)
@@ -106,6 +95,34 @@ line_of(const struct ctx *x, const char *section, const char *key)
 	return sec_line;
 }
 
+/* The line of the nth header of section (1: the first), 0: none. */
+static unsigned int
+section_line(const struct ctx *x, const char *section, unsigned int nth)
+{
+	const char *p = x->text;
+	char buf[512], name[CFG_NAME_LEN];
+	unsigned int ln = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *close;
+
+		ln++;
+		trim(p, n, buf, sizeof(buf));
+		close = buf[0] == '[' ? strchr(buf, ']') : NULL;
+		if (close != NULL) {
+			*close = '\0';
+			trim(buf + 1, strlen(buf + 1), name, sizeof(name));
+			if (strcmp(name, section) == 0 && --nth == 0)
+				return ln;
+		}
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	return 0;
+}
+
 __attribute__((format(printf, 4, 5)))
 static int
 fail(const struct ctx *x, const char *section, const char *key,
@@ -128,7 +145,7 @@ static int
 check_syntax(struct ctx *x)
 {
 	const char *p = x->text;
-	char buf[512];
+	char buf[512], val[512], section[CFG_NAME_LEN] = "";
 	unsigned int ln = 0;
 	int in_section = 0;
 
@@ -146,6 +163,14 @@ check_syntax(struct ctx *x)
 				return -EINVAL;
 			}
 			in_section = 1;
+			*strchr(buf, ']') = '\0';
+			if (strlen(buf + 1) >= CFG_NAME_LEN) {
+				snprintf(x->err, x->errlen, "%s:%u: section name longer "
+					 "than %d characters", x->file, ln,
+					 CFG_NAME_LEN - 1);
+				return -EINVAL;
+			}
+			snprintf(section, sizeof(section), "%s", buf + 1);
 		} else if (strchr(buf, '=') == NULL || buf[0] == '=') {
 			snprintf(x->err, x->errlen, "%s:%u: expected key = value, got '%s'",
 				 x->file, ln, buf);
@@ -154,6 +179,23 @@ check_syntax(struct ctx *x)
 			snprintf(x->err, x->errlen, "%s:%u: key outside any [section]",
 				 x->file, ln);
 			return -EINVAL;
+		} else {
+			/* rte_cfgfile would cut a longer key or value short
+			 * without a word: refuse it here, by its name. */
+			char key[CFG_NAME_LEN + 1];
+			const char *eq = strchr(buf, '=');
+			size_t vl;
+
+			trim(buf, (size_t)(eq - buf), key, sizeof(key));
+			trim(eq + 1, strcspn(eq + 1, ";"), val, sizeof(val));
+			vl = strlen(val);
+			if (strlen(key) >= CFG_NAME_LEN || vl >= CFG_VALUE_LEN) {
+				snprintf(x->err, x->errlen, "%s:%u: [%s] %.64s: %s longer "
+					 "than %d characters", x->file, ln, section,
+					 key, vl >= CFG_VALUE_LEN ? "value" : "key",
+					 (vl >= CFG_VALUE_LEN ? CFG_VALUE_LEN : CFG_NAME_LEN) - 1);
+				return -EINVAL;
+			}
 		}
 		if (n >= CFG_VALUE_LEN + CFG_NAME_LEN) {
 			snprintf(x->err, x->errlen, "%s:%u: line too long", x->file, ln);
@@ -166,8 +208,9 @@ check_syntax(struct ctx *x)
 	return 0;
 }
 
+/* Every key of section is one of the table's for it, given once. */
 static int
-check_keys(const struct ctx *x, const char *section, const char *const *allowed)
+check_keys(const struct ctx *x, const char *section)
 {
 	struct rte_cfgfile_entry e[MAX_ENTRIES];
 	int n, i, j;
@@ -177,10 +220,7 @@ check_keys(const struct ctx *x, const char *section, const char *const *allowed)
 		return fail(x, section, NULL, "more than %d keys", MAX_ENTRIES);
 	n = rte_cfgfile_section_entries(x->cfg, section, e, MAX_ENTRIES);
 	for (i = 0; i < n; i++) {
-		for (j = 0; allowed[j] != NULL; j++)
-			if (strcmp(e[i].name, allowed[j]) == 0)
-				break;
-		if (allowed[j] == NULL)
+		if (dcn_conf_key_find(section, e[i].name) == NULL)
 			return fail(x, section, e[i].name, "unknown key");
 		for (j = 0; j < i; j++)
 			if (strcmp(e[i].name, e[j].name) == 0)
@@ -195,47 +235,41 @@ get(const struct ctx *x, const char *section, const char *key)
 	return rte_cfgfile_get_entry(x->cfg, section, key);
 }
 
-/* An unsigned number (decimal or 0x hex) within [min, max], or def. */
+/* Key key of section, by the table: checked and stored into base (its
+ * scope's struct); its default stays when the file does not give it. */
 static int
-get_uint(const struct ctx *x, const char *section, const char *key,
-	 unsigned long min, unsigned long max, unsigned long def,
-	 unsigned int *out)
+get_key(const struct ctx *x, const char *section, const char *key, void *base)
 {
+	const struct dcn_conf_key *k = dcn_conf_key_find(section, key);
 	const char *v = get(x, section, key);
-	unsigned long n;
-	char *end;
+	char why[160];
+	uint32_t n;
 
-	if (v == NULL) {
-		*out = (unsigned int)def;
-		return 0;
-	}
-	errno = 0;
-	n = strtoul(v, &end, 0);
-	if (errno != 0 || end == v || *end != '\0' || v[0] == '-')
-		return fail(x, section, key, "'%s' is not a number", v);
-	if (n < min || n > max)
-		return fail(x, section, key, "%lu out of range %lu..%lu", n, min,
-			    max);
-	*out = (unsigned int)n;
+	if (k == NULL)
+		return fail(x, section, key, "not a key (a bug)");
+	if (v == NULL)
+		return k->flags & DCN_CONF_F_REQUIRED ?
+			       fail(x, section, key, "missing") : 0;
+	if (dcn_conf_parse_value(k, v, &n, why, sizeof(why)) != 0)
+		return fail(x, section, key, "%s", why);
+	dcn_conf_store(k, base, v, n);
 	return 0;
 }
 
+/* Every plain key of a section ([queues], [flow_control]). */
 static int
-get_bool(const struct ctx *x, const char *section, const char *key, int def,
-	 int *out)
+get_section(const struct ctx *x, const char *section, void *base)
 {
-	const char *v = get(x, section, key);
+	const struct dcn_conf_key *k;
+	int ret;
 
-	if (v == NULL)
-		*out = def;
-	else if (strcmp(v, "yes") == 0 || strcmp(v, "on") == 0 ||
-		 strcmp(v, "1") == 0)
-		*out = 1;
-	else if (strcmp(v, "no") == 0 || strcmp(v, "off") == 0 ||
-		 strcmp(v, "0") == 0)
-		*out = 0;
-	else
-		return fail(x, section, key, "'%s' is not yes or no", v);
+	for (k = dcn_conf_keys; k->key != NULL; k++) {
+		if (strcmp(k->section, section) != 0 || k->scope == DCN_CONF_S_SPECIAL)
+			continue;
+		ret = get_key(x, section, k->key, base);
+		if (ret < 0)
+			return ret;
+	}
 	return 0;
 }
 
@@ -250,7 +284,7 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 
 	if (!rte_cfgfile_has_section(x->cfg, "fabric"))
 		return fail(x, "fabric", NULL, "missing section");
-	ret = check_keys(x, "fabric", fabric_keys);
+	ret = check_keys(x, "fabric");
 	if (ret < 0)
 		return ret;
 	v = get(x, "fabric", "topology");
@@ -280,24 +314,22 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		return fail(x, "fabric", "role",
 			    "'%s' does not match the node: it is a %s", v,
 			    dcn_conf_role_name(c->role));
-	ret = get_uint(x, "fabric", "ethertype", 0x0600, 0xffff,
-		       DCN_FABRIC_ETHERTYPE, &u);
+	ret = get_key(x, "fabric", "ethertype", c);
 	if (ret < 0)
 		return ret;
+	u = c->ethertype;
 	if (u == 0x0800 || u == 0x0806 || u == 0x86dd || u == 0x8100)
 		return fail(x, "fabric", "ethertype",
 			    "0x%04x belongs to IPv4, ARP, IPv6 or VLAN", u);
-	c->ethertype = (uint16_t)u;
-	ret = get_uint(x, "fabric", "hello_interval_ms", 1, 10000, 3,
-		       &c->hello_interval_ms);
+	ret = get_key(x, "fabric", "hello_interval_ms", c);
 	if (ret == 0)
-		ret = get_uint(x, "fabric", "hello_miss", 1, 100, 3,
-			       &c->hello_miss);
+		ret = get_key(x, "fabric", "hello_miss", c);
 	if (ret == 0)
-		ret = get_uint(x, "fabric", "holddown_ms", 1, 600000, 100,
-			       &c->holddown_ms);
+		ret = get_key(x, "fabric", "holddown_ms", c);
 	if (ret == 0)
-		ret = get_bool(x, "fabric", "partial", 0, &c->partial);
+		ret = get_key(x, "fabric", "partial", c);
+	if (ret == 0)
+		ret = get_key(x, "fabric", "draw", c);
 	if (ret < 0)
 		return ret;
 	v = get(x, "fabric", "algo");
@@ -315,13 +347,6 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		dcn_router_free(r);
 		c->algo = (enum dcn_route_algo)a;
 	}
-	v = get(x, "fabric", "draw");
-	if (v == NULL || strcmp(v, "flow") == 0)
-		c->draw_per_packet = 0;
-	else if (strcmp(v, "packet") == 0)
-		c->draw_per_packet = 1;
-	else
-		return fail(x, "fabric", "draw", "'%s' is not flow or packet", v);
 	return 0;
 }
 
@@ -330,46 +355,48 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 	  const char *section)
 {
 	struct dcn_conf_port *p = &c->port[c->n_ports];
-	const char *v;
 	unsigned int u;
 	int ret;
 
 	if (c->n_ports == DCN_CONF_MAX_PORTS)
 		return fail(x, section, NULL, "more than %d ports",
 			    DCN_CONF_MAX_PORTS);
-	ret = check_keys(x, section, port_keys);
+	ret = check_keys(x, section);
 	if (ret < 0)
 		return ret;
 	memset(p, 0, sizeof(*p));
+	dcn_conf_scope_defaults(DCN_CONF_S_PORT, p);
+	if (strlen(section + 5) >= sizeof(p->name))
+		return fail(x, section, NULL, "a port name has at most %zu characters",
+			    sizeof(p->name) - 1);
 	snprintf(p->name, sizeof(p->name), "%s", section + 5);
 	if (p->name[0] == '\0')
 		return fail(x, section, NULL, "a port needs a name: [port.NAME]");
-	v = get(x, section, "dev");
-	if (v == NULL || v[0] == '\0')
-		return fail(x, section, "dev", "missing");
-	snprintf(p->dev, sizeof(p->dev), "%s", v);
-	ret = get_bool(x, section, "host", 0, &p->host);
+	ret = get_key(x, section, "dev", p);
 	if (ret == 0)
-		ret = get_bool(x, section, "hellos", 1, &p->hellos);
+		ret = get_key(x, section, "host", p);
 	if (ret == 0)
-		ret = get_bool(x, section, "credits", 1, &p->credits);
+		ret = get_key(x, section, "hellos", p);
 	if (ret == 0)
-		ret = get_uint(x, section, "rxq", 1, DCN_CONF_MAX_QUEUES, 1, &u);
+		ret = get_key(x, section, "credits", p);
+	if (ret == 0)
+		ret = get_key(x, section, "rxq", p);
+	if (ret == 0)
+		ret = get_key(x, section, "txq", p);
 	if (ret < 0)
 		return ret;
-	p->rxq = (uint16_t)u;
-	ret = get_uint(x, section, "txq", 1, DCN_CONF_MAX_QUEUES, 1, &u);
-	if (ret < 0)
-		return ret;
-	p->txq = (uint16_t)u;
 	p->fabric_port = -1;
 	if (get(x, section, "fabric_port") != NULL) {
 		struct dcn_adj a[256];
 		unsigned int n, i;
 
-		ret = get_uint(x, section, "fabric_port", 0, 0xffff, 0, &u);
-		if (ret < 0)
-			return ret;
+		const struct dcn_conf_key *k = dcn_conf_key_find(section,
+								  "fabric_port");
+		char why[160];
+
+		if (dcn_conf_parse_value(k, get(x, section, "fabric_port"), &u, why,
+					 sizeof(why)) != 0)
+			return fail(x, section, "fabric_port", "%s", why);
 		n = dcn_topo_adj(t, c->node, a);
 		for (i = 0; i < n; i++)
 			if (a[i].port == u)
@@ -428,13 +455,12 @@ load_worker(const struct ctx *x, struct dcn_conf *c, const char *section,
 	if (c->n_workers == DCN_CONF_MAX_WORKERS)
 		return fail(x, section, NULL, "more than %d workers",
 			    DCN_CONF_MAX_WORKERS);
-	ret = check_keys(x, section, worker_keys);
+	ret = check_keys(x, section);
 	if (ret < 0)
 		return ret;
 	memset(w, 0, sizeof(*w));
-	if (get(x, section, "lcore") == NULL)
-		return fail(x, section, "lcore", "missing");
-	ret = get_uint(x, section, "lcore", 0, 1023, 0, &w->lcore);
+	dcn_conf_scope_defaults(DCN_CONF_S_WORKER, w);
+	ret = get_key(x, section, "lcore", w);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < c->n_workers; i++)
@@ -499,6 +525,17 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		}
 	}
 	rte_cfgfile_sections(x->cfg, names, n);
+	for (i = 0; i < n && ret == 0; i++) {
+		int j;
+
+		for (j = 0; j < i; j++)
+			if (strcmp(names[i], names[j]) == 0) {
+				snprintf(x->err, x->errlen, "%s:%u: [%s] given twice",
+					 x->file, section_line(x, names[i], 2), names[i]);
+				ret = -EINVAL;
+				break;
+			}
+	}
 	/* Ports first, in file order: workers name them. */
 	for (i = 0; i < n && ret == 0; i++) {
 		if (strncmp(names[i], "port.", 5) == 0)
@@ -549,47 +586,14 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 			}
 		}
 	}
-	if (rte_cfgfile_has_section(x->cfg, "queues")) {
-		ret = check_keys(x, "queues", queue_keys);
-		if (ret < 0)
-			return ret;
-	}
-	ret = get_uint(x, "queues", "burst", 1, 64, 64, &c->burst);
-	if (ret == 0)
-		ret = get_uint(x, "queues", "rx_desc", 64, 16384, 1024, &c->rx_desc);
-	if (ret == 0)
-		ret = get_uint(x, "queues", "tx_desc", 64, 16384, 1024, &c->tx_desc);
-	if (ret == 0)
-		ret = get_uint(x, "queues", "mbufs", 1023, 1u << 24, 8191, &c->mbufs);
-	if (ret == 0)
-		ret = get_bool(x, "queues", "backoff", 1, &c->backoff);
-	if (ret == 0)
-		ret = get_uint(x, "queues", "route_cache", 0, 1u << 16, 1024,
-			       &c->route_cache);
-	if (ret == 0 && (c->route_cache & (c->route_cache - 1)) != 0)
-		ret = fail(x, "queues", "route_cache", "%u is not a power of two",
-			   c->route_cache);
+	if (rte_cfgfile_has_section(x->cfg, "queues"))
+		ret = check_keys(x, "queues");
 	if (ret == 0 && rte_cfgfile_has_section(x->cfg, "flow_control"))
-		ret = check_keys(x, "flow_control", fc_keys);
+		ret = check_keys(x, "flow_control");
 	if (ret == 0)
-		ret = get_bool(x, "flow_control", "enabled", 1, &c->fc_enabled);
+		ret = get_section(x, "queues", c);
 	if (ret == 0)
-		ret = get_uint(x, "flow_control", "vcs", 1, 2, 2, &c->fc_vcs);
-	if (ret == 0)
-		ret = get_uint(x, "flow_control", "input_queue", 16, 1u << 16, 256,
-			       &c->fc_in_queue);
-	if (ret == 0)
-		ret = get_uint(x, "flow_control", "output_queue", 16, 1u << 18, 512,
-			       &c->fc_out_queue);
-	if (ret == 0)
-		ret = get_uint(x, "flow_control", "reserve_percent", 1, 90, 20,
-			       &c->fc_reserve_pct);
-	if (ret == 0)
-		ret = get_uint(x, "flow_control", "credit_batch", 1, 1024, 32,
-			       &c->fc_credit_batch);
-	if (ret == 0)
-		ret = get_uint(x, "flow_control", "credit_refresh_us", 10, 1000000,
-			       1000, &c->fc_credit_refresh_us);
+		ret = get_section(x, "flow_control", c);
 	if (ret == 0 && c->fc_credit_batch >= c->fc_in_queue * (100 - c->fc_reserve_pct) / 100)
 		ret = fail(x, "flow_control", "credit_batch",
 			   "%u is not below the credits granted (%u)",
@@ -603,13 +607,24 @@ dcn_conf_load(const char *file, struct dcn_conf *c, struct dcn_topo **topo,
 	      char *err, size_t errlen)
 {
 	struct ctx x = { file, NULL, NULL, err, errlen };
+	struct stat sb;
 	FILE *f;
 	long size;
 	int ret;
 
-	memset(c, 0, sizeof(*c));
+	dcn_conf_defaults(c);
 	*topo = NULL;
 	snprintf(c->file, sizeof(c->file), "%s", file);
+	/* Not opened before it is known to be a file: a FIFO would block
+	 * the open, and a device would never end. */
+	if (stat(file, &sb) != 0) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", file);
+		return -EINVAL;
+	}
 	f = fopen(file, "r");
 	if (f == NULL) {
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));

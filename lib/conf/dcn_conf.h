@@ -49,6 +49,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dcn_route.h"
 #include "dcn_topo.h"
@@ -63,6 +64,7 @@ extern "C" {
 #define DCN_CONF_NAME_LEN 32
 #define DCN_CONF_DEV_LEN 256
 #define DCN_CONF_ERR_LEN 512
+#define DCN_CONF_MAX_VCS 2
 
 /** What the node is. */
 enum dcn_node_role {
@@ -126,6 +128,76 @@ struct dcn_conf {
 	unsigned int fc_credit_batch;
 	unsigned int fc_credit_refresh_us;
 };
+
+/** How a key's value is written. */
+enum dcn_conf_type {
+	DCN_CONF_UINT,   /**< decimal, or hexadecimal after 0x */
+	DCN_CONF_BOOL,   /**< yes/no, on/off, 1/0 */
+	DCN_CONF_ENUM,   /**< one of the words in values */
+	DCN_CONF_TEXT,   /**< text */
+};
+
+/** Where a key's value is stored. */
+enum dcn_conf_scope {
+	DCN_CONF_S_NODE,    /**< a field of struct dcn_conf */
+	DCN_CONF_S_PORT,    /**< a field of struct dcn_conf_port */
+	DCN_CONF_S_WORKER,  /**< a field of struct dcn_conf_worker */
+	DCN_CONF_S_SPECIAL, /**< read by its own code (topology, node, rx ...) */
+};
+
+#define DCN_CONF_F_REQUIRED 1   /**< no default: the file must give it */
+#define DCN_CONF_F_POW2 2       /**< a power of two (or 0) */
+
+/** One configuration key. */
+struct dcn_conf_key {
+	const char *section;  /**< fabric, port, worker, queues, flow_control */
+	const char *key;
+	enum dcn_conf_type type;
+	unsigned int flags;   /**< DCN_CONF_F_* */
+	uint32_t min, max;    /**< UINT: range; TEXT: max length (0: any) */
+	const char *values;   /**< ENUM: "a|b"; otherwise the value's name */
+	const char *def;      /**< default as written in a file; NULL: none */
+	int scope;            /**< enum dcn_conf_scope */
+	size_t off, size;     /**< the field in its scope's struct */
+	const char *option;   /**< dcnfwd --OPTION overrides it; NULL: none */
+	const char *help;
+};
+
+/** Every key, in the reference's order; ends with key NULL. */
+extern const struct dcn_conf_key dcn_conf_keys[];
+
+/** @return the key of section ("port.x" is section port), or NULL. */
+const struct dcn_conf_key *dcn_conf_key_find(const char *section,
+					     const char *key);
+/** @return the key a command-line option overrides, or NULL. */
+const struct dcn_conf_key *dcn_conf_key_by_option(const char *option);
+
+/**
+ * Check a value by its key's type and range.
+ * @param out  receives a UINT's number, a BOOL's 0/1, an ENUM's index
+ * @param why  the reason it is refused
+ * @return 0 or -EINVAL.
+ */
+int dcn_conf_parse_value(const struct dcn_conf_key *k, const char *v,
+			 uint32_t *out, char *why, size_t len);
+/** Store a checked value into base, its scope's struct. */
+void dcn_conf_store(const struct dcn_conf_key *k, void *base, const char *text,
+		    uint32_t v);
+/** The defaults of every key of scope, into base (its struct). */
+void dcn_conf_scope_defaults(int scope, void *base);
+/** A configuration with every default and no file, topology or port. */
+void dcn_conf_defaults(struct dcn_conf *c);
+/**
+ * Override key k of c with a command-line value, checked as in a file.
+ * @param err  "--OPTION: reason" on failure
+ * @return 0 or -EINVAL.
+ */
+int dcn_conf_override(struct dcn_conf *c, const struct dcn_conf_key *k,
+		      const char *value, char *err, size_t errlen);
+/** Print every key for --help. */
+void dcn_conf_help(FILE *f);
+/** Print the configuration reference (Markdown). */
+void dcn_conf_reference(FILE *f);
 
 /**
  * Load and check a configuration file.

@@ -4,6 +4,7 @@
  * file, the line and the key named.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_common.h"
@@ -62,7 +63,7 @@ static void
 expect_error(const char *what, const char *with, unsigned int line,
 	     const char *key, const char *phrase)
 {
-	char text[2048], err[DCN_CONF_ERR_LEN], where[128];
+	char text[4096], err[DCN_CONF_ERR_LEN], where[128];
 	const char *p = strstr(good, what);
 	struct dcn_conf c;
 	struct dcn_topo *t;
@@ -212,6 +213,99 @@ test_conf_tester_port(void **state)
 	unlink(path);
 }
 
+/* Values that used to slip through: octal, repeated sections, names and
+ * devargs cut short, files that are not files. */
+static void
+test_conf_strict(void **state)
+{
+	char text[4096], err[DCN_CONF_ERR_LEN], fifo[64];
+	const char *p = strstr(good, "burst = 16");
+	struct dcn_conf c;
+	struct dcn_topo *t;
+	char longname[64], longdev[400];
+
+	(void)state;
+	/* 010 is ten, not eight. */
+	snprintf(text, sizeof(text), "%.*sburst = 010%s", (int)(p - good), good,
+		 p + strlen("burst = 16"));
+	assert_int_equal(write_file(text), 0);
+	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.burst, 10);
+	dcn_topo_free(t);
+	expect_error("burst = 16", "burst = 0x", 25, "burst", "not a number");
+	expect_error("burst = 16", "burst = nan", 25, "burst", "not a number");
+	expect_error("burst = 16", "burst = +8", 25, "burst", "not a number");
+	/* A section given twice is refused at its second header. */
+	expect_error("[flow_control]", "[queues]\nrx_desc = 64\n[flow_control]", 27,
+		     NULL, "[queues] given twice");
+	/* A port name or devargs that would be cut short. */
+	memset(longname, 'a', 40);
+	longname[40] = '\0';
+	snprintf(text, sizeof(text), "[port.%s]", longname);
+	expect_error("[port.l0]", text, 8, NULL, "at most 31 characters");
+	memset(longdev, 'b', 300);
+	longdev[300] = '\0';
+	snprintf(text, sizeof(text), "dev = net_ring0,%s", longdev);
+	expect_error("dev = net_ring0", text, 9, "dev", "value longer than 255");
+	/* Not regular files: refused at once, neither read forever nor
+	 * waited on. */
+	assert_int_equal(dcn_conf_load("/dev/zero", &c, &t, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	snprintf(fifo, sizeof(fifo), "/tmp/dcn-conf-fifo-%d", (int)getpid());
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(dcn_conf_load(fifo, &c, &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(fifo);
+}
+
+/* Every key of the table has a default that its own check accepts, or
+ * is required; an override goes through the same check. */
+static void
+test_conf_key_table(void **state)
+{
+	const struct dcn_conf_key *k;
+	char why[160], err[DCN_CONF_ERR_LEN];
+	struct dcn_conf c;
+	unsigned int n = 0;
+	uint32_t v;
+
+	(void)state;
+	for (k = dcn_conf_keys; k->key != NULL; k++, n++) {
+		assert_non_null(dcn_conf_key_find(k->section, k->key));
+		if (k->def == NULL) {
+			assert_true((k->flags & DCN_CONF_F_REQUIRED) ||
+				    k->scope == DCN_CONF_S_SPECIAL);
+			continue;
+		}
+		if (k->scope != DCN_CONF_S_SPECIAL &&
+		    dcn_conf_parse_value(k, k->def, &v, why, sizeof(why)) != 0)
+			fail_msg("[%s] %s default %s: %s", k->section, k->key,
+				 k->def, why);
+	}
+	assert_true(n >= 30);
+	dcn_conf_defaults(&c);
+	assert_int_equal(c.burst, 64);
+	assert_int_equal(c.ethertype, 0x88b5);
+	assert_int_equal(c.fc_in_queue, 256);
+	assert_int_equal(c.backoff, 1);
+	k = dcn_conf_key_by_option("burst");
+	assert_non_null(k);
+	assert_int_equal(dcn_conf_override(&c, k, "32", err, sizeof(err)), 0);
+	assert_int_equal(c.burst, 32);
+	assert_int_equal(dcn_conf_override(&c, k, "65", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--burst: 65 out of range 1..64"));
+	assert_int_equal(dcn_conf_override(&c, dcn_conf_key_by_option("route-cache"),
+					   "1000", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "power of two"));
+	assert_int_equal(dcn_conf_override(&c, dcn_conf_key_by_option("flow-control"),
+					   "off", err, sizeof(err)), 0);
+	assert_int_equal(c.fc_enabled, 0);
+	assert_int_equal(dcn_conf_override(&c, dcn_conf_key_by_option("algo"),
+					   "nosuch", err, sizeof(err)), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -219,6 +313,8 @@ main(void)
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_conf_good),
 		cmocka_unit_test(test_conf_tester_port),
+		cmocka_unit_test(test_conf_strict),
+		cmocka_unit_test(test_conf_key_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
