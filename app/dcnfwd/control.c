@@ -3,7 +3,9 @@
  * The control thread's share of the data plane: hellos out of every fabric
  * port, and hellos in, which teach each node its neighbours' MACs. A hello
  * from a node the topology does not put behind that port is refused and
- * logged: a miscabled port shows at once and never carries traffic.
+ * logged: a miscabled port shows at once and never carries traffic. On
+ * host ports, ARP: the node answers for the fabric's addresses and learns
+ * its host's MAC.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,45 +13,10 @@
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
 
-#include "dcnfwd.h"
-
-int
-dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
-	      unsigned int n)
-{
-	unsigned int q = rte_ring_enqueue_burst(d->port[port].ctl_tx, (void **)m,
-						n, NULL);
-
-	if (q < n)
-		rte_pktmbuf_free_bulk(&m[q], n - q);
-	return (int)q;
-}
-
-struct rte_mbuf *
-dcnfwd_ctl_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
-		 const struct rte_ether_addr *dst, uint16_t ethertype, uint32_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
-	uint8_t *f;
-
-	if (len < 60)
-		len = 60;   /* the Ethernet minimum without FCS */
-	if (m == NULL)
-		return NULL;
-	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
-	if (f == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memset(f, 0, len);
-	if (dst != NULL)
-		memcpy(f, dst, 6);
-	else
-		memset(f, 0xff, 6);
-	memcpy(f + 6, &p->mac, 6);
-	dcn_fabric_put16(f + 12, ethertype);
-	return m;
-}
+#include "control.h"
+#include "ctl_io.h"
+#include "failover.h"
+#include "lsa.h"
 
 static struct rte_mbuf *
 hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p)
@@ -79,8 +46,8 @@ hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p
 	return m;
 }
 
-void
-dcnfwd_send_hellos(struct dcnfwd *d)
+static void
+send_hellos(struct dcnfwd *d)
 {
 	unsigned int i, l;
 
@@ -147,11 +114,12 @@ set_peer_mac(struct dcnfwd *d, const struct dcnfwd_port *p,
 	unsigned int w;
 
 	for (w = 0; w < d->n_workers; w++) {
-		struct dcn_fwd_ctx *c = d->worker[w].ctx[p->owner_idx];
+		struct dcn_fwd_ctx *c;
 		uint64_t cur;
 
-		if (c == NULL)
+		if (d->worker[w].node[p->owner_idx] == NULL)
 			continue;
+		c = d->worker[w].node[p->owner_idx]->fwd;
 		cur = __atomic_load_n(&c->port[p->local].peer_mac, __ATOMIC_RELAXED);
 		if (memcmp(&cur, mac, 6) != 0)
 			dcn_fwd_set_peer_mac(c, p->local, mac);
@@ -270,8 +238,8 @@ arp_frame(struct dcnfwd *d, const struct dcnfwd_port *p, uint16_t op,
  * from it. Without the MAC, frames for the host go to
  * broadcast, which a kernel takes for ICMP but drops for TCP.
  */
-void
-dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now)
+static void
+host_arp_probe(struct dcnfwd *d, uint64_t now)
 {
 	unsigned int i;
 
@@ -286,7 +254,7 @@ dcnfwd_host_arp_probe(struct dcnfwd *d, uint64_t now)
 		uint32_t addr;
 		struct rte_mbuf *m;
 
-		if (p->owner != OWNER_NODE || !p->is_host || !p->is_ethdev ||
+		if (p->owner != OWNER_NODE || !p->is_host || !p->dp.is_ethdev ||
 		    p->host_mac_known)
 			continue;
 		addr = host_addr(d, p);
@@ -368,7 +336,7 @@ dcnfwd_control_poll(struct dcnfwd *d, uint64_t now)
 				hello_rx(d, &d->port[m[i]->port], f, len, now);
 				break;
 			case DCN_FT_LINKSTATE:
-				dcnfwd_failover_lsa_rx(d, m[i]->port, f, len);
+				dcnfwd_lsa_rx(d, m[i]->port, f, len);
 				break;
 			default:
 				break;
@@ -399,4 +367,18 @@ dcnfwd_neighbours_ready(const struct dcnfwd *d)
 				return 0;
 	}
 	return 1;
+}
+
+void
+dcnfwd_control_tick(struct dcnfwd *d)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (now >= d->next_hello) {
+		send_hellos(d);
+		d->next_hello = now + d->hello_interval_ms * d->tsc_hz / 1000;
+	}
+	dcnfwd_control_poll(d, now);
+	host_arp_probe(d, now);
+	dcnfwd_failover_tick(d, now);
 }

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dcnfwd.h"
+#include <net/if.h>
+
+#include "xdp.h"
 
 #ifdef DCN_HAVE_XDP
-#include "dcn_xdp.h"
-
 static const char *
 default_prog(void)
 {
@@ -27,6 +27,22 @@ default_prog(void)
 	return NULL;
 }
 #endif
+
+/* The kernel interface a PMD sits on: "iface=NAME" of its devargs. */
+int
+dcnfwd_kernel_ifindex(const char *devargs)
+{
+	const char *s = strstr(devargs, "iface=");
+	char name[IF_NAMESIZE];
+	size_t k = 0;
+
+	if (s == NULL)
+		return 0;
+	for (s += 6; *s && *s != ',' && k + 1 < sizeof(name); s++)
+		name[k++] = *s;
+	name[k] = '\0';
+	return (int)if_nametoindex(name);
+}
 
 static int
 is_af_xdp(const char *dev)

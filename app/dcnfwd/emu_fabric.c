@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Building and running the parts of an emulated fabric that a real one
+ * has outside dcnfwd: cables (ring pairs, optionally of a limited rate),
+ * L2 switches, and hosts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+
+#include "emu_fabric.h"
+#include "events.h"
+#include "links.h"
+#include "setup.h"
+#include "worker.h"
+
+#define EMU_RING_SIZE 1024
+
+/* A locally administered MAC that names its owner and port. */
+static void
+emu_mac(struct rte_ether_addr *m, enum dcnfwd_owner o, uint32_t idx,
+	uint16_t local)
+{
+	m->addr_bytes[0] = 0x02;
+	m->addr_bytes[1] = (uint8_t)(1 + o);
+	m->addr_bytes[2] = (uint8_t)(idx >> 16);
+	m->addr_bytes[3] = (uint8_t)(idx >> 8);
+	m->addr_bytes[4] = (uint8_t)idx;
+	m->addr_bytes[5] = (uint8_t)local;
+}
+
+/* The end of a cable at (v, port): the port it becomes. */
+static int
+emu_endpoint(struct dcnfwd *d, uint32_t v, uint16_t port, uint32_t *host_of)
+{
+	char name[96], vname[DCN_TOPO_NAME_LEN];
+	enum dcn_vertex_role role = dcn_topo_role(d->t, v);
+	int pi;
+
+	dcn_topo_format_vertex(d->t, v, vname, sizeof(vname));
+	snprintf(name, sizeof(name), "%s:%u", vname, port);
+	if (dcn_topo_is_router(d->t, v)) {
+		/* A Diamond switch port facing a server is a host port. */
+		int64_t peer = dcn_topo_port_peer(d->t, v, port);
+		int host = peer >= 0 &&
+			   dcn_topo_role(d->t, (uint32_t)peer) == DCN_ROLE_SERVER &&
+			   !dcn_topo_is_router(d->t, (uint32_t)peer);
+
+		pi = dcnfwd_port_add(d, OWNER_NODE, d->node_of_vertex[v], port, host,
+				     name);
+	} else if (role == DCN_ROLE_SWITCH) {
+		uint32_t s;
+
+		for (s = 0; s < d->n_switches; s++)
+			if (d->sw[s].vertex == v)
+				break;
+		pi = dcnfwd_port_add(d, OWNER_SWITCH, s, port, 0, name);
+	} else {
+		pi = dcnfwd_port_add(d, OWNER_HOST, host_of[v], port, 1, name);
+	}
+	if (pi >= 0) {
+		struct dcnfwd_port *p = &d->port[pi];
+
+		emu_mac(&p->mac, p->owner, p->owner_idx, p->local);
+		if (p->owner == OWNER_NODE)
+			d->node[p->owner_idx].mac[p->local] = p->mac;
+	}
+	return pi;
+}
+
+static int
+emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
+{
+	struct rte_ring *ab, *ba;
+
+	if (pa < 0 || pb < 0)
+		return -ENOSPC;
+	ab = dcnfwd_ring_make("cab", id, 0, EMU_RING_SIZE, RING_F_SC_DEQ);
+	ba = dcnfwd_ring_make("cab", id, 1, EMU_RING_SIZE, RING_F_SC_DEQ);
+	if (ab == NULL || ba == NULL)
+		return -ENOMEM;
+	d->port[pa].dp.tx_ring = ab;
+	d->port[pb].dp.rx_ring = ab;
+	d->port[pb].dp.tx_ring = ba;
+	d->port[pa].dp.rx_ring = ba;
+	d->port[pa].cable_peer = pb;
+	d->port[pb].cable_peer = pa;
+	if (d->emu.link_rate > 0) {
+		uint64_t per = RTE_MAX((uint64_t)((double)d->tsc_hz / d->emu.link_rate),
+				       1ul);
+
+		d->port[pa].dp.rl_per = d->port[pb].dp.rl_per = per;
+	}
+	return 0;
+}
+
+int
+dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
+{
+	char err[256];
+	uint32_t V, v, *host_of = NULL;
+	unsigned int routers = 0, switches = 0, hosts = 0, ports = 0, cable = 0;
+	struct dcn_adj *a;
+	int ret = -ENOMEM;
+
+	d->t = dcn_topo_create(spec, err, sizeof(err));
+	if (d->t == NULL) {
+		fprintf(stderr, "dcnfwd: --emulate %s: %s\n", spec, err);
+		return -EINVAL;
+	}
+	V = dcn_topo_vertices(d->t);
+	if (V > 4096) {
+		fprintf(stderr, "dcnfwd: --emulate %s: too large to emulate in one "
+			"process (at most 4096 vertices)\n", spec);
+		return -EINVAL;
+	}
+	a = calloc(dcn_topo_max_degree(d->t), sizeof(*a));
+	host_of = calloc(V, sizeof(*host_of));
+	if (a == NULL || host_of == NULL)
+		goto out;
+	for (v = 0; v < V; v++) {
+		ports += dcn_topo_ports(d->t, v);
+		if (dcn_topo_is_router(d->t, v))
+			routers++;
+		else if (dcn_topo_role(d->t, v) == DCN_ROLE_SWITCH)
+			switches++;
+		if (dcn_topo_role(d->t, v) == DCN_ROLE_SERVER) {
+			host_of[v] = hosts++;
+			ports += 2; /* the host's NIC and, maybe, a node's host port */
+		}
+	}
+	ret = dcnfwd_make_router(d);
+	if (ret == 0)
+		ret = dcnfwd_alloc_tables(d, routers, ports);
+	if (ret == 0) {
+		d->sw = calloc(switches ? switches : 1, sizeof(*d->sw));
+		d->host = calloc(hosts ? hosts : 1, sizeof(*d->host));
+		if (d->sw == NULL || d->host == NULL)
+			ret = -ENOMEM;
+	}
+	if (ret == 0)
+		/* Flow control keeps frames queued rather than dropped. */
+		ret = dcnfwd_make_mempool(d, d->fc_on ? 65535 : 32767);
+	if (ret != 0)
+		goto out;
+	d->n_hosts = hosts;
+	for (v = 0; v < V && ret == 0; v++) {
+		if (dcn_topo_is_router(d->t, v)) {
+			ret = dcnfwd_node_add(d, v) < 0 ? -ENOMEM : 0;
+		} else if (dcn_topo_role(d->t, v) == DCN_ROLE_SWITCH) {
+			struct dcnfwd_switch *s = &d->sw[d->n_switches++];
+
+			s->vertex = v;
+			s->port = calloc(dcn_topo_ports(d->t, v), sizeof(uint32_t));
+			if (s->port == NULL)
+				ret = -ENOMEM;
+		}
+		if (dcn_topo_role(d->t, v) == DCN_ROLE_SERVER) {
+			struct dcnfwd_host *h = &d->host[host_of[v]];
+
+			h->vertex = v;
+			h->addr = dcn_topo_addr(d->t, v);
+			if (dcn_gen_sink_init(&h->sink, 4 * hosts) != 0)
+				ret = -ENOMEM;
+		}
+	}
+	/* Cables, each once, from its lower end. */
+	for (v = 0; v < V && ret == 0; v++) {
+		unsigned int n = dcn_topo_adj(d->t, v, a), i;
+
+		for (i = 0; i < n && ret == 0; i++) {
+			int pa, pb;
+
+			if (a[i].peer < v)
+				continue;
+			pa = emu_endpoint(d, v, a[i].port, host_of);
+			pb = emu_endpoint(d, a[i].peer, a[i].peer_port, host_of);
+			ret = emu_cable(d, pa, pb, cable++);
+		}
+	}
+	/* A routing server's own host, behind its host port. */
+	for (v = 0; v < V && ret == 0; v++) {
+		char vname[DCN_TOPO_NAME_LEN], name[96];
+		int pa, pb;
+
+		if (!dcn_topo_is_router(d->t, v) ||
+		    dcn_topo_role(d->t, v) != DCN_ROLE_SERVER)
+			continue;
+		dcn_topo_format_vertex(d->t, v, vname, sizeof(vname));
+		snprintf(name, sizeof(name), "%s:host", vname);
+		pa = dcnfwd_port_add(d, OWNER_NODE, d->node_of_vertex[v], -1, 1, name);
+		snprintf(name, sizeof(name), "host-%s", vname);
+		pb = dcnfwd_port_add(d, OWNER_HOST, host_of[v], -1, 1, name);
+		if (pa >= 0 && pb >= 0) {
+			struct dcnfwd_port *p = &d->port[pa];
+
+			emu_mac(&p->mac, OWNER_NODE, p->owner_idx, p->local);
+			d->node[p->owner_idx].mac[p->local] = p->mac;
+			emu_mac(&d->port[pb].mac, OWNER_HOST, host_of[v], 0);
+		}
+		ret = emu_cable(d, pa, pb, cable++);
+	}
+out:
+	free(a);
+	free(host_of);
+	if (ret == 0)
+		printf("dcnfwd: emulating %s: %u nodes, %u L2 switches, %u hosts, "
+		       "%u ports\n", dcn_topo_spec(d->t), d->n_nodes,
+		       d->n_switches, d->n_hosts, d->n_ports);
+	return ret;
+}
+
+/* An emulated learning switch: learn the source, forward to the known
+ * port or flood (broadcast, multicast, unknown unicast). */
+static void
+switch_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n,
+	  uint64_t now)
+{
+	struct dcnfwd *d = w->d;
+	const struct dcnfwd_port *p = &d->port[pi];
+	struct dcnfwd_switch *s = &d->sw[p->owner_idx];
+	uint16_t i;
+
+	(void)now;
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
+		uint64_t dst = 0, src = 0;
+		int out = -1;
+		uint32_t k;
+
+		if (rte_pktmbuf_data_len(m[i]) < 14) {
+			rte_pktmbuf_free(m[i]);
+			continue;
+		}
+		memcpy(&dst, e, 6);
+		memcpy(&src, e + 6, 6);
+		for (k = 0; k < s->n_macs; k++) {
+			if (s->mac[k] == src)
+				break;
+		}
+		if (k == s->n_macs && k < DCNFWD_MAX_SW_MACS) {
+			s->mac[k] = src;
+			s->n_macs++;
+		}
+		if (k < DCNFWD_MAX_SW_MACS)
+			s->mac_port[k] = p->local;
+		if (!(e[0] & 1)) {
+			for (k = 0; k < s->n_macs; k++)
+				if (s->mac[k] == dst) {
+					out = s->mac_port[k];
+					break;
+				}
+		}
+		if (out >= 0) {
+			if (out != p->local)
+				dcnfwd_txb_add(w, s->port[out], m[i]);
+			else
+				rte_pktmbuf_free(m[i]);
+			w->sw_forwarded++;
+			continue;
+		}
+		for (k = 0; k < s->n_ports; k++) {
+			struct rte_mbuf *c;
+
+			if (k == p->local)
+				continue;
+			c = rte_pktmbuf_copy(m[i], d->mp, 0, UINT32_MAX);
+			if (c != NULL)
+				dcnfwd_txb_add(w, s->port[k], c);
+		}
+		w->sw_flooded++;
+		rte_pktmbuf_free(m[i]);
+	}
+}
+
+/* An emulated host's NIC: what arrives goes to its sink. */
+static void
+host_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n,
+	uint64_t now)
+{
+	dcn_gen_sink_rx(&w->d->host[w->d->port[pi].owner_idx].sink, m, n, now);
+	rte_pktmbuf_free_bulk(m, n);
+}
+
+/* The worker's tick: its hosts send what has fallen due. */
+static unsigned int
+hosts_send(struct dcnfwd_worker *w, uint64_t now)
+{
+	struct dcnfwd *d = w->d;
+	struct rte_mbuf *m[DCNFWD_MAX_BURST];
+	unsigned int i, j, total = 0;
+
+	for (i = 0; i < w->n_hosts; i++) {
+		struct dcnfwd_host *h = &d->host[w->hosts[i]];
+		unsigned int n;
+
+		if (!__atomic_load_n(&h->gen_on, __ATOMIC_ACQUIRE))
+			continue;
+		n = dcn_gen_due(&h->gen, now, d->burst);
+		if (n == 0 || rte_pktmbuf_alloc_bulk(d->mp, m, n) != 0)
+			continue;
+		dcn_gen_build(&h->gen, m, n, now);
+		for (j = 0; j < n; j++)
+			dcnfwd_txb_add(w, h->port, m[j]);
+		total += n;
+	}
+	return total;
+}
+
+void
+dcnfwd_emu_cut(struct dcnfwd *d, uint32_t pi, int cut, int carrier_event)
+{
+	struct dcnfwd_port *a = &d->port[pi];
+	struct dcnfwd_port *b = a->cable_peer >= 0 ? &d->port[a->cable_peer] : NULL;
+	uint64_t us = dcnfwd_us_of_tsc(d, rte_rdtsc());
+
+	__atomic_store_n(&a->dp.cut, (uint8_t)cut, __ATOMIC_RELEASE);
+	if (b != NULL)
+		__atomic_store_n(&b->dp.cut, (uint8_t)cut, __ATOMIC_RELEASE);
+	dcnfwd_event(d, cut ? EV_CUT : EV_REPLUG,
+		     a->owner == OWNER_NODE ? a->owner_idx : UINT32_MAX, a->local,
+		     UINT32_MAX, 0, 0);
+	if (!carrier_event)
+		return;
+	dcnfwd_carrier(d, a, !cut, us);
+	if (b != NULL)
+		dcnfwd_carrier(d, b, !cut, us);
+}
+
+int
+dcnfwd_emu_workers(struct dcnfwd *d)
+{
+	unsigned int lcore, n = 0, i;
+	uint32_t pi;
+	int ret;
+
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		n++;
+	if (n == 0) {
+		fprintf(stderr, "dcnfwd: give EAL at least two lcores (-l 0-1): "
+			"one for control, one or more workers\n");
+		return -EINVAL;
+	}
+	ret = dcnfwd_workers_create(d, RTE_MIN(n, (unsigned int)DCNFWD_MAX_WORKERS));
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < d->n_workers; i++) {
+		d->worker[i].hosts = calloc(d->n_hosts + 1, sizeof(uint32_t));
+		if (d->worker[i].hosts == NULL)
+			return -ENOMEM;
+	}
+	/* Every port of an owner on one worker, owners spread. */
+	for (pi = 0; pi < d->n_ports; pi++) {
+		const struct dcnfwd_port *p = &d->port[pi];
+		unsigned int seq = p->owner == OWNER_NODE ? p->owner_idx :
+				   p->owner == OWNER_SWITCH ?
+					   d->n_nodes + p->owner_idx :
+					   d->n_nodes + d->n_switches + p->owner_idx;
+		struct dcnfwd_worker *w = &d->worker[seq % d->n_workers];
+
+		ret = dcnfwd_worker_add_rxq(d, w, pi, 0,
+					    p->owner == OWNER_NODE ? dcnfwd_node_rx :
+					    p->owner == OWNER_SWITCH ? switch_rx :
+								       host_rx);
+		if (ret != 0)
+			return ret;
+		if (p->owner == OWNER_HOST) {
+			w->hosts[w->n_hosts++] = p->owner_idx;
+			w->tick = hosts_send;
+		}
+	}
+	return 0;
+}
+
+void
+dcnfwd_emu_teardown(struct dcnfwd *d)
+{
+	unsigned int i;
+
+	for (i = 0; d->sw != NULL && i < d->n_switches; i++)
+		free(d->sw[i].port);
+	for (i = 0; d->host != NULL && i < d->n_hosts; i++) {
+		dcn_gen_fini(&d->host[i].gen);
+		dcn_gen_sink_fini(&d->host[i].sink);
+	}
+	free(d->sw);
+	free(d->host);
+	d->sw = NULL;
+	d->host = NULL;
+}

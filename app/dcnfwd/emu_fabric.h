@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCNFWD_EMU_FABRIC_H
+#define DCNFWD_EMU_FABRIC_H
+
+/*
+ * An emulated fabric (--emulate SPEC): every routing node of a small
+ * instance in this process, its cables as pairs of rings (lib/port), its
+ * L2 switches as learning switches, and a host behind every server, which
+ * sends stamped traffic (lib/gen) from the worker that polls its port.
+ * Built from the appliance's own parts (setup.h); the switches and hosts
+ * are RX handlers and a per-loop tick of the workers.
+ */
+
+#include "dcnfwd.h"
+
+/* Nodes, switches, hosts, ports, cables and the mempool of spec. */
+int dcnfwd_emu_build(struct dcnfwd *d, const char *spec);
+/* Workers on every EAL worker lcore, each owner's ports on one worker. */
+int dcnfwd_emu_workers(struct dcnfwd *d);
+/* Cut (1) or mend (0) the cable at port pi; with carrier set, both ends
+ * see it as a PMD would, else only the frames stop. */
+void dcnfwd_emu_cut(struct dcnfwd *d, uint32_t pi, int cut, int carrier);
+/* What the build added beyond setup.h's parts. */
+void dcnfwd_emu_teardown(struct dcnfwd *d);
+
+#endif /* DCNFWD_EMU_FABRIC_H */

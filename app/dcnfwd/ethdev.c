@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The node of a configuration file on its DPDK ports: each port probed by
+ * its devargs (dcnfwd's XDP program added to net_af_xdp ones), configured
+ * with the queues and descriptors the file gives, and started. A port
+ * that does not open or start is reported with what can be told of the
+ * cause.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+
+#include "ethdev.h"
+#include "setup.h"
+#include "xdp.h"
+
+/* "net_memif0,socket=/x" names the device "net_memif0". */
+static int
+probe_port(const char *dev, uint16_t *port_id)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	const char *comma = strchr(dev, ',');
+	size_t len = comma ? (size_t)(comma - dev) : strlen(dev);
+	int ret;
+
+	if (len >= sizeof(name))
+		return -ENAMETOOLONG;
+	memcpy(name, dev, len);
+	name[len] = '\0';
+	if (rte_eth_dev_get_port_by_name(name, port_id) == 0)
+		return 0;
+	ret = rte_dev_probe(dev);
+	if (ret < 0)
+		return ret;
+	return rte_eth_dev_get_port_by_name(name, port_id);
+}
+
+/* Why a device did not open, as far as can be told from its name. */
+static const char *
+probe_hint(const char *dev, char *buf, size_t len)
+{
+	static const char *const vdevs[] = { "net_af_xdp", "net_af_packet",
+		"net_memif", "net_tap", "net_ring", "net_null", "net_pcap",
+		"net_vhost", "net_virtio_user", NULL };
+	unsigned int i;
+
+	if (isxdigit((unsigned char)dev[0]) && strchr(dev, ':') != NULL &&
+	    strncmp(dev, "net_", 4) != 0) {
+		snprintf(buf, len, " (a NIC: is it bound to vfio-pci or "
+			 "uio_pci_generic (dpdk-devbind.py --status), and not "
+			 "left out by EAL's -a/-b or --no-pci?)");
+		return buf;
+	}
+	for (i = 0; vdevs[i] != NULL; i++)
+		if (strncmp(dev, vdevs[i], strlen(vdevs[i])) == 0)
+			break;
+	if (vdevs[i] == NULL) {
+		snprintf(buf, len, " (no DPDK driver has that name: a virtual "
+			 "device is a driver name and a number, such as net_memif0, "
+			 "net_af_xdp0 or net_tap0; a NIC is its PCI address)");
+		return buf;
+	}
+	if ((!strncmp(dev, "net_af_xdp", 10) || !strncmp(dev, "net_af_packet", 13)) &&
+	    dcnfwd_kernel_ifindex(dev) <= 0) {
+		const char *s = strstr(dev, "iface=");
+
+		snprintf(buf, len, " (no network interface '%.*s' here: ip link "
+			 "lists them)", s ? (int)strcspn(s + 6, ",") : 0,
+			 s ? s + 6 : "");
+		return buf;
+	}
+	return "";
+}
+
+static int
+start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
+	     const struct dcn_conf_port *cp)
+{
+	struct rte_eth_conf ec;
+	struct rte_eth_dev_info info;
+	uint16_t q, rxd = (uint16_t)d->conf.rx_desc, txd = (uint16_t)d->conf.tx_desc;
+	int ret;
+
+	memset(&ec, 0, sizeof(ec));
+	ret = rte_eth_dev_info_get(p->dp.ethdev, &info);
+	if (ret != 0)
+		return ret;
+	p->dp.nb_rxq = cp->rxq;
+	p->dp.nb_txq = (uint16_t)RTE_MAX((unsigned int)cp->txq, d->conf.n_workers);
+	if (p->dp.nb_rxq > info.max_rx_queues || p->dp.nb_txq > info.max_tx_queues) {
+		fprintf(stderr, "dcnfwd: %s: port [port.%s] has %u rx / %u tx "
+			"queues at most; asked %u / %u (tx: one per worker)\n",
+			d->conf.file, cp->name, info.max_rx_queues,
+			info.max_tx_queues, p->dp.nb_rxq, p->dp.nb_txq);
+		return -EINVAL;
+	}
+	if (p->dp.nb_rxq > 1) {
+		ec.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		ec.rx_adv_conf.rss_conf.rss_hf =
+			RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
+	}
+	ret = rte_eth_dev_configure(p->dp.ethdev, p->dp.nb_rxq, p->dp.nb_txq, &ec);
+	if (ret == 0)
+		ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->dp.ethdev, &rxd, &txd);
+	for (q = 0; q < p->dp.nb_rxq && ret == 0; q++)
+		ret = rte_eth_rx_queue_setup(p->dp.ethdev, q, rxd,
+					     rte_eth_dev_socket_id(p->dp.ethdev),
+					     NULL, d->mp);
+	for (q = 0; q < p->dp.nb_txq && ret == 0; q++)
+		ret = rte_eth_tx_queue_setup(p->dp.ethdev, q, txd,
+					     rte_eth_dev_socket_id(p->dp.ethdev),
+					     NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(p->dp.ethdev);
+	if (ret == 0)
+		ret = rte_eth_macaddr_get(p->dp.ethdev, &p->mac);
+	return ret;
+}
+
+int
+dcnfwd_setup_from_conf(struct dcnfwd *d)
+{
+	struct dcn_conf *c = &d->conf;
+	char devargs[DCN_CONF_DEV_LEN + PATH_MAX];
+	unsigned int i;
+	int ret, ni;
+
+	ret = dcnfwd_make_router(d);
+	if (ret == 0)
+		ret = dcnfwd_alloc_tables(d, 1, c->n_ports);
+	if (ret == 0)
+		ret = dcnfwd_make_mempool(d, c->mbufs);
+	if (ret != 0)
+		return ret;
+	ni = dcnfwd_node_add(d, c->node);
+	if (ni < 0)
+		return ni;
+	for (i = 0; i < c->n_ports; i++) {
+		const struct dcn_conf_port *cp = &c->port[i];
+		struct dcnfwd_port *p;
+		int pi = dcnfwd_port_add(d, OWNER_NODE, (uint32_t)ni, cp->fabric_port,
+					 cp->host, cp->name);
+
+		if (pi < 0)
+			return pi;
+		p = &d->port[pi];
+		p->dp.is_ethdev = 1;
+		snprintf(p->dev, sizeof(p->dev), "%s", cp->dev);
+		p->no_hellos = (uint8_t)!cp->hellos;
+		p->no_credits = (uint8_t)!cp->credits;
+		ret = probe_port(dcnfwd_xdp_devargs(d, cp->dev, devargs,
+						    sizeof(devargs)), &p->dp.ethdev);
+		if (ret != 0) {
+			char hint[256];
+
+			fprintf(stderr, "dcnfwd: %s: [port.%s] dev: cannot open '%s': "
+				"%s%s\n", c->file, cp->name, cp->dev, strerror(-ret),
+				probe_hint(cp->dev, hint, sizeof(hint)));
+			return ret;
+		}
+		ret = start_ethdev(d, p, cp);
+		if (ret != 0) {
+			fprintf(stderr, "dcnfwd: %s: [port.%s]: cannot start '%s': "
+				"%s%s\n", c->file, cp->name, cp->dev,
+				strerror(ret < 0 ? -ret : ret),
+				strncmp(cp->dev, "net_af_xdp", 10) == 0 ?
+				" (net_af_xdp takes 2048 mbufs per rx queue at "
+				"start: is [queues] mbufs enough?)" : "");
+			return ret < 0 ? ret : -ret;
+		}
+		d->node[ni].mac[p->local] = p->mac;
+		dcnfwd_xdp_port_start(d, p, cp->dev);
+	}
+	return 0;
+}
+

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Announcements: a node floods what it sees down (FAR and RRect to all,
+ * Totoro inside its broadcast domain, LaScaDa two relays out, NovaCube
+ * nobody: dcn_route_lsa_hops), sends it again while it lists a failure,
+ * and relays what it hears while hops are left. What a node hears goes
+ * into its link-state database; a change makes it recompile its table
+ * (failover.c).
+ */
+#include <string.h>
+
+#include "ctl_io.h"
+#include "events.h"
+#include "lsa.h"
+
+/* Own announcements are sent again this often while they list a failure,
+ * in case a copy was lost, and a few times after the last one clears. */
+#define LSA_REFRESH_MS 500
+#define LSA_TAIL 3
+
+unsigned int
+dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v,
+		uint16_t *port, unsigned int max)
+{
+	unsigned int k = 0, l;
+
+	for (l = 0; l < n->n_ports && k < max; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+		if (dcnfwd_port_is_fabric(p) && !dcn_link_usable(&p->link)) {
+			v[k] = n->vertex;
+			port[k++] = (uint16_t)p->fabric_port;
+		}
+	}
+	for (l = 0; n->nbr_link != NULL && l <= n->nbrs.mask && k < max; l++)
+		if (n->nbrs.slot[l].vertex != DCN_FWD_NBR_EMPTY &&
+		    !dcn_link_usable(&n->nbr_link[l])) {
+			v[k] = n->nbrs.slot[l].vertex;
+			port[k++] = n->nbr_vport[l];
+		}
+	return k;
+}
+
+static struct rte_mbuf *
+lsa_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
+	  const struct dcn_link_lsa *a)
+{
+	struct dcn_fabric_hdr h = {
+		.version = DCN_FABRIC_VERSION,
+		.type = DCN_FT_LINKSTATE,
+		.ttl = 1,
+		.len = (uint16_t)DCN_LINK_LSA_LEN(a->n),
+		.src = a->origin,
+	};
+	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype,
+					      DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
+					      DCN_LINK_LSA_LEN(a->n));
+	uint8_t *f;
+
+	if (m == NULL)
+		return NULL;
+	f = rte_pktmbuf_mtod(m, uint8_t *);
+	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
+	dcn_link_lsa_write(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+			   rte_pktmbuf_data_len(m) - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN,
+			   a);
+	return m;
+}
+
+/* Out of every fabric port of node n but the one it came in on. */
+static unsigned int
+lsa_flood(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcn_link_lsa *a,
+	  int except_local)
+{
+	unsigned int l, sent = 0;
+
+	for (l = 0; l < n->n_ports; l++) {
+		struct dcnfwd_port *p = &d->port[n->port[l]];
+		struct rte_mbuf *m;
+
+		if (!dcnfwd_port_is_fabric(p) || (int)l == except_local)
+			continue;
+		m = lsa_frame(d, p, a);
+		if (m != NULL && dcnfwd_inject(d, n->port[l], &m, 1) == 1)
+			sent++;
+	}
+	return sent;
+}
+
+void
+dcnfwd_lsa_originate(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now)
+{
+	struct dcn_link_lsa a;
+	uint32_t v[DCN_LINK_LSA_MAX];
+	uint16_t port[DCN_LINK_LSA_MAX];
+	unsigned int k;
+
+	memset(&a, 0, sizeof(a));
+	a.origin = n->addr;
+	a.epoch = d->epoch;
+	a.seq = ++n->lsa_seq;
+	a.hops = (uint8_t)d->lsa_hops;
+	a.n = (uint8_t)dcnfwd_own_down(d, n, v, port, DCN_LINK_LSA_MAX);
+	for (k = 0; k < a.n; k++) {
+		a.link[k].addr = dcn_topo_addr(d->t, v[k]);
+		a.link[k].port = port[k];
+	}
+	n->lsa_tx += lsa_flood(d, n, &a, -1);
+	n->lsa_due = 0;
+	if (a.n > 0)
+		n->lsa_tail = LSA_TAIL;
+	else if (n->lsa_tail > 0)
+		n->lsa_tail--;
+	n->lsa_refresh_tsc = a.n > 0 || n->lsa_tail > 0 ?
+			     now + LSA_REFRESH_MS * d->tsc_hz / 1000 : 0;
+}
+
+void
+dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
+{
+	struct dcnfwd_port *p = &d->port[pi];
+	struct dcnfwd_node *n;
+	struct dcn_link_lsa a;
+	uint32_t v[DCN_LINK_LSA_MAX];
+	uint16_t port[DCN_LINK_LSA_MAX];
+	unsigned int k, nv = 0;
+	int64_t origin;
+	int ret;
+
+	/* Announcements are taken from fabric ports only, never from a
+	 * host port. */
+	if (!dcnfwd_port_is_fabric(p))
+		return;
+	n = &d->node[p->owner_idx];
+	if (len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN ||
+	    dcn_link_lsa_read(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+			      len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN, &a) != 0) {
+		n->lsa_refused++;
+		return;
+	}
+	origin = dcn_topo_vertex_of(d->t, a.origin);
+	if (origin < 0 || !dcn_topo_is_router(d->t, (uint32_t)origin) ||
+	    (uint32_t)origin == n->vertex) {
+		if ((uint32_t)origin != n->vertex)
+			n->lsa_refused++;
+		return;
+	}
+	if (!dcn_route_lsa_wants(d->r, n->vertex, (uint32_t)origin)) {
+		n->lsa_refused++;
+		return;
+	}
+	for (k = 0; k < a.n; k++) {
+		int64_t x = dcn_topo_vertex_of(d->t, a.link[k].addr);
+
+		if (x < 0)
+			continue;
+		v[nv] = (uint32_t)x;
+		port[nv++] = a.link[k].port;
+	}
+	ret = dcn_link_db_accept(n->lsdb, (uint32_t)origin, a.epoch, a.seq, nv,
+				 v, port);
+	if (ret <= 0) {
+		n->lsa_dup++;
+		return;
+	}
+	n->lsa_rx++;
+	if (ret == 1) {
+		n->dirty = 1;
+		dcnfwd_event(d, EV_LSA_IN, p->owner_idx, p->local, (uint32_t)origin,
+			     0, 0);
+	}
+	if (a.hops > 1) {
+		a.hops--;
+		n->lsa_relayed += lsa_flood(d, n, &a, p->local);
+	}
+}

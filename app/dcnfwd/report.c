@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What dcnfwd prints while it runs and when it stops.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "report.h"
+#include "stats.h"
+#include "xdp.h"
+
+/* Live figures: one line per interval. */
+
+void
+dcnfwd_live_sample(const struct dcnfwd *d, struct dcnfwd_live *l)
+{
+	struct dcn_fwd_stats s;
+	unsigned int i, r;
+
+	memset(l, 0, sizeof(*l));
+	l->tsc = rte_rdtsc();
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port_stats ps;
+
+		if (d->port[i].owner != OWNER_NODE)
+			continue;
+		dcnfwd_port_totals(d, i, &ps);
+		l->rx += ps.rx;
+		l->tx += ps.tx;
+		l->drops += ps.tx_drop + ps.in_drop;
+	}
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
+	l->encap = s.encap;
+	l->decap = s.decap;
+	l->transit = s.transit;
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		l->drops += s.drop[r];
+}
+
+void
+dcnfwd_live_print(const struct dcnfwd *d, struct dcnfwd_live *prev,
+		  double elapsed)
+{
+	struct dcnfwd_live now;
+	double dt;
+
+	dcnfwd_live_sample(d, &now);
+	dt = (double)(now.tsc - prev->tsc) / (double)d->tsc_hz;
+	if (dt <= 0)
+		return;
+	printf("%7.1fs  rx %8.3f Mpps  tx %8.3f Mpps  encap %9lu  transit %9lu  "
+	       "decap %9lu  drops %lu\n", elapsed,
+	       (double)(now.rx - prev->rx) / dt / 1e6,
+	       (double)(now.tx - prev->tx) / dt / 1e6, (unsigned long)now.encap,
+	       (unsigned long)now.transit, (unsigned long)now.decap,
+	       (unsigned long)now.drops);
+	fflush(stdout);
+	*prev = now;
+}
+
+void
+dcnfwd_final_report(const struct dcnfwd *d)
+{
+	unsigned int i, r;
+	struct dcn_fwd_stats all;
+	struct dcnfwd_loop_totals lt;
+
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &all);
+	if (d->json)
+		return;
+	printf("\nfinal counters\n");
+	if (d->n_nodes == 1) {
+		printf("  %-16s %12s %12s %10s %10s\n", "port", "rx", "tx", "tx_drop",
+		       "in_drop");
+		for (i = 0; i < d->n_ports; i++) {
+			struct dcnfwd_port_stats ps;
+
+			dcnfwd_port_totals(d, i, &ps);
+			printf("  %-16s %12lu %12lu %10lu %10lu\n", d->port[i].name,
+			       (unsigned long)ps.rx, (unsigned long)ps.tx,
+			       (unsigned long)ps.tx_drop, (unsigned long)ps.in_drop);
+			if (ps.down_drop)
+				printf("  %s: %lu queued frames dropped while its link "
+				       "was down\n", d->port[i].name,
+				       (unsigned long)ps.down_drop);
+		}
+		dcnfwd_xdp_print(d, stdout);
+	}
+	printf("  frames in %lu: encapsulated %lu, transit %lu, decapsulated %lu, "
+	       "control %lu\n", (unsigned long)all.rx, (unsigned long)all.encap,
+	       (unsigned long)all.transit, (unsigned long)all.decap,
+	       (unsigned long)all.control);
+	dcnfwd_loop_totals(d, &lt);
+	/* What a frame costs a worker: cycles of the loops that had work
+	 * (memif or NIC calls included, idle polling not). */
+	printf("  worker loops %lu, %lu with work: %.1f frames in and %.0f TSC "
+	       "cycles per frame in those\n", (unsigned long)lt.loops,
+	       (unsigned long)lt.busy_loops,
+	       lt.busy_loops ? (double)all.rx / (double)lt.busy_loops : 0.0,
+	       all.rx ? (double)lt.busy_tsc / (double)all.rx : 0.0);
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		if (all.drop[r])
+			printf("  dropped %-18s %lu  (%s)\n", dcn_drop_name(r),
+			       (unsigned long)all.drop[r], dcn_drop_desc(r));
+	if (d->fc_on) {
+		struct dcnfwd_drops dr;
+
+		dcnfwd_drop_totals(d, &dr);
+		printf("  flow control: credit frames sent %lu (lost %lu), sends "
+		       "stalled for credits %lu\n", (unsigned long)dr.credit_tx,
+		       (unsigned long)dr.credit_lost, (unsigned long)dr.stalls);
+		printf("  drops in all: inside the node %lu, at its host ports' "
+		       "input %lu, control frames %lu\n", (unsigned long)dr.fabric,
+		       (unsigned long)dr.ingress, (unsigned long)dr.control);
+	}
+}
+

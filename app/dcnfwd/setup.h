@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCNFWD_SETUP_H
+#define DCNFWD_SETUP_H
+
+/*
+ * Building the process: the router, nodes (each with its first table),
+ * ports (ethdevs from a configuration, or ring cables built by the
+ * emulation), the mempool, flow-control queues, and workers with the RX
+ * queues they poll. In order:
+ *
+ *   dcnfwd_setup_from_conf (ethdev.c) or the emulation's build
+ *   dcnfwd_setup_fc
+ *   dcnfwd_workers_create, then RX queues (dcnfwd_workers_from_conf or the
+ *   emulation's), then dcnfwd_workers_finish
+ */
+
+#include "dcnfwd.h"
+
+int dcnfwd_make_router(struct dcnfwd *d);
+int dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports);
+int dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs);
+/* A routing node for vertex v. @return its index, or -errno. */
+int dcnfwd_node_add(struct dcnfwd *d, uint32_t v);
+/* A port of owner (node, switch or host owner_idx). @return its global
+ * index, or -errno. */
+int dcnfwd_port_add(struct dcnfwd *d, enum dcnfwd_owner owner,
+		    uint32_t owner_idx, int fabric_port, int is_host,
+		    const char *name);
+struct rte_ring *dcnfwd_ring_make(const char *what, unsigned int a,
+				  unsigned int b, unsigned int size,
+				  unsigned int flags);
+/* Free a fib: its table, its router if its own, its failure set. */
+void dcnfwd_fib_free(struct dcnfwd_fib *f);
+
+/* Flow-control queues and data path of every node (when on). */
+int dcnfwd_setup_fc(struct dcnfwd *d);
+
+/* n workers on the EAL worker lcores (a configuration's own). */
+int dcnfwd_workers_create(struct dcnfwd *d, unsigned int n);
+/* Worker w polls RX queue q of port pi with handler rx. */
+int dcnfwd_worker_add_rxq(struct dcnfwd *d, struct dcnfwd_worker *w,
+			  uint32_t pi, uint16_t q, dcnfwd_rx_fn rx);
+/* The RX queues of a configuration's [worker.NAME] sections. */
+int dcnfwd_workers_from_conf(struct dcnfwd *d);
+/* Who sends each port's control frames and serves its flow-control
+ * queues: the first worker that polls it. */
+int dcnfwd_workers_finish(struct dcnfwd *d);
+
+/* Undo all of it (what the emulation added is its own to undo first). */
+void dcnfwd_teardown(struct dcnfwd *d);
+
+#endif /* DCNFWD_SETUP_H */

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Totals over the workers. Each counter has one writer, its worker; the
+ * readers here load them relaxed, so a total is a moment's, not a
+ * snapshot across counters.
+ */
+#include <string.h>
+
+#include "stats.h"
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+void
+dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_worker *w = &d->worker[i];
+
+		s->loops += LOAD(w->loops);
+		s->busy_loops += LOAD(w->busy_loops);
+		s->busy_tsc += LOAD(w->busy_tsc);
+	}
+}
+
+void
+dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
+		   struct dcnfwd_port_stats *s)
+{
+	const struct dcnfwd_port *pt = &d->port[port];
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_worker *w = &d->worker[i];
+		const struct dcnfwd_port_stats *p = &w->pst[port];
+
+		s->rx += LOAD(p->rx);
+		s->tx += LOAD(p->tx);
+		s->tx_drop += LOAD(p->tx_drop);
+		if (pt->owner == OWNER_NODE && w->node[pt->owner_idx] != NULL &&
+		    w->node[pt->owner_idx]->fc.dp != NULL) {
+			const struct dcn_fc_port_stats *f =
+				&w->node[pt->owner_idx]->fc.st[pt->local];
+
+			s->tx += LOAD(f->tx);
+			s->in_drop += LOAD(f->in_drop);
+			s->down_drop += LOAD(f->down_drop);
+		}
+	}
+}
+
+void
+dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
+		   struct dcn_fwd_stats *s)
+{
+	uint32_t first = node == DCNFWD_ALL_NODES ? 0 : node;
+	uint32_t last = node == DCNFWD_ALL_NODES ? d->n_nodes : node + 1;
+	unsigned int i, r;
+
+	memset(s, 0, sizeof(*s));
+	for (node = first; node < last; node++) {
+		for (i = 0; i < d->n_workers; i++) {
+			const struct dcnfwd_wnode *wn = d->worker[i].node[node];
+			const struct dcn_fwd_stats *c;
+
+			if (wn == NULL)
+				continue;
+			c = &wn->fwd->st;
+			s->rx += LOAD(c->rx);
+			s->encap += LOAD(c->encap);
+			s->transit += LOAD(c->transit);
+			s->decap += LOAD(c->decap);
+			s->control += LOAD(c->control);
+			for (r = 0; r < DCN_DROP_MAX; r++)
+				s->drop[r] += LOAD(c->drop[r]);
+		}
+	}
+}
+
+uint64_t
+dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node, uint16_t local)
+{
+	uint64_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->n_workers; i++)
+		if (d->worker[i].node[node] != NULL)
+			s += LOAD(d->worker[i].node[node]->fwd->out_frames[local]);
+	return s;
+}
+
+uint64_t
+dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node, uint32_t slot)
+{
+	uint64_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_wnode *wn = d->worker[i].node[node];
+
+		if (wn != NULL && wn->fwd->nbr_frames != NULL)
+			s += LOAD(wn->fwd->nbr_frames[slot]);
+	}
+	return s;
+}
+
+void
+dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
+{
+	struct dcn_fwd_stats s;
+	unsigned int i, r;
+
+	memset(dr, 0, sizeof(*dr));
+	for (i = 0; i < d->n_ports; i++) {
+		const struct dcnfwd_port *p = &d->port[i];
+		struct dcnfwd_port_stats ps;
+
+		dcnfwd_port_totals(d, i, &ps);
+		if (p->owner == OWNER_HOST) {
+			/* the host's NIC could not send into its cable */
+			dr->ingress += ps.tx_drop;
+		} else if (p->owner == OWNER_NODE && p->is_host) {
+			dr->ingress += ps.in_drop;
+			dr->fabric += ps.tx_drop; /* crossed the fabric, lost */
+		} else {
+			dr->fabric += ps.tx_drop + ps.in_drop;
+		}
+		dr->fabric += ps.down_drop;
+	}
+	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		dr->fabric += s.drop[r];
+	for (i = 0; i < d->n_workers; i++) {
+		dr->fabric += LOAD(d->worker[i].fcw.overflow) +
+			      LOAD(d->worker[i].fc_stray);
+		dr->control += LOAD(d->worker[i].ctl_drop);
+	}
+	for (i = 0; i < d->n_nodes; i++) {
+		const struct dcn_fc_node *fn = d->node[i].fc;
+		unsigned int c;
+
+		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
+			dr->credit_tx += fn->chan[c].credit_tx;
+			dr->credit_lost += fn->chan[c].credit_lost;
+			dr->stalls += fn->chan[c].stalls;
+		}
+	}
+}

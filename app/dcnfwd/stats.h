@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCNFWD_STATS_H
+#define DCNFWD_STATS_H
+
+/* Counters summed over the workers (each keeps its own, written by it
+ * alone): for telemetry, the live figures, failover and the reports. */
+
+#include "dcnfwd.h"
+
+/* A port's counters, all workers (flow control's included). */
+void dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
+			struct dcnfwd_port_stats *s);
+
+/* Worker loops of all workers: all of them, those that moved frames, and
+ * the TSC cycles those took. */
+struct dcnfwd_loop_totals {
+	uint64_t loops, busy_loops, busy_tsc;
+};
+void dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s);
+
+/* node: one node, or DCNFWD_ALL_NODES for the sum of all */
+#define DCNFWD_ALL_NODES UINT32_MAX
+void dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
+			struct dcn_fwd_stats *s);
+/* Data frames a node sent out of local port local, all workers. */
+uint64_t dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node,
+				uint16_t local);
+/* Data frames a node sent to neighbour-table slot slot, all workers. */
+uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
+				uint32_t slot);
+
+/* Drops by where they happened. */
+struct dcnfwd_drops {
+	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */
+	uint64_t ingress;     /* host traffic refused on its way in */
+	uint64_t control;     /* control frames the control ring refused */
+	uint64_t credit_tx, credit_lost, stalls;
+};
+void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
+
+#endif /* DCNFWD_STATS_H */

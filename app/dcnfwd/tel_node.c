@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Telemetry commands about one node: ports, neighbours, routes, its table,
+ * flow control, links. Run under telemetry.c's lock (tel_util.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "events.h"
+#include "stats.h"
+#include "tel_node.h"
+#include "tel_util.h"
+
+static int
+port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data *e)
+{
+	const struct dcnfwd_port *p = &d->port[d->node[ni].port[l]];
+	struct dcnfwd_port_stats ps;
+
+	dcnfwd_port_totals(d, d->node[ni].port[l], &ps);
+	rte_tel_data_start_dict(e);
+	TEL_TRY(rte_tel_data_add_dict_string(e, "name", p->name));
+	TEL_TRY(rte_tel_data_add_dict_int(e, "fabric_port", p->fabric_port));
+	TEL_TRY(rte_tel_data_add_dict_string(e, "kind", p->is_host ? "host" : "fabric"));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "rx", ps.rx));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "tx", ps.tx));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_drop", ps.in_drop));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "down_drop", ps.down_drop));
+	if (p->is_host)
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "arp_replies", p->arp_replies));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "forwarded_out",
+					  dcnfwd_node_out_frames(d, ni, l)));
+	return 0;
+}
+
+int
+dcnfwd_tel_ports(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
+{
+	int ni = dcnfwd_tel_node_param(d, params);
+	uint16_t l;
+
+	if (ni < 0)
+		return dcnfwd_tel_no_node(t, params);
+	rte_tel_data_start_dict(t);
+	for (l = 0; l < d->node[ni].n_ports; l++) {
+		struct rte_tel_data *e = rte_tel_data_alloc();
+
+		if (e == NULL)
+			return -1;
+		if (port_entry(d, (uint32_t)ni, l, e) != 0) {
+			rte_tel_data_free(e);
+			return -1;
+		}
+		TEL_TRY(dcnfwd_tel_add_container(t, d->port[d->node[ni].port[l]].name, e));
+	}
+	return 0;
+}
+
+static int
+neighbour_entry(const struct dcnfwd *d, uint32_t ni, const struct dcnfwd_port *p,
+		struct rte_tel_data *e)
+{
+	const struct dcnfwd_node *n = &d->node[ni];
+	char name[DCN_TOPO_NAME_LEN] = "-", key[RTE_TEL_MAX_STRING_LEN];
+	uint64_t now = rte_rdtsc();
+	unsigned int k;
+
+	if (p->peer_vertex != UINT32_MAX)
+		dcn_topo_format_vertex(d->t, p->peer_vertex, name, sizeof(name));
+	rte_tel_data_start_dict(e);
+	TEL_TRY(rte_tel_data_add_dict_string(e, "last_hello_from", name));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_rx", p->hello_rx));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_refused", p->hello_refused));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "ms_since_hello",
+					  p->peer_seen_tsc ? (now - p->peer_seen_tsc) *
+						  1000 / d->tsc_hz : UINT64_MAX));
+	/* Behind a switch port: data frames sent to each next hop. */
+	for (k = 0; n->nbrs.slot != NULL && k <= n->nbrs.mask; k++) {
+		const struct dcn_fwd_nbr *nb = &n->nbrs.slot[k];
+		char nm[DCN_TOPO_NAME_LEN + 8], vn[DCN_TOPO_NAME_LEN];
+
+		if (nb->vertex == DCN_FWD_NBR_EMPTY || nb->fabric_port != p->fabric_port)
+			continue;
+		dcn_topo_format_vertex(d->t, nb->vertex, vn, sizeof(vn));
+		snprintf(nm, sizeof(nm), "to_%s", vn);
+		TEL_TRY(rte_tel_data_add_dict_u64(e, dcnfwd_tel_key(nm, key, sizeof(key)),
+						  dcnfwd_node_nbr_frames(d, ni, k)));
+	}
+	return 0;
+}
+
+int
+dcnfwd_tel_neighbours(const struct dcnfwd *d, const char *params,
+		  struct rte_tel_data *t)
+{
+	int ni = dcnfwd_tel_node_param(d, params);
+	const struct dcnfwd_node *n;
+	unsigned int l;
+
+	if (ni < 0)
+		return dcnfwd_tel_no_node(t, params);
+	n = &d->node[ni];
+	rte_tel_data_start_dict(t);
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+		struct rte_tel_data *e;
+
+		if (!dcnfwd_port_is_fabric(p))
+			continue;
+		e = rte_tel_data_alloc();
+		if (e == NULL)
+			return -1;
+		if (neighbour_entry(d, (uint32_t)ni, p, e) != 0) {
+			rte_tel_data_free(e);
+			return -1;
+		}
+		TEL_TRY(dcnfwd_tel_add_container(t, p->name, e));
+	}
+	return 0;
+}
+
+/* The next hops node ni's table in force gives for addr, read under RCU:
+ * the control thread may replace the table meanwhile, and frees the old
+ * one only after this reader has gone offline. */
+static int
+route_hops(const struct dcnfwd *d, int ni, uint32_t addr, uint32_t dst,
+	   struct rte_tel_data *t)
+{
+	const struct dcnfwd_node *n = &d->node[ni];
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcnfwd_fib *f;
+	const struct dcn_hop *h;
+	struct dcn_route_state st;
+	unsigned int k, i;
+	int ret = 0;
+
+	rte_rcu_qsbr_thread_online(d->rcu, d->n_workers);
+	f = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE);
+	dcn_route_state_init(f->r, n->vertex, dst, &st);
+	k = dcn_rtable_lookup(f->tb, addr, &st, scratch, &h);
+	if (rte_tel_data_add_dict_u64(t, "table_generation", f->gen) < 0 ||
+	    rte_tel_data_add_dict_u64(t, "candidates", k) < 0)
+		ret = -1;
+	for (i = 0; ret == 0 && i < k && i < 64; i++) {
+		char key[16], val[96], nm[DCN_TOPO_NAME_LEN];
+
+		dcn_topo_format_vertex(d->t, h[i].next, nm, sizeof(nm));
+		snprintf(key, sizeof(key), "hop%u", i);
+		snprintf(val, sizeof(val), "port %u to %s weight %u", h[i].port,
+			 nm, h[i].weight);
+		if (rte_tel_data_add_dict_string(t, key, val) < 0)
+			ret = -1;
+	}
+	rte_rcu_qsbr_thread_offline(d->rcu, d->n_workers);
+	return ret;
+}
+
+int
+dcnfwd_tel_route(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
+{
+	const char *sp, *addr_s;
+	uint32_t addr;
+	int64_t dst;
+	int ni;
+
+	if (params == NULL || params[0] == '\0')
+		return dcnfwd_tel_error(t, "give [NODE ]ADDRESS, e.g. /dcn/route,10.0.0.7");
+	sp = strchr(params, ' ');
+	ni = dcnfwd_tel_find_node(d, params, sp ? (size_t)(sp - params) : 0);
+	addr_s = sp ? sp + 1 : params;
+	if (ni < 0)
+		return dcnfwd_tel_no_node(t, params);
+	if (dcn_topo_parse_addr(addr_s, &addr) != 0)
+		return dcnfwd_tel_error(t, "'%.64s' is not an IPv4 address", addr_s);
+	rte_tel_data_start_dict(t);
+	TEL_TRY(rte_tel_data_add_dict_string(t, "node", d->node[ni].name));
+	dst = dcn_topo_vertex_of(d->t, addr);
+	if (dst < 0) {
+		TEL_TRY(rte_tel_data_add_dict_string(t, "result", "not in the fabric"));
+		return 0;
+	}
+	return route_hops(d, ni, addr, (uint32_t)dst, t);
+}
+
+int
+dcnfwd_tel_table(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
+{
+	static const char *const form[] = { "flat", "class", "digit" };
+	int ni = dcnfwd_tel_node_param(d, params);
+	const struct dcnfwd_fib *f;
+	enum dcn_rtable_form fm;
+	uint64_t bytes, sets;
+	uint32_t gen;
+	const char *algo;
+
+	if (ni < 0)
+		return dcnfwd_tel_no_node(t, params);
+	rte_rcu_qsbr_thread_online(d->rcu, d->n_workers);
+	f = __atomic_load_n(&d->node[ni].fib, __ATOMIC_ACQUIRE);
+	fm = dcn_rtable_form(f->tb);
+	bytes = dcn_rtable_bytes(f->tb);
+	sets = dcn_rtable_sets(f->tb);
+	gen = f->gen;
+	algo = dcn_route_algo_name(dcn_router_algo(f->r));
+	rte_rcu_qsbr_thread_offline(d->rcu, d->n_workers);
+	rte_tel_data_start_dict(t);
+	TEL_TRY(rte_tel_data_add_dict_string(t, "node", d->node[ni].name));
+	TEL_TRY(rte_tel_data_add_dict_string(t, "algo", algo));
+	TEL_TRY(rte_tel_data_add_dict_string(t, "form",
+					     (unsigned int)fm < 3 ? form[fm] : "?"));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "bytes", bytes));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "candidate_sets", sets));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "table_generation", gen));
+	return 0;
+}
+
+static int
+fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
+{
+	const struct dcn_fc_chan *ch = &fn->chan[c];
+	unsigned int port = c / fn->n_vcs;
+
+	rte_tel_data_start_dict(e);
+	TEL_TRY(rte_tel_data_add_dict_string(e, "port", fn->port_name[port]));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "vc", c % fn->n_vcs));
+	TEL_TRY(rte_tel_data_add_dict_string(e, "kind",
+		fn->kind[port] == DCN_FC_PORT_CREDIT ? "credit" :
+		fn->kind[port] == DCN_FC_PORT_HOST ? "host" : "no_credit"));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_depth", dcn_fc_in_depth(ch)));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_held", ch->held_n));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_cap", ch->in_cap));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_depth", rte_ring_count(ch->out_q)));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_cap", ch->out_cap));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "freed", ch->freed));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "sent", ch->sent));
+	if (fn->kind[port] != DCN_FC_PORT_CREDIT)
+		return 0;
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "credits", dcn_fc_credits(ch)));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_grant", ch->peer_grant));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "grant", ch->grant));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "stalls", ch->stalls));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_restarts", ch->epoch_changes));
+	if (c % fn->n_vcs == 0) {
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_rx", ch->credit_rx));
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_tx", ch->credit_tx));
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_lost", ch->credit_lost));
+	}
+	return 0;
+}
+
+int
+dcnfwd_tel_fc(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
+{
+	int ni = dcnfwd_tel_node_param(d, params);
+	const struct dcn_fc_node *fn;
+	unsigned int c;
+
+	if (ni < 0)
+		return dcnfwd_tel_no_node(t, params);
+	fn = d->node[ni].fc;
+	if (fn == NULL)
+		return dcnfwd_tel_error(t, "flow control is off");
+	rte_tel_data_start_dict(t);
+	for (c = 0; c < fn->n_chans; c++) {
+		struct rte_tel_data *e = rte_tel_data_alloc();
+		char key[RTE_TEL_MAX_STRING_LEN], name[48];
+
+		if (e == NULL)
+			return -1;
+		if (fc_entry(fn, c, e) != 0) {
+			rte_tel_data_free(e);
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%s_vc%u",
+			 dcnfwd_tel_key(fn->port_name[c / fn->n_vcs], key, sizeof(key)),
+			 c % fn->n_vcs);
+		TEL_TRY(dcnfwd_tel_add_container(t, name, e));
+	}
+	return 0;
+}
+
+static int
+link_entry(const struct dcnfwd_port *p, uint64_t us, struct rte_tel_data *e)
+{
+	static const char *const src[] = { "hellos_only", "ethdev", "rtnetlink",
+					   "emulated" };
+	const struct dcn_link *k = &p->link;
+
+	rte_tel_data_start_dict(e);
+	TEL_TRY(rte_tel_data_add_dict_string(e, "state", dcn_link_state_name(k->state)));
+	TEL_TRY(rte_tel_data_add_dict_string(e, "last_cause",
+					     dcn_link_cause_name(k->cause)));
+	TEL_TRY(rte_tel_data_add_dict_string(e, "carrier_from", src[p->carrier_src & 3]));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "carrier", k->carrier));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "ms_in_state", (us - k->since) / 1000));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "downs", k->downs));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "flaps", k->flaps));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "holddown_ms", k->holddown / 1000));
+	return 0;
+}
+
+/* Link states of a node's fabric ports, and of the neighbours behind
+ * its switch ports; the table generation in force. */
+int
+dcnfwd_tel_links(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
+{
+	int ni = dcnfwd_tel_node_param(d, params);
+	const struct dcnfwd_node *n;
+	uint64_t us = dcnfwd_us_of_tsc(d, rte_rdtsc());
+	unsigned int l;
+	uint32_t gen;
+
+	if (ni < 0)
+		return dcnfwd_tel_no_node(t, params);
+	n = &d->node[ni];
+	rte_rcu_qsbr_thread_online(d->rcu, d->n_workers);
+	gen = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE)->gen;
+	rte_rcu_qsbr_thread_offline(d->rcu, d->n_workers);
+	rte_tel_data_start_dict(t);
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "table_generation", gen));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "links_known_down", n->n_down));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_tx", n->lsa_tx));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_rx", n->lsa_rx));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_relayed", n->lsa_relayed));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_duplicate", n->lsa_dup));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_refused", n->lsa_refused));
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+		struct rte_tel_data *e;
+
+		if (!dcnfwd_port_is_fabric(p))
+			continue;
+		e = rte_tel_data_alloc();
+		if (e == NULL)
+			return -1;
+		if (link_entry(p, us, e) != 0) {
+			rte_tel_data_free(e);
+			return -1;
+		}
+		TEL_TRY(dcnfwd_tel_add_container(t, p->name, e));
+	}
+	return 0;
+}
+

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCNFWD_XDP_H
+#define DCNFWD_XDP_H
+
+/* Kernel interfaces behind PMDs: their index, and dcnfwd's XDP program on
+ * net_af_xdp ports (lib/xdp). */
+
+#include <rte_telemetry.h>
+
+#include "dcnfwd.h"
+
+/* The kernel interface a PMD sits on ("iface=NAME" of its devargs), 0:
+ * none. */
+int dcnfwd_kernel_ifindex(const char *devargs);
+/* The devargs to open dev with: dcnfwd's XDP program added to a
+ * net_af_xdp device that names none (buf holds them). */
+const char *dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev,
+			       char *buf, size_t len);
+void dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p,
+			   const char *dev);
+void dcnfwd_xdp_port_stop(struct dcnfwd_port *p);
+void dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f);
+/* Port p's XDP verdict counters into dict e; -ENOENT: it has none. */
+int dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e);
+
+#endif /* DCNFWD_XDP_H */

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The codebase's shape, checked:
+
+- no source file in app/ is over 600 lines;
+- no circle among app/dcnfwd's files: A depends on B when A's object file
+  uses a symbol B's defines (nm), so a circle is found even where a
+  shared header hides it;
+- no circle among app/dcnfwd's headers (what includes what);
+- no circle among the libraries: lib/X depends on lib/Y when a file of X
+  includes a header of Y.
+
+A circle is printed when found.
+Usage: structure.py SOURCE_ROOT BUILD_ROOT      Exit 0 pass, 1 fail.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+src, build = sys.argv[1:3]
+MAX_LINES = 600
+failed = []
+
+
+def check(cond, msg):
+    print("  %s: %s" % ("ok  " if cond else "FAIL", msg))
+    if not cond:
+        failed.append(msg)
+
+
+def find_cycle(graph):
+    """A cycle of graph (dict node -> set of nodes) as a list, or None."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    color = {n: WHITE for n in graph}
+    stack = []
+
+    def visit(n):
+        color[n] = GREY
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if m not in color:
+                continue
+            if color[m] == GREY:
+                return stack[stack.index(m):] + [m]
+            if color[m] == WHITE:
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        color[n] = BLACK
+        return None
+
+    for n in sorted(graph):
+        if color[n] == WHITE:
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+def includes(path):
+    return re.findall(r'^#include "([^"]+)"', open(path).read(), re.M)
+
+
+def sizes():
+    files = glob.glob(os.path.join(src, "app", "**", "*.[ch]"), recursive=True)
+    big = []
+    for f in files:
+        n = sum(1 for _ in open(f))
+        if n > MAX_LINES:
+            big.append("%s (%d)" % (os.path.relpath(f, src), n))
+    check(files and not big, "%d files in app/, none over %d lines%s"
+          % (len(files), MAX_LINES, ": " + ", ".join(big) if big else ""))
+
+
+def app_calls():
+    objs = glob.glob(os.path.join(build, "app", "dcnfwd", "dcnfwd.p", "*.o"))
+    defined, used = {}, {}
+    for o in objs:
+        mod = os.path.basename(o).split(".")[0]
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        used[mod] = set()
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 2 and f[0] == "U":
+                used[mod].add(f[1])
+            elif len(f) == 3 and f[1] in "TDBRC":
+                defined[f[2]] = mod
+    graph = {m: {defined[s] for s in syms if s in defined and defined[s] != m}
+             for m, syms in used.items()}
+    cycle = find_cycle(graph)
+    check(len(objs) >= 10 and cycle is None,
+          "no call circle among %d app files%s"
+          % (len(objs), ": " + " -> ".join(cycle) if cycle else ""))
+
+
+def app_includes():
+    d = os.path.join(src, "app", "dcnfwd")
+    graph = {}
+    for f in glob.glob(os.path.join(d, "*.h")):
+        h = os.path.basename(f)
+        graph[h] = {i for i in includes(f)
+                    if os.path.exists(os.path.join(d, i)) and i != h}
+    cycle = find_cycle(graph)
+    check(cycle is None, "no include circle among %d app headers%s"
+          % (len(graph), ": " + " -> ".join(cycle) if cycle else ""))
+
+
+def lib_includes():
+    libs = sorted(p for p in os.listdir(os.path.join(src, "lib"))
+                  if os.path.isdir(os.path.join(src, "lib", p)))
+    owner = {}
+    for l in libs:
+        for h in glob.glob(os.path.join(src, "lib", l, "*.h")):
+            owner[os.path.basename(h)] = l
+    graph = {l: set() for l in libs}
+    for l in libs:
+        for f in glob.glob(os.path.join(src, "lib", l, "*.[ch]")):
+            for i in includes(f):
+                if i in owner and owner[i] != l:
+                    graph[l].add(owner[i])
+    cycle = find_cycle(graph)
+    check(cycle is None, "no include circle among %d libraries%s"
+          % (len(libs), ": " + " -> ".join(cycle) if cycle else ""))
+
+
+def self_test():
+    """The checker finds a circle it is shown."""
+    check(find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+          and find_cycle({"a": {"b"}, "b": set()}) is None,
+          "the circle finder finds a -> b -> c -> a and nothing in a -> b")
+
+
+self_test()
+sizes()
+app_calls()
+app_includes()
+lib_includes()
+if failed:
+    print("FAIL: %d check(s)" % len(failed))
+    sys.exit(1)
+print("ok")
