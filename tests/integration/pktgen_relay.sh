@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Pktgen-DPDK itself against a relay, as the README's one-machine setups
+# Pktgen-DPDK itself against a relay, as doc/tools.md's one-machine setups
 # run it (tools/pktgen/pktgen-relay): through memif ports (pktgen with
 # dcn-mtu-shim.so) and through veth pairs, host traffic from
 # rate-steps.lua, then transit frames from dcn-pktgen's pcap. Debian has
@@ -13,7 +13,7 @@ set -u
 relay=$1 build=$2
 pktgen=${PKTGEN:-$(command -v pktgen)}
 if [ -z "$pktgen" ]; then
-	echo "SKIP: no pktgen (PKTGEN=.../build/app/pktgen; README, \"pktgen\")"
+	echo "SKIP: no pktgen (PKTGEN=.../build/app/pktgen; doc/tools.md, \"pktgen\")"
 	exit 77
 fi
 export DCN_STEP_MS=${DCN_STEP_MS:-500}

@@ -278,7 +278,7 @@ test_totoro_failures(void **state)
 /* §VI: with MaxLifeTime counted in hops, this construction's 7-hop routes
  * already exceed 6 with nothing failed: the connection failure rate
  * starts at the share of 7-hop routes, and 10.41% at 24% failures cannot
- * be reached (README.md). */
+ * be reached (lib/route/README.md). */
 static void
 test_lascada_failures(void **state)
 {
