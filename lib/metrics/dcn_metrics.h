@@ -57,6 +57,13 @@ struct dcn_metrics {
 	enum dcn_unit unit;    /**< the paper's unit */
 	struct dcn_path_stats bfs;
 	struct dcn_path_stats routed;
+	/** Pairs of addresses (every server; in RRect standby mode, the
+	 * working ones), counted as routed walks are, and how many of them
+	 * are served: delivered from whoever answers for the source to
+	 * whoever answers for the destination (a failed server's mirror or
+	 * woken standby, in RRect's redundancy modes). */
+	uint64_t address_pairs;
+	uint64_t served;
 	/** Diamond only: same-pod and other-pod pairs (Table I). */
 	struct dcn_path_stats bfs_intra, bfs_inter, routed_intra, routed_inter;
 };

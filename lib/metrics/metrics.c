@@ -214,6 +214,35 @@ pick_sources(const struct dcn_topo *t, const struct dcn_metrics_opts *o,
 	return cnt;
 }
 
+/*
+ * Address pairs from a whose source or destination has failed: served
+ * when whoever answers for a reaches whoever answers for b (routes
+ * between two live servers are counted with the routed walks).
+ */
+static void
+served_from(const struct dcn_router *r, uint32_t a, unsigned int draws,
+	    uint64_t *rng, struct dcn_metrics *m)
+{
+	uint32_t ns = dcn_topo_servers(dcn_router_topo(r)), b;
+	uint32_t sa = dcn_route_resolve(r, a);
+	int a_live = dcn_route_server_up(r, a);
+
+	for (b = 0; b < ns; b++) {
+		unsigned int d;
+
+		if (b == a || !dcn_route_is_address(r, b))
+			continue;
+		m->address_pairs += draws;
+		if (a_live && dcn_route_server_up(r, b))
+			continue;   /* walked with the live pairs */
+		if (sa == DCN_ROUTE_NONE)
+			continue;
+		for (d = 0; d < draws; d++)
+			m->served += dcn_route_walk(r, sa, b, rng, NULL, 256,
+						   NULL) >= 0;
+	}
+}
+
 static int
 same_pod(const struct dcn_topo *t, uint32_t a, uint32_t b)
 {
@@ -265,6 +294,8 @@ dcn_metrics_compute(const struct dcn_router *r,
 	for (s = 0; s < m->sources; s++) {
 		uint32_t a = src[s], b;
 
+		if (o->routed && dcn_route_is_address(r, a))
+			served_from(r, a, draws, &rng, m);
 		if (!dcn_route_server_up(r, a))
 			continue;
 		if (o->bfs && dcn_metrics_bfs_live(t, f, a, dist) < 0) {
@@ -306,6 +337,8 @@ dcn_metrics_compute(const struct dcn_router *r,
 					m->routed.unreachable++;
 					continue;
 				}
+				m->served += dcn_route_is_address(r, a) &&
+					     dcn_route_is_address(r, b);
 				acc_add(&m->routed, &ar, &len, m->unit, 1);
 				nr++;
 				if (diamond && same_pod(t, a, b)) {

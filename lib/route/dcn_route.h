@@ -157,6 +157,10 @@ struct dcn_router *dcn_router_create(const struct dcn_topo *t,
  */
 uint32_t dcn_route_resolve(const struct dcn_router *r, uint32_t v);
 
+/** Is server v an address of its own: any server, but in RRect standby
+ * mode only a working one (a standby answers for one when it wakes)? */
+int dcn_route_is_address(const struct dcn_router *r, uint32_t v);
+
 /** Is server v serving (up, and not a sleeping standby)? */
 int dcn_route_server_up(const struct dcn_router *r, uint32_t v);
 

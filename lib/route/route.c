@@ -362,6 +362,17 @@ rrect_standby_awake(const struct dcn_router *r, uint32_t s)
 }
 
 int
+dcn_route_is_address(const struct dcn_router *r, uint32_t v)
+{
+	const struct dcn_topo_params *p;
+
+	if (r->conf.rrect_mode != DCN_RRECT_STANDBY)
+		return 1;
+	p = dcn_topo_params(r->t);
+	return v % (p->m * p->n) / p->n < r->conf.rrect_alpha;
+}
+
+int
 dcn_route_server_up(const struct dcn_router *r, uint32_t v)
 {
 	const struct dcn_topo_params *p;
@@ -374,6 +385,28 @@ dcn_route_server_up(const struct dcn_router *r, uint32_t v)
 	if (v % (p->m * p->n) / p->n < r->conf.rrect_alpha)
 		return 1;
 	return rrect_standby_awake(r, v);
+}
+
+uint32_t
+route_rrect_identity(const struct dcn_router *r, uint32_t v)
+{
+	const struct dcn_topo_params *p;
+	unsigned int alpha = r->conf.rrect_alpha, cv, c, rank = 0;
+
+	if (r->conf.rrect_mode != DCN_RRECT_STANDBY || !rt_up(r, v))
+		return v;
+	p = dcn_topo_params(r->t);
+	cv = v % (p->m * p->n) / p->n;
+	if (cv < alpha || !rrect_standby_awake(r, v))
+		return v;
+	/* The rank-th live standby takes over the rank-th failed working
+	 * member (dcn_route_resolve): the inverse. */
+	for (c = alpha; c < cv; c++)
+		rank += rt_up(r, rrect_member(r, v, c));
+	for (c = 0; c < alpha; c++)
+		if (!rt_up(r, rrect_member(r, v, c)) && rank-- == 0)
+			return rrect_member(r, v, c);
+	return v;
 }
 
 uint32_t

@@ -139,6 +139,10 @@ extern const struct route_ops route_tfr_ops;
 __attribute__((format(printf, 3, 4)))
 void route_err(char *err, size_t len, const char *fmt, ...);
 
+/* RRect standby: the failed working server a woken standby v stands for;
+ * v itself otherwise. */
+uint32_t route_rrect_identity(const struct dcn_router *r, uint32_t v);
+
 /* Find cur's port whose cable leads to vertex peer; -1 if none. */
 int route_tt_lsa_wants(const struct dcn_router *r, uint32_t node,
 		       uint32_t origin);

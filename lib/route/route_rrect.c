@@ -21,9 +21,18 @@
  * Alg. 2 whose servers, switches and cables are all up, and the packet
  * carries that path's index; every server on it recomputes the same path
  * (Alg. 2 is deterministic here) and forwards to its successor. With no
- * surviving parallel path the packet is not sent. A failed destination
- * is answered by the mirror or standby that took its address over
- * (dcn_route_resolve()).
+ * surviving parallel path the packet is not sent.
+ *
+ * Redundancy (§5, --rrect-mode): a failed server's mirror (or the standby
+ * woken for it) "takes over all the tasks" of the failed server, relaying
+ * included, and "shares all the features" it had. So a path's servers are
+ * each replaced by whoever answers for them (dcn_route_resolve(): the
+ * server itself, its mirror, its woken standby, or nobody), and paths run
+ * between the identities of their ends (a woken standby routes as the
+ * server it stands for). Sub-group members share all k+1 switches, so the
+ * replaced path has the same hops and length (Fig. 5: with 01 down,
+ * {03,01,31} is {03,05,31}). A sleeping standby answers for nobody and
+ * is never on a path.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -117,6 +126,8 @@ rr_core(const struct rr_ctx *x, const uint16_t *b, unsigned int bc,
 	return n;
 }
 
+static unsigned int append(uint32_t *path, unsigned int len, uint32_t v);
+
 /* The hop from server x to its neighbour y on parallel path i. */
 static int
 rr_path_hop(const struct dcn_topo *t, uint32_t x, uint32_t y, unsigned int i,
@@ -143,18 +154,52 @@ rr_path_hop(const struct dcn_topo *t, uint32_t x, uint32_t y, unsigned int i,
 	return 0;
 }
 
+/*
+ * The k+1 parallel paths from src to dst as the servers that carry them:
+ * Alg. 2 between the ends' identities, each server replaced by the one
+ * that answers for it (the same one, in no redundancy mode), a server
+ * that answers twice in a row (a mirror hop to a failed mirror) once.
+ * lens[i] is 0 for a path that somebody's failure leaves unserved.
+ */
+static unsigned int
+rr_served_paths(const struct dcn_router *r, uint32_t src, uint32_t dst,
+		uint32_t paths[][DCN_ROUTE_MAX_PATH], unsigned int *lens)
+{
+	uint32_t raw[DCN_TOPO_MAX_DIGITS][DCN_ROUTE_MAX_PATH];
+	unsigned int rlen[DCN_TOPO_MAX_DIGITS], n, i, j;
+
+	n = dcn_rrect_para_paths(r->t, route_rrect_identity(r, src),
+				 route_rrect_identity(r, dst), 0, raw, rlen);
+	for (i = 0; i < n; i++) {
+		unsigned int len = 0;
+
+		for (j = 0; j < rlen[i]; j++) {
+			uint32_t v = dcn_route_resolve(r, raw[i][j]);
+
+			if (v == DCN_ROUTE_NONE) {
+				len = 0;
+				break;
+			}
+			len = append(paths[i], len, v);
+		}
+		lens[i] = len;
+	}
+	return n;
+}
+
 static int
 rr_path_up(const struct dcn_router *r, const uint32_t *path, unsigned int len,
 	   unsigned int i)
 {
 	unsigned int j;
 
+	if (len == 0)
+		return 0;
 	for (j = 0; j + 1 < len; j++) {
 		struct dcn_hop h;
 
 		if (rr_path_hop(r->t, path[j], path[j + 1], i, &h) < 0 ||
-		    !rt_hop_up(r, path[j], &h) ||
-		    !dcn_route_server_up(r, path[j + 1]))
+		    !rt_hop_up(r, path[j], &h))
 			return 0;
 	}
 	return 1;
@@ -170,7 +215,7 @@ rr_state_init(const struct dcn_router *r, uint32_t src, uint32_t dst,
 
 	if (r->fail == NULL || src == dst)
 		return;
-	n = dcn_rrect_para_paths(r->t, src, dst, 0, paths, lens);
+	n = rr_served_paths(r, src, dst, paths, lens);
 	for (i = 0; i < n; i++)
 		if (rr_path_up(r, paths[i], lens[i], i) &&
 		    (best == DCN_PATH_NONE || lens[i] < lens[best]))
@@ -192,7 +237,7 @@ rr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		/* The index arrives in a header: never trust it. */
 		if (i > dcn_topo_params(r->t)->k)
 			return 0;
-		dcn_rrect_para_paths(r->t, st->src, dst, 0, paths, lens);
+		rr_served_paths(r, st->src, dst, paths, lens);
 		for (j = 0; j + 1 < lens[i]; j++)
 			if (paths[i][j] == cur)
 				break;

@@ -338,6 +338,11 @@ cmd_stats(const char *spec, const struct opts *o)
 		d[0] = m.bfs.pairs ? (double)m.bfs.unreachable / m.bfs.pairs : 0;
 		d[1] = m.routed.pairs ?
 			       (double)m.routed.unreachable / m.routed.pairs : 0;
+		if (mo.routed)
+			printf("  \"served\": {\"address_pairs\": %" PRIu64
+			       ", \"served\": %" PRIu64 ", \"share\": %.6g},\n",
+			       m.address_pairs, m.served, m.address_pairs ?
+			       (double)m.served / m.address_pairs : 0);
 		printf("  \"unreachable\": {\"routed\": %.6g, \"shortest\": %.6g}\n}\n",
 		       d[1], d[0]);
 	} else {
@@ -375,6 +380,10 @@ cmd_stats(const char *spec, const struct opts *o)
 			text_hist("shortest path lengths", &m.bfs, unit);
 		if (mo.routed)
 			text_hist("routed path lengths", &m.routed, unit);
+		if (mo.routed && f != NULL)
+			printf("address pairs served: %" PRIu64 " of %" PRIu64
+			       " (%.4f)\n", m.served, m.address_pairs,
+			       m.address_pairs ? (double)m.served / m.address_pairs : 0);
 		if (f != NULL || m.routed.unreachable || m.bfs.unreachable)
 			printf("unreachable pairs: routed %" PRIu64 " of %" PRIu64 " (%.4f), shortest %" PRIu64 " of %" PRIu64 " (%.4f)\n",
 			       m.routed.unreachable, m.routed.pairs,
