@@ -120,7 +120,8 @@ enum dcn_frame_type {
 	_(NO_NEIGHBOUR, "no_neighbour", "next hop's MAC not learnt yet")     \
 	_(NOT_OUR_MAC, "not_our_mac", "unicast to another station")          \
 	_(LINK_DOWN, "link_down", "every next hop's link is down")          \
-	_(TX_FULL, "tx_full", "output queue full")
+	_(TX_FULL, "tx_full", "output queue full")                            \
+	_(LOOP, "loop", "would go back out of the port it came in on")
 
 enum dcn_drop_reason {
 	DCN_DROP_NONE = 0,

@@ -770,9 +770,16 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	return transit_emit(c, m, (uint32_t)fi->l3_off + fi->l3_len, &d, out);
 }
 
+/*
+ * A Diamond switch routes plain IPv4. FAR never sends a packet back to the
+ * switch it came from: core to edge goes to the pod's own servers or on
+ * across the pod, edge to edge never back. A decision that would (tables
+ * that do not agree yet while news of a failure spreads) is a loop, and
+ * dropped as one rather than bounced until the TTL ends.
+ */
 static __rte_always_inline enum dcn_drop_reason
 route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
-	   const struct dcn_frame_info *fi, uint16_t *out)
+	   const struct dcn_frame_info *fi, int in, uint16_t *out)
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
 	struct decision d;
@@ -784,6 +791,8 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		     fi->ip_src, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
+	if (unlikely(d.local == in))
+		return DCN_DROP_LOOP;
 	return emit_router(c, m, fi, d.local, d.mac, out);
 }
 
@@ -886,7 +895,8 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
 			return DCN_DROP_NOT_OUR_MAC;
 		return transit(c, m, &fi, out);
 	case DCN_FC_HOST_IPV4:
-		return router_mode ? route_ipv4(c, m, &fi, out) : encap(c, m, &fi, out);
+		return router_mode ? route_ipv4(c, m, &fi, (int)(ip - c->port), out) :
+				     encap(c, m, &fi, out);
 	case DCN_FC_FABRIC_CONTROL:
 		*out = DCN_FWD_CONTROL;
 		c->st.control++;

@@ -48,8 +48,9 @@ enum dcn_route_algo {
 	DCN_ALGO_PORA_LITERAL, /**< PORA without the corrections README.md
 				* explains; revisits nodes, for comparison */
 	DCN_ALGO_TFR,         /**< Totoro: fault-tolerant routing (Alg. 3) */
-	DCN_ALGO_FAR_LITERAL, /**< FAR dropping when the longest-prefix
-				* candidates are all avoided (§IV-C as printed) */
+	DCN_ALGO_FAR_LITERAL, /**< FAR with the opposite-core NRT rule read
+				* as printed: its 10.0.0.0/8 applies to the
+				* switch's own pod too (route_far.c) */
 	DCN_ALGO_TFR_LITERAL, /**< TFR as printed (Alg. 3), for comparison */
 	DCN_ALGO_MAX,
 };

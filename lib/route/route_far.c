@@ -25,15 +25,21 @@
  * Failures (§IV-B): every edge switch learns all link failures (FAR
  * broadcasts them) and builds its negative routing table (NRT) from them,
  * one rule per case the paper lists; the rules are generalised from k = 4
- * to k/4 cores per position (README.md). A next hop is avoided when any
- * NRT entry matching the destination names it (no longest prefix), or
- * when this switch's own cable to it is down.
+ * to k/4 cores per position (README.md). A failed cable of the switch
+ * itself takes its routes out of the BRT ("just remove routes related to
+ * the failed link from the BRT"), so the longest match is over what is
+ * left: E11 to 10.1.3.x with E11-E13 down falls from the /24 (E13) to the
+ * /16 and goes round through E14. Then a next hop is avoided when any NRT
+ * entry matching the destination names it (no longest prefix), and with
+ * nothing applicable the packet is dropped (§IV-C), as printed: there is
+ * no falling back to a shorter prefix, which for a destination in the
+ * switch's own pod would reach the inter-pod /8 entries, whose core sends
+ * it straight back (E11 <-> C11 until the TTL ends).
  *
- * Correction: as printed, FAR drops a packet when every longest-prefix
- * candidate is avoided, even when a shorter matching prefix still has an
- * applicable next hop (E11 to 10.1.3.x with E11-E13 down: the /24 names
- * only E13, the /16 would reach it through E14). "far" falls back to the
- * next shorter matching prefix; "far-literal" drops, as printed.
+ * One correction, "far" (the opposite-core rule, README.md): the printed
+ * 10.0.0.0/8 entry that avoids an opposite edge with no working core is
+ * for inter-pod traffic and does not apply to the switch's own pod;
+ * "far-literal" applies it to every destination, as printed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,6 +48,8 @@
 #include "route_priv.h"
 
 #define FAR_PRIO_BEST 0
+/* Largest BRT: 9k/4 entries at k = 252. */
+#define FAR_BRT_MAX 576
 
 static uint32_t
 ip(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
@@ -125,7 +133,7 @@ far_port(const struct dcn_topo *t, uint32_t sw, uint32_t nh)
 
 /* Does an NRT entry name next_hop for dst? Entries that avoid an
  * opposite edge for all inter-pod traffic (printed 10.0.0.0/8) do not
- * apply to the switch's own pod. */
+ * apply to own_pod (0: they apply everywhere, as printed). */
 static int
 nrt_avoids(const struct dcn_far_entry *nrt, unsigned int n, uint32_t dst,
 	   uint32_t next_hop, unsigned int own_pod)
@@ -142,62 +150,58 @@ nrt_avoids(const struct dcn_far_entry *nrt, unsigned int n, uint32_t dst,
 }
 
 /*
- * Candidates of switch sw for destination address dst from its BRT:
- * longest prefix (falling back to shorter ones when fallback is set and
- * nothing is applicable), minus the NRT and dead cables, then the best
- * priority of each next hop.
+ * Candidates of switch sw for destination address dst: the longest prefix
+ * among the BRT entries whose next hop sw's own cable reaches (the rest
+ * are out of the BRT), minus the NRT, then the best priority of each next
+ * hop. own_pod_exempt: the inter-pod /8 NRT entries spare sw's own pod.
  */
 static unsigned int
 far_lookup(const struct dcn_router *r, uint32_t sw,
 	   const struct dcn_far_entry *brt, unsigned int n, uint32_t dst,
-	   const struct dcn_far_entry *nrt, unsigned int nn, int fallback,
+	   const struct dcn_far_entry *nrt, unsigned int nn, int own_pod_exempt,
 	   struct dcn_hop *out)
 {
 	const struct dcn_topo *t = r->t;
-	unsigned int i, j, limit = 33, cnt = 0, pod, pos, x;
+	struct dcn_hop hop[FAR_BRT_MAX];
+	unsigned int i, j, cnt = 0, pod, pos, x, best = 0;
 
 	dcn_topo_dm_decode(t, sw, &pod, &pos, &x);
-	for (;;) {
-		unsigned int best = 0;
+	for (i = 0; i < n; i++) {
+		int64_t nh;
+		int port;
 
-		for (i = 0; i < n; i++)
-			if ((dst & brt[i].mask) == brt[i].dest &&
-			    brt[i].prefix > best && brt[i].prefix < limit)
-				best = brt[i].prefix;
-		if (best == 0)
-			return 0;
-		for (i = 0; i < n; i++) {
-			struct dcn_hop h;
-			int64_t nh;
-			int port;
-			uint16_t prio;
-
-			if ((dst & brt[i].mask) != brt[i].dest ||
-			    brt[i].prefix != best ||
-			    nrt_avoids(nrt, nn, dst, brt[i].next_hop, pod))
-				continue;
-			prio = far_prio(brt[i].type);
-			nh = dcn_topo_vertex_of(t, brt[i].next_hop);
-			for (j = 0; j < cnt; j++)
-				if (out[j].next == (uint32_t)nh)
-					break;
-			if (j < cnt) {
-				if (prio < out[j].weight)
-					out[j].weight = prio;
-				continue;
-			}
-			port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
-			if (port < 0 || cnt == DCN_ROUTE_MAX_HOPS)
-				continue;
-			h = (struct dcn_hop){ (uint32_t)nh, DCN_ROUTE_NONE,
-					      (uint16_t)port, prio };
-			if (rt_hop_up(r, sw, &h))
-				out[cnt++] = h;
+		hop[i].next = DCN_ROUTE_NONE;
+		if ((dst & brt[i].mask) != brt[i].dest)
+			continue;
+		nh = dcn_topo_vertex_of(t, brt[i].next_hop);
+		port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
+		if (port < 0)
+			continue;
+		hop[i] = (struct dcn_hop){ (uint32_t)nh, DCN_ROUTE_NONE,
+					   (uint16_t)port, far_prio(brt[i].type) };
+		if (!rt_hop_up(r, sw, &hop[i])) {
+			hop[i].next = DCN_ROUTE_NONE;
+			continue;
 		}
-		if (cnt != 0 || !fallback)
-			return cnt;
-		limit = best;
+		if (brt[i].prefix > best)
+			best = brt[i].prefix;
 	}
+	for (i = 0; i < n; i++) {
+		if (hop[i].next == DCN_ROUTE_NONE || brt[i].prefix != best ||
+		    nrt_avoids(nrt, nn, dst, brt[i].next_hop,
+			       own_pod_exempt ? pod : 0))
+			continue;
+		for (j = 0; j < cnt; j++)
+			if (out[j].next == hop[i].next)
+				break;
+		if (j < cnt) {
+			if (hop[i].weight < out[j].weight)
+				out[j].weight = hop[i].weight;
+		} else if (cnt < DCN_ROUTE_MAX_HOPS) {
+			out[cnt++] = hop[i];
+		}
+	}
+	return cnt;
 }
 
 /* Index of edge switch E_ij among the edge switches. */
@@ -506,8 +510,6 @@ dcn_far_nrt(const struct dcn_router *r, uint32_t sw, struct dcn_far_entry *out,
 	return n;
 }
 
-/* Largest BRT: 9k/4 entries at k = 252. */
-#define FAR_BRT_MAX 576
 
 /* At switch or server cur; brt is cur's BRT. */
 static unsigned int

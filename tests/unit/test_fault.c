@@ -206,28 +206,102 @@ test_far_nrt_cases(void **state)
 	dcn_topo_free(t);
 }
 
-/* FAR as printed drops E11 -> 10.1.3.x when E11-E13 is down; the
- * corrected rule falls back to the /16 and goes round through E14. */
+/*
+ * §IV-B as printed: a failed cable of the switch itself takes its routes
+ * out of the BRT, so E11 to 10.1.3.x with E11-E13 down falls from the /24
+ * to the /16 and goes round through E14, in both readings (far-literal
+ * used to drop it).
+ */
 static void
-test_far_both_readings(void **state)
+test_far_attached_failure(void **state)
 {
 	struct dcn_topo *t = topo_or_fail("diamond:k=4");
 	struct dcn_failset *f = dcn_topo_failset_create(t);
-	struct dcn_router *lit, *fix;
+	enum dcn_route_algo algos[] = { DCN_ALGO_FAR, DCN_ALGO_FAR_LITERAL };
 	uint32_t s = vertex_or_fail(t, "10.1.1.2"), d = vertex_or_fail(t, "10.1.3.2");
 	uint32_t path[16];
 	struct dcn_path_len len;
+	unsigned int i;
 
 	(void)state;
 	fail_links(f, "E11~E13");
-	lit = ft_router(t, f, DCN_ALGO_FAR_LITERAL, 0);
+	for (i = 0; i < 2; i++) {
+		struct dcn_router *r = ft_router(t, f, algos[i], 0);
+
+		assert_int_equal(dcn_route_walk(r, s, d, NULL, path, 16, &len), 5);
+		assert_int_equal(path[2], vertex_or_fail(t, "E14"));
+		assert_int_equal(len.switches, 4);
+		dcn_router_free(r);
+	}
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/*
+ * No falling back to a shorter prefix: with E12-E13 and E12-E14 down, E11
+ * has no applicable entry for 10.1.2.x (its /16 next hops are both
+ * avoided) and drops, as §IV-C says. Falling back to the inter-pod /8
+ * sent it to C11, whose BRT sends pod 1 back to E11: it bounced between
+ * them for 64 hops until the TTL ended.
+ */
+static void
+test_far_no_fallback_loop(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	uint32_t s = vertex_or_fail(t, "10.1.1.2"), d = vertex_or_fail(t, "10.1.2.2");
+	uint32_t e11 = vertex_or_fail(t, "E11"), path[128];
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	struct dcn_router *r;
+
+	(void)state;
+	fail_links(f, "E12~E13;E12~E14");
+	r = ft_router(t, f, DCN_ALGO_FAR, 0);
+	assert_int_equal(dcn_route_walk(r, s, d, NULL, path, 128, NULL), -1);
+	assert_int_equal(path[1], e11);
+	dcn_route_state_init(r, e11, d, &st);
+	assert_int_equal(dcn_route_candidates(r, e11, d, &st, h), 0);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/*
+ * The opposite-core rule, both readings. With E13-C31 down, C31 "can't
+ * forward any inter-pod packets for E11", and the NRT avoids E13 for
+ * 10.0.0.0/8. far reads it as inter-pod only: E11 still reaches its own
+ * pod's 10.1.3.x over its cable to E13. far-literal applies the /8 to
+ * every destination, as printed: 10.1.3.x matches it and is dropped.
+ * Both avoid E13 for other pods.
+ */
+static void
+test_far_opposite_core_rule(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	uint32_t s = vertex_or_fail(t, "10.1.1.2"), d = vertex_or_fail(t, "10.1.3.2");
+	uint32_t e11 = vertex_or_fail(t, "E11"), e13 = vertex_or_fail(t, "E13");
+	uint32_t far_pod = vertex_or_fail(t, "10.4.3.2"), path[16];
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	struct dcn_router *fix, *lit;
+	unsigned int n, i;
+
+	(void)state;
+	fail_links(f, "E13~C31");
 	fix = ft_router(t, f, DCN_ALGO_FAR, 0);
+	lit = ft_router(t, f, DCN_ALGO_FAR_LITERAL, 0);
+	assert_int_equal(dcn_route_walk(fix, s, d, NULL, path, 16, NULL), 3);
+	assert_int_equal(path[2], e13);
 	assert_int_equal(dcn_route_walk(lit, s, d, NULL, path, 16, NULL), -1);
-	assert_int_equal(dcn_route_walk(fix, s, d, NULL, path, 16, &len), 5);
-	assert_int_equal(path[2], vertex_or_fail(t, "E14"));
-	assert_int_equal(len.switches, 4);
-	dcn_router_free(lit);
+	dcn_route_state_init(fix, e11, far_pod, &st);
+	n = dcn_route_candidates(fix, e11, far_pod, &st, h);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++)
+		assert_true(h[i].next != e13);
 	dcn_router_free(fix);
+	dcn_router_free(lit);
 	dcn_topo_failset_free(f);
 	dcn_topo_free(t);
 }
@@ -717,7 +791,9 @@ main(void)
 		cmocka_unit_test(test_failset),
 		cmocka_unit_test(test_far_worked_example),
 		cmocka_unit_test(test_far_nrt_cases),
-		cmocka_unit_test(test_far_both_readings),
+		cmocka_unit_test(test_far_attached_failure),
+		cmocka_unit_test(test_far_no_fallback_loop),
+		cmocka_unit_test(test_far_opposite_core_rule),
 		cmocka_unit_test(test_far_nrt_sizes),
 		cmocka_unit_test(test_rrect_redundancy),
 		cmocka_unit_test(test_rrect_mirror_relays),
