@@ -89,7 +89,8 @@ struct dcn_route_state {
 	uint8_t quadrant;  /**< bit i set: dimension i travels downwards */
 	uint8_t vc;        /**< virtual channel, 0 or 1 */
 	uint8_t last_dim;  /**< dimension of the last regular hop, 0xff none */
-	uint8_t jumped;    /**< set once a jump-over link was taken */
+	uint8_t jumped;    /**< set once a jump-over link was taken (PORA),
+			    *   or TFR's way out and back (Totoro) */
 	uint8_t ttl;       /**< hops left */
 	uint8_t path;      /**< RRect: parallel path in use, DCN_PATH_ANY
 			    *   for shortest-path ECMP, DCN_PATH_NONE when
@@ -125,6 +126,11 @@ struct dcn_route_conf {
 	enum dcn_rrect_mode rrect_mode;
 	unsigned int rrect_alpha;      /**< standby: working a_0 < alpha n;
 					*   default m - 1 */
+	int graph_only;                /**< the router serves graph figures
+					*   (shortest paths) and routes nothing:
+					*   an algorithm's own conditions are not
+					*   checked (Totoro's TRA needs N a
+					*   multiple of 2^K) */
 };
 
 /**

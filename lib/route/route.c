@@ -110,6 +110,16 @@ dcn_router_create_conf(const struct dcn_topo *t,
 		errno = EINVAL;
 		return NULL;
 	}
+	/* TRA has no rule for failures (§3.1): its routes would cross dead
+	 * cables as if nothing had happened. */
+	if (algo == DCN_ALGO_TRA && conf->fail != NULL &&
+	    !dcn_topo_failset_empty(conf->fail) && !conf->graph_only) {
+		route_err(err, errlen, "tra has no rule for failures (Totoro §3.1): "
+			  "give tfr, its fault-tolerant routing (§3.2, Alg. 3), "
+			  "which the default routing takes when something failed");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (conf->rrect_mode != DCN_RRECT_NONE &&
 	    (kind != DCN_TOPO_RRECT || p->m < 2 ||
 	     (conf->rrect_mode == DCN_RRECT_STANDBY && conf->rrect_alpha >= p->m))) {
@@ -134,7 +144,7 @@ dcn_router_create_conf(const struct dcn_topo *t,
 		r->conf.rrect_alpha = p->m - 1;
 	if (conf->fail != NULL && !dcn_topo_failset_empty(conf->fail))
 		r->fail = conf->fail;
-	if (r->ops->init != NULL) {
+	if (r->ops->init != NULL && !conf->graph_only) {
 		ret = r->ops->init(r, err, errlen);
 		if (ret < 0) {
 			free(r);

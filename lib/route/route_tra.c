@@ -193,7 +193,17 @@ const struct route_ops route_tra_ops = {
  *    in it (its intra-switch cable down, say), Alg. 3 has no way out:
  *    lowestCommonLevel is at most bcLevel and no local path leaves towards
  *    it. The packet then goes out over a local level bcLevel+1 link to a
- *    sibling partition and is routed back from there.
+ *    sibling partition and is routed back from there: only when it can
+ *    come back, that is when the destination's own level bcLevel+1 link
+ *    is up (every sibling partition reaches it across that link's
+ *    switch), and only once a packet (the header's jumped bit, PORA's,
+ *    marks it); or when this server is the one cut off (its intra-switch
+ *    cable down: the way back enters through another server). A
+ *    destination with no way in is dropped: sent out, it was sent
+ *    straight back, between the same two servers until the TTL ran out
+ *    (Totoro(4,4,1): an odd server, which has no level-1 link, with its
+ *    intra-switch cable down). The same detour, under the same once-only
+ *    rule, when no local level-k link can be reached.
  *  - An outer server is taken as proxy only if its own intra-switch cable
  *    is up (its states reach the TBD over the inter-switch): one that
  *    cannot get into its Totoro_0 would bounce the packet back.
@@ -400,12 +410,39 @@ tfr_pick_proxy(const struct dcn_router *r, const struct tt_geo *g,
 	return best;
 }
 
-/* Alg. 3 lines 5-16: the next hop and the proxy the packet leaves with.
+/* Can a packet sent out of dst's TBD over a level bc+1 link come back to
+ * it? Only across dst's own level bc+1 link. */
+static int
+tfr_reenters(const struct dcn_router *r, const struct tt_geo *g, uint32_t dst)
+{
+	struct dcn_adj a[2];
+
+	if (level_of(g, dst) != r->conf.bc_level + 1 || !rt_up(r, dst))
+		return 0;
+	dcn_topo_adj(r->t, dst, a);
+	return rt_up(r, a[1].peer) && tfr_link_up(r, dst, 1, a[1].peer);
+}
+
+/* Is server s cut off inside its own Totoro_0 (its intra-switch cable, or
+ * that switch, down)? Sent out, its packets come back through another
+ * server, since no outer server with a dead intra cable is taken as a
+ * proxy. */
+static int
+tfr_cut_off(const struct dcn_router *r, uint32_t s)
+{
+	struct dcn_adj a[2];
+
+	dcn_topo_adj(r->t, s, a);
+	return !rt_up(r, a[0].peer) || !tfr_link_up(r, s, 0, a[0].peer);
+}
+
+/* Alg. 3 lines 5-16: the next hop and the proxy the packet leaves with;
+ * *detour is set when that is the way out and back (correction).
  * @return 1 with *hop set, 0 to drop. */
 static int
 tfr_decide(const struct dcn_router *r, uint32_t cur,
 	   const struct dcn_route_state *st, struct dcn_hop *hop,
-	   uint32_t *proxy_out)
+	   uint32_t *proxy_out, int *detour)
 {
 	const struct dcn_topo *t = r->t;
 	uint32_t dst = st->dst, proxy = st->proxy;
@@ -413,6 +450,7 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 	struct tt_geo g;
 	int found = 0;
 
+	*detour = 0;
 	tt_geo_load(t, &g);
 	if (proxy == cur)
 		proxy = DCN_ROUTE_NONE;
@@ -438,11 +476,16 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 			best = tfr_pick_proxy(r, &g, &b, cur, dst, k,
 					      (dst / g.block[k - 1]) % g.n);
 		/* Cut off inside the TBD, or from every local level-k link:
-		 * out over a level bcLevel+1 link and back (correction). */
+		 * out over a level bcLevel+1 link and back (correction), once,
+		 * and where it can come back. */
 		if (best == DCN_ROUTE_NONE && r->algo == DCN_ALGO_TFR &&
-		    r->conf.bc_level < g.K)
+		    r->conf.bc_level < g.K && !st->jumped &&
+		    (k > r->conf.bc_level || tfr_reenters(r, &g, dst) ||
+		     tfr_cut_off(r, cur))) {
 			best = tfr_pick_proxy(r, &g, &b, cur, dst,
 					      r->conf.bc_level + 1, g.n);
+			*detour = best != DCN_ROUTE_NONE;
+		}
 		if (best != DCN_ROUTE_NONE) {
 			tfr_route_to(r, &g, &b, cur, best, dst, hop);
 			proxy = best;
@@ -460,9 +503,10 @@ tfr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	       const struct dcn_route_state *st, struct dcn_hop *out)
 {
 	uint32_t proxy;
+	int detour;
 
 	(void)dst;
-	return (unsigned int)tfr_decide(r, cur, st, &out[0], &proxy);
+	return (unsigned int)tfr_decide(r, cur, st, &out[0], &proxy, &detour);
 }
 
 static void
@@ -471,10 +515,12 @@ tfr_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 {
 	struct dcn_hop again;
 	uint32_t proxy;
+	int detour;
 
 	(void)h;
-	tfr_decide(r, cur, st, &again, &proxy);
+	tfr_decide(r, cur, st, &again, &proxy, &detour);
 	st->proxy = proxy;
+	st->jumped |= (uint8_t)detour;
 }
 
 const struct route_ops route_tfr_ops = {

@@ -476,6 +476,174 @@ explore_pora(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	return ok;
 }
 
+/*
+ * Walk s -> d by hand (as dcn_route_walk does), and check that it
+ * revisits a vertex only as its paper's rules allow:
+ *  - FAR, RRect, PORA and DOR never (every hop brings the packet nearer,
+ *    or follows one precomputed path);
+ *  - LaScaDa (Alg. 4) where a detour began between the two visits (a new
+ *    proxy, a new source): its detour may cross a server passed before;
+ *  - Totoro (TFR) only after its one way out and back (the jumped bit),
+ *    and then a vertex once more at most.
+ * @return hops, or -1 when dropped.
+ */
+static int
+walk_checked(const struct dcn_router *r, uint32_t s, uint32_t d, uint64_t *rng,
+	     uint8_t *seen, uint32_t *path, const char *what)
+{
+	enum dcn_route_algo algo = dcn_router_algo(r);
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	uint32_t cur = s, proxy;
+	int n = 0, ret = -1, j;
+	uint8_t jumped = 0;
+
+	dcn_route_state_init(r, s, d, &st);
+	proxy = st.proxy;
+	path[0] = s;
+	seen[s] = 1;
+	while (n + 1 < MAX_WALK && st.ttl > 0) {
+		unsigned int k, i;
+		uint32_t next;
+		int new_detour;
+
+		if (cur == d) {
+			ret = n;
+			break;
+		}
+		k = dcn_route_candidates(r, cur, d, &st, h);
+		if (k == 0)
+			break;
+		i = dcn_route_pick(dcn_router_pick_mode(r), h, k,
+				   (uint32_t)(dcn_rand(rng) >> 32));
+		dcn_route_advance(r, cur, &h[i], &st);
+		next = h[i].next;
+		new_detour = (algo == DCN_ALGO_ROW && st.proxy != proxy &&
+			      st.proxy != DCN_ROUTE_NONE);
+		if (new_detour)
+			for (j = 0; j <= n; j++)
+				seen[path[j]] = 0;  /* a new source: counts anew */
+		if (algo == DCN_ALGO_TFR && st.jumped && !jumped) {
+			jumped = 1;
+			for (j = 0; j <= n; j++)
+				seen[path[j]] = 1;  /* once more after the detour */
+		}
+		if (seen[next] >= (algo == DCN_ALGO_TFR && jumped ? 2 : 1))
+			fail_msg("%s: #%u -> #%u visits #%u again after %d hops",
+				 what, s, d, next, n + 1);
+		seen[next]++;
+		proxy = st.proxy;
+		path[++n] = cur = next;
+	}
+	for (j = 0; j <= n; j++)
+		seen[path[j]] = 0;
+	return ret;
+}
+
+/*
+ * No routed walk revisits a vertex more than its paper's rules allow
+ * (walk_checked), at 2% and 10% link failures over three seeds, in every
+ * topology. TFR's way out and back used to send a packet for a server
+ * with no way in (Totoro(4,4,1): [0,1] has no level-1 link; its
+ * intra-switch cable down) between [0,0] and [1,0] until the TTL ended:
+ * it is now dropped at once.
+ */
+static void
+test_walks_revisit_as_allowed(void **state)
+{
+	static const char *const specs[] = { "novacube:k=6,n=2", "diamond:k=8",
+		"rrect:n=4,m=2,k=2", "lascada:n=4,k=2", "totoro:N=8,n=8,K=2",
+		"totoro:N=4,n=4,K=1" };
+	static const double ratios[] = { 0.02, 0.10 };
+	uint32_t path[MAX_WALK];
+	unsigned int si, ri;
+	uint64_t seed;
+
+	(void)state;
+	for (si = 0; si < RTE_DIM_(specs); si++) {
+		struct dcn_topo *t = topo_or_fail(specs[si]);
+		uint32_t nv = dcn_topo_vertices(t), ns = dcn_topo_servers(t), a, b;
+		uint8_t *seen = calloc(nv, 1);
+
+		assert_non_null(seen);
+		for (ri = 0; ri < RTE_DIM_(ratios); ri++)
+			for (seed = 1; seed <= 3; seed++) {
+				struct dcn_failset *f = dcn_topo_failset_create(t);
+				struct dcn_router *r;
+				uint64_t rng = seed;
+				char what[96];
+
+				assert_true(dcn_topo_failset_random(f, DCN_FAIL_LINKS,
+								    ratios[ri], seed) >= 0);
+				r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+				snprintf(what, sizeof(what), "%s, %.0f%% links, seed %lu",
+					 specs[si], ratios[ri] * 100, (unsigned long)seed);
+				for (a = 0; a < ns; a++)
+					for (b = 0; b < ns; b++)
+						if (a != b && (ns <= 300 || (a * 7 + b) % 5 == 0) &&
+						    dcn_route_server_up(r, a))
+							walk_checked(r, a, b, &rng, seen, path,
+								     what);
+				dcn_router_free(r);
+				dcn_topo_failset_free(f);
+			}
+		free(seen);
+		dcn_topo_free(t);
+	}
+	/* The loop the check found, by name. */
+	{
+		struct dcn_topo *t = topo_or_fail("totoro:N=4,n=4,K=1");
+		struct dcn_failset *f = dcn_topo_failset_create(t);
+		struct dcn_router *r;
+
+		fail_links(f, "[0,1]:0");
+		r = ft_router(t, f, DCN_ALGO_DEFAULT, 0);
+		assert_int_equal(dcn_router_algo(r), DCN_ALGO_TFR);
+		memset(path, 0xff, sizeof(path));
+		assert_int_equal(dcn_route_walk(r, vertex_or_fail(t, "[0,0]"),
+						vertex_or_fail(t, "[0,1]"), NULL, path,
+						MAX_WALK, NULL), -1);
+		assert_true(path[2] == UINT32_MAX);
+		dcn_router_free(r);
+		dcn_topo_failset_free(f);
+		dcn_topo_free(t);
+	}
+}
+
+/* TRA has no rule for failures (§3.1): given some, it is refused, with
+ * TFR named. */
+static void
+test_tra_refuses_failures(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("totoro:N=4,n=4,K=1");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_route_conf c = { .algo = DCN_ALGO_TRA, .fail = f };
+	char err[DCN_TOPO_ERR_LEN];
+
+	(void)state;
+	fail_links(f, "[0,1]:0");
+	assert_null(dcn_router_create_conf(t, &c, err, sizeof(err)));
+	assert_non_null(strstr(err, "tfr"));
+	c.graph_only = 1;
+	c.algo = DCN_ALGO_DEFAULT;
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+	/* Graph figures need no routing: a Totoro TRA cannot route. */
+	t = topo_or_fail("totoro:N=6,n=6,K=2");
+	c.fail = NULL;
+	c.algo = DCN_ALGO_TRA;
+	c.graph_only = 0;
+	assert_null(dcn_router_create_conf(t, &c, err, sizeof(err)));
+	c.graph_only = 1;
+	{
+		struct dcn_router *r = dcn_router_create_conf(t, &c, err, sizeof(err));
+
+		assert_non_null(r);
+		dcn_router_free(r);
+	}
+	dcn_topo_free(t);
+}
+
 static void
 test_single_failures(void **state)
 {
@@ -803,6 +971,8 @@ main(void)
 		cmocka_unit_test(test_lascada_max_life),
 		cmocka_unit_test(test_tables_with_failures),
 		cmocka_unit_test(test_single_failures),
+		cmocka_unit_test(test_walks_revisit_as_allowed),
+		cmocka_unit_test(test_tra_refuses_failures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,6 +119,7 @@ load_router(const struct dcn_topo *t, const struct opts *o,
 
 	conf.algo = o->algo;
 	conf.fail = f;
+	conf.graph_only = o->no_routed;
 	r = dcn_router_create_conf(t, &conf, err, sizeof(err));
 	if (r == NULL)
 		fprintf(stderr, "dcn-topo: %s\n", err);
