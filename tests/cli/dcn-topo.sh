@@ -55,6 +55,16 @@ check "stats --json fields" has_fields "$json" servers switches links diameter a
 check "stats path measures have three units" \
 	grep -q '"apl": {"links": [0-9.]*, "server_hops": [0-9.]*, "switches": [0-9.]*}' <<<"$json"
 check "stats counts" grep -q '"servers": 128,' <<<"$json"
+# Diamond's routes cross no server between the ends: no server-hop figure.
+json=$("$BIN" --json stats diamond:k=4)
+check "diamond stats have no server hops" \
+	grep -q '"apl": {"links": [0-9.]*, "server_hops": null, "switches": [0-9.]*}' <<<"$json"
+# Graph figures of any Totoro, though TRA needs N a multiple of 2^K.
+check "totoro graph figures without routing" quiet "$BIN" --no-routed stats totoro:N=6,n=6,K=2
+check "totoro routing refuses N not a multiple of 2^K" expect_fail 1 "multiple of 2^K" stats totoro:N=6,n=6,K=2
+# TRA has no failure rule: refused with TFR named.
+out=$("$BIN" --algo tra --fail-links '[0,1]:0' route totoro:N=4,n=4,K=1 '[0,0]' '[0,1]' 2>&1)
+check "tra refuses failures, naming tfr" grep -q "give tfr" <<<"$out"
 
 out=$("$BIN" route rrect:n=4,m=2,k=1 00 37)
 check "route prints hops with ports" grep -q "port 0 .*switch" <<<"$out"

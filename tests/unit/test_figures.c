@@ -116,6 +116,17 @@ test_diamond_table1(void **state)
 			    m.bfs_inter.mean[DCN_UNIT_SWITCHES], 1e-9);
 		assert_int_equal(m.routed.unreachable, 0);
 	}
+	/* The formula is not constant in k: lib/route/README.md once said
+	 * 2.3333 for every k; k = 12 gives 2.3714 and k = 48 2.4609. */
+	{
+		struct dcn_metrics m;
+
+		stats("diamond:k=12", 0, 0, &m);
+		assert_near(m.bfs_intra.mean[DCN_UNIT_SWITCHES], 664.0 / 280, 1e-9);
+		assert_near(m.bfs_intra.mean[DCN_UNIT_SWITCHES], 2.3714, 1e-4);
+		stats("diamond:k=48", 0, 0, &m);
+		assert_near(m.bfs_intra.mean[DCN_UNIT_SWITCHES], 2.4609, 1e-4);
+	}
 }
 
 /* §6: APL 4.375 of RRect(8,2,4) and BCube(8,4); Fig. 7b's shares; and

@@ -224,11 +224,45 @@ load_vertex(const struct dcn_topo *t, const char *s, uint32_t *v)
 	return 0;
 }
 
+/* Set for Diamond: its routes cross no server between the ends, so a
+ * server-hop count says nothing (null, "-"). */
+static int no_server_hops;
+
 static void
 json_len(const char *key, const double *v, int last)
 {
-	printf("  \"%s\": {\"links\": %.6g, \"server_hops\": %.6g, \"switches\": %.6g}%s\n",
-	       key, v[0], v[1], v[2], last ? "" : ",");
+	char sh[32];
+
+	if (no_server_hops)
+		snprintf(sh, sizeof(sh), "null");
+	else
+		snprintf(sh, sizeof(sh), "%.6g", v[1]);
+	printf("  \"%s\": {\"links\": %.6g, \"server_hops\": %s, \"switches\": %.6g}%s\n",
+	       key, v[0], sh, v[2], last ? "" : ",");
+}
+
+/* One row of the text table: links, server hops, switches. */
+static void
+text_len(const char *label, const double *v, int integer)
+{
+	char sh[16];
+
+	if (no_server_hops)
+		snprintf(sh, sizeof(sh), "-");
+	else
+		snprintf(sh, sizeof(sh), integer ? "%.0f" : "%.4f", v[1]);
+	if (integer)
+		printf("%-22s %10.0f %12s %10.0f\n", label, v[0], sh, v[2]);
+	else
+		printf("%-22s %10.4f %12s %10.4f\n", label, v[0], sh, v[2]);
+}
+
+static void
+text_max(const char *label, const uint32_t *v)
+{
+	double d[3] = { v[0], v[1], v[2] };
+
+	text_len(label, d, 1);
 }
 
 static void
@@ -295,6 +329,7 @@ cmd_stats(const char *spec, const struct opts *o)
 		fprintf(stderr, "dcn-topo: out of memory\n");
 		goto out;
 	}
+	no_server_hops = dcn_topo_kind(t) == DCN_TOPO_DIAMOND;
 	unit = dcn_metrics_unit_name(m.unit);
 	if (o->json) {
 		double d[3];
@@ -356,25 +391,16 @@ cmd_stats(const char *spec, const struct opts *o)
 		printf("%-22s %10s %12s %10s\n", "", "links", "server_hops",
 		       "switches");
 		if (mo.bfs) {
-			printf("%-22s %10u %12u %10u\n", "diameter (BFS)",
-			       m.bfs.max[0], m.bfs.max[1], m.bfs.max[2]);
-			printf("%-22s %10.4f %12.4f %10.4f\n", "APL (BFS)",
-			       m.bfs.mean[0], m.bfs.mean[1], m.bfs.mean[2]);
+			text_max("diameter (BFS)", m.bfs.max);
+			text_len("APL (BFS)", m.bfs.mean, 0);
 		}
 		if (mo.routed) {
-			printf("%-22s %10u %12u %10u\n", "longest route",
-			       m.routed.max[0], m.routed.max[1], m.routed.max[2]);
-			printf("%-22s %10.4f %12.4f %10.4f\n", "routed APL",
-			       m.routed.mean[0], m.routed.mean[1],
-			       m.routed.mean[2]);
+			text_max("longest route", m.routed.max);
+			text_len("routed APL", m.routed.mean, 0);
 		}
 		if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND && mo.bfs) {
-			printf("%-22s %10.4f %12.4f %10.4f\n", "APL intra-pod",
-			       m.bfs_intra.mean[0], m.bfs_intra.mean[1],
-			       m.bfs_intra.mean[2]);
-			printf("%-22s %10.4f %12.4f %10.4f\n", "APL inter-pod",
-			       m.bfs_inter.mean[0], m.bfs_inter.mean[1],
-			       m.bfs_inter.mean[2]);
+			text_len("APL intra-pod", m.bfs_intra.mean, 0);
+			text_len("APL inter-pod", m.bfs_inter.mean, 0);
 		}
 		printf("paper unit %s\n", unit);
 		if (mo.bfs)
