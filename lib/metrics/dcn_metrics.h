@@ -35,7 +35,11 @@ struct dcn_path_stats {
 	double mean[3];        /**< by enum dcn_unit */
 	uint32_t max[3];       /**< by enum dcn_unit */
 	double sd;             /**< standard deviation, paper unit */
-	uint64_t hist[DCN_METRICS_HIST]; /**< pairs by length, paper unit */
+	double se;             /**< standard error of the mean, paper unit:
+				*   0 when the figures are exact */
+	/** Pairs by length, paper unit: whole counts, or expectations where
+	 * routes are drawn and computed exactly. */
+	double hist[DCN_METRICS_HIST];
 };
 
 /** What to compute. */
@@ -53,7 +57,11 @@ struct dcn_metrics {
 	uint32_t switches;
 	uint64_t links;
 	uint32_t sources;      /**< source servers used */
-	int exact;             /**< 1 when the sources cover every pair class */
+	/** 1 when every figure is exact: the sources cover every pair class,
+	 * and routes drawn at random (PORA) are taken as the expectation over
+	 * every draw (computed, not walked), which is done where nothing has
+	 * failed; else the figures are sampled and come with se. */
+	int exact;
 	enum dcn_unit unit;    /**< the paper's unit */
 	struct dcn_path_stats bfs;
 	struct dcn_path_stats routed;

@@ -98,10 +98,13 @@ dcn_metrics_bfs_live(const struct dcn_topo *t, const struct dcn_failset *f,
 	return 0;
 }
 
-/* Running sums for one dcn_path_stats. */
+/* Running sums for one dcn_path_stats; per source too, as sampled
+ * sources are the sampling unit (their pairs are not independent). */
 struct acc {
 	double sum[3];
 	double sumsq;
+	double src_sum, src_cnt;     /* this source's, paper unit */
+	double means, means_sq, n_means; /* over the sources done */
 };
 
 static void
@@ -117,8 +120,25 @@ acc_add(struct dcn_path_stats *s, struct acc *a, const struct dcn_path_len *l,
 			s->max[u] = v[u];
 	}
 	a->sumsq += weight * (double)v[unit] * v[unit];
+	a->src_sum += weight * v[unit];
+	a->src_cnt += weight;
 	if (v[unit] < DCN_METRICS_HIST)
-		s->hist[v[unit]]++;
+		s->hist[v[unit]] += 1;
+}
+
+/* The pairs of one source are in. */
+static void
+acc_source_end(struct acc *a)
+{
+	double m;
+
+	if (a->src_cnt <= 0)
+		return;
+	m = a->src_sum / a->src_cnt;
+	a->means += m;
+	a->means_sq += m * m;
+	a->n_means++;
+	a->src_sum = a->src_cnt = 0;
 }
 
 static void
@@ -134,6 +154,187 @@ acc_finish(struct dcn_path_stats *s, const struct acc *a, double count,
 		s->mean[u] = a->sum[u] / count;
 	var = a->sumsq / count - s->mean[unit] * s->mean[unit];
 	s->sd = var > 0 ? sqrt(var) : 0;
+	s->se = s->sd / sqrt(count);
+}
+
+/* Sources drawn at random: the error of the mean is that of the mean of
+ * their means (their pairs move together). */
+static void
+acc_finish_sampled(struct dcn_path_stats *s, const struct acc *a)
+{
+	double n = a->n_means, mm, var;
+
+	if (n < 2) {
+		s->se = 0;
+		return;
+	}
+	mm = a->means / n;
+	var = (a->means_sq / n - mm * mm) * n / (n - 1);
+	s->se = var > 0 ? sqrt(var / n) : 0;
+}
+
+/*
+ * Routes drawn at random (PORA's eq. 12), taken exactly: a walk is a
+ * Markov chain over (node, route state), and every hop shortens the
+ * in-quadrant distance, so the chain has no cycle. The distribution of the
+ * length still to go, from each (node, state), is computed once and
+ * memoised: the expectation over every draw, where walking samples it.
+ */
+#define EX_MEMO (1u << 16)
+#define EX_DEPTH 64
+
+struct ex_val {
+	double p[DCN_METRICS_HIST];  /* delivered with this many to go */
+	double e[3];                 /* sum of p x length, by unit */
+	uint32_t mx[3];              /* longest with p > 0, by unit */
+};
+
+struct ex_slot {
+	uint64_t k0, k1;
+	uint32_t gen;                /* valid while it is the memo's */
+	uint8_t busy;                /* being solved: a cycle, if found */
+	struct ex_val v;
+};
+
+struct ex_memo {
+	const struct dcn_router *r;
+	enum dcn_unit unit;
+	struct ex_slot *slot;
+	uint32_t gen;
+	int full;                    /* more states than slots: give up */
+};
+
+static struct ex_slot *
+ex_find(struct ex_memo *x, uint32_t cur, const struct dcn_route_state *st,
+	int *hit)
+{
+	uint64_t k0 = cur | (uint64_t)st->proxy << 32;
+	uint64_t k1 = st->phase | (uint64_t)st->quadrant << 8 |
+		      (uint64_t)st->vc << 16 | (uint64_t)st->last_dim << 24 |
+		      (uint64_t)st->jumped << 32 | (uint64_t)st->path << 40;
+	uint32_t i = (uint32_t)((k0 * 0x9e3779b97f4a7c15ull ^ k1 * 0xc2b2ae3d27d4eb4full) >>
+				40) & (EX_MEMO - 1), probes;
+
+	for (probes = 0; probes < 64; probes++, i = (i + 1) & (EX_MEMO - 1)) {
+		struct ex_slot *e = &x->slot[i];
+
+		if (e->gen != x->gen) {
+			e->gen = x->gen;
+			e->k0 = k0;
+			e->k1 = k1;
+			e->busy = 1;
+			*hit = 0;
+			return e;
+		}
+		if (e->k0 == k0 && e->k1 == k1) {
+			*hit = 1;
+			return e;
+		}
+	}
+	x->full = 1;
+	return NULL;
+}
+
+static void
+ex_solve(struct ex_memo *x, uint32_t cur, uint32_t dst,
+	 const struct dcn_route_state *st, unsigned int depth, struct ex_val *out)
+{
+	const struct dcn_router *r = x->r;
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct ex_slot *slot;
+	unsigned int n, i, j, u;
+	uint64_t wsum = 0;
+	int hit;
+
+	memset(out, 0, sizeof(*out));
+	if (cur == dst) {
+		out->p[0] = 1;
+		return;
+	}
+	if (depth >= EX_DEPTH || st->ttl == 0 || x->full)
+		return;
+	slot = ex_find(x, cur, st, &hit);
+	if (slot == NULL)
+		return;
+	if (hit) {
+		if (slot->busy)
+			x->full = 1;   /* not a chain without cycles: walk it */
+		else
+			*out = slot->v;
+		return;
+	}
+	n = dcn_route_candidates(r, cur, dst, st, h);
+	for (i = 0; i < n; i++)
+		wsum += h[i].weight;
+	for (i = 0; i < n; i++) {
+		struct dcn_route_state next = *st;
+		struct dcn_path_len l = { 0, 0, 0 };
+		double w = wsum ? (double)h[i].weight / (double)wsum : 1.0 / n;
+		uint32_t lv[3], shift, got = 0;
+		struct ex_val sub;
+
+		if (w == 0)
+			continue;
+		dcn_route_advance(r, cur, &h[i], &next);
+		dcn_route_hop_len(dcn_router_topo(r), &h[i], &l);
+		lv[0] = l.links;
+		lv[1] = l.server_hops;
+		lv[2] = l.switches;
+		shift = lv[x->unit];
+		ex_solve(x, h[i].next, dst, &next, depth + 1, &sub);
+		for (j = 0; j + shift < DCN_METRICS_HIST; j++)
+			if (sub.p[j] > 0) {
+				out->p[j + shift] += w * sub.p[j];
+				got = 1;
+			}
+		if (!got)
+			continue;
+		for (u = 0; u < 3; u++) {
+			double ps = 0;
+
+			for (j = 0; j < DCN_METRICS_HIST; j++)
+				ps += sub.p[j];
+			out->e[u] += w * (sub.e[u] + lv[u] * ps);
+			if (sub.mx[u] + lv[u] > out->mx[u])
+				out->mx[u] = sub.mx[u] + lv[u];
+		}
+	}
+	slot->v = *out;
+	slot->busy = 0;
+}
+
+/* The route a -> b, exactly, into the routed figures. @return 0, or -1
+ * when the chain has more states than the memo holds. */
+static int
+ex_pair(struct ex_memo *x, uint32_t a, uint32_t b, struct dcn_path_stats *s,
+	struct acc *ac, double *count)
+{
+	struct dcn_route_state st;
+	struct ex_val v;
+	double pd = 0, sq = 0;
+	unsigned int j, u;
+
+	x->gen++;
+	dcn_route_state_init(x->r, a, b, &st);
+	ex_solve(x, a, b, &st, 0, &v);
+	if (x->full)
+		return -1;
+	for (j = 0; j < DCN_METRICS_HIST; j++) {
+		pd += v.p[j];
+		sq += v.p[j] * j * j;
+		s->hist[j] += v.p[j];
+	}
+	s->pairs++;
+	if (pd < 1 - 1e-9)
+		s->unreachable++;   /* nothing failed: a route that can drop */
+	for (u = 0; u < 3; u++) {
+		ac->sum[u] += v.e[u];
+		if (v.mx[u] > s->max[u])
+			s->max[u] = v.mx[u];
+	}
+	ac->sumsq += sq;
+	*count += pd;
+	return 0;
 }
 
 /* Representative sources exact by symmetry, or 0 if none known. */
@@ -253,81 +454,47 @@ same_pod(const struct dcn_topo *t, uint32_t a, uint32_t b)
 	return ia == ib;
 }
 
-int
-dcn_metrics_compute(const struct dcn_router *r,
-		    const struct dcn_metrics_opts *o, struct dcn_metrics *m)
+/* Routed figures of every pair from the sources, exactly (ex != NULL)
+ * or by walking draws walks a pair. @return 0, or -1 when the exact
+ * chain outgrew its memo (the figures are then partial: walk instead). */
+static int
+routed_pass(const struct dcn_router *r, const uint32_t *src, uint32_t nsrc,
+	    int sources_exact, unsigned int draws, uint64_t seed,
+	    struct ex_memo *ex, struct dcn_metrics *m)
 {
 	const struct dcn_topo *t = dcn_router_topo(r);
-	const struct dcn_failset *f = dcn_router_failset(r);
-	enum dcn_topo_kind kind = dcn_topo_kind(t);
-	uint32_t ns = dcn_topo_servers(t), *src, s;
-	struct acc ab = { { 0 }, 0 }, ar = { { 0 }, 0 };
-	struct acc abi = { { 0 }, 0 }, abo = { { 0 }, 0 };
-	struct acc ari = { { 0 }, 0 }, aro = { { 0 }, 0 };
-	double nb = 0, nr = 0, nbi = 0, nbo = 0, nri = 0, nro = 0;
-	uint16_t *dist = NULL;
-	uint64_t rng = o->seed ? o->seed : 1;
-	unsigned int draws = o->draws;
-	int diamond = kind == DCN_TOPO_DIAMOND;
+	uint32_t ns = dcn_topo_servers(t), s;
+	struct acc ar, ari, aro;
+	double nr = 0, nri = 0, nro = 0;
+	uint64_t rng = seed ? seed : 1;
+	int diamond = dcn_topo_kind(t) == DCN_TOPO_DIAMOND;
 
-	memset(m, 0, sizeof(*m));
-	m->servers = ns;
-	m->switches = dcn_topo_switches(t);
-	m->links = dcn_topo_links(t);
-	m->unit = dcn_metrics_paper_unit(kind);
-	if (draws == 0)
-		draws = dcn_router_pick_mode(r) == DCN_PICK_WEIGHTED ? 16 : 1;
-
-	src = malloc((size_t)ns * sizeof(*src));
-	if (src == NULL)
-		return -ENOMEM;
-	if (f != NULL && dcn_topo_failset_empty(f))
-		f = NULL;
-	m->sources = pick_sources(t, o, f != NULL, src, &m->exact);
-	if (o->bfs) {
-		dist = malloc((size_t)dcn_topo_vertices(t) * sizeof(*dist));
-		if (dist == NULL) {
-			free(src);
-			return -ENOMEM;
-		}
-	}
-	for (s = 0; s < m->sources; s++) {
+	memset(&ar, 0, sizeof(ar));
+	memset(&ari, 0, sizeof(ari));
+	memset(&aro, 0, sizeof(aro));
+	for (s = 0; s < nsrc; s++) {
 		uint32_t a = src[s], b;
 
-		if (o->routed && dcn_route_is_address(r, a))
+		if (dcn_route_is_address(r, a))
 			served_from(r, a, draws, &rng, m);
 		if (!dcn_route_server_up(r, a))
 			continue;
-		if (o->bfs && dcn_metrics_bfs_live(t, f, a, dist) < 0) {
-			free(dist);
-			free(src);
-			return -ENOMEM;
-		}
 		for (b = 0; b < ns; b++) {
 			struct dcn_path_len len;
 			unsigned int d;
 
 			if (b == a || !dcn_route_server_up(r, b))
 				continue;
-			if (o->bfs) {
-				m->bfs.pairs++;
-				if (dist[b] == UNREACHED) {
-					m->bfs.unreachable++;
-				} else {
-					dcn_metrics_from_links(kind, dist[b], &len);
-					acc_add(&m->bfs, &ab, &len, m->unit, 1);
-					nb++;
-					if (diamond && same_pod(t, a, b)) {
-						acc_add(&m->bfs_intra, &abi, &len, m->unit, 1);
-						nbi++;
-					} else if (diamond) {
-						acc_add(&m->bfs_inter, &abo, &len, m->unit, 1);
-						nbo++;
-					}
-				}
-			}
-			if (!o->routed)
+			if (ex != NULL) {
+				uint64_t before = m->routed.unreachable;
+
+				if (ex_pair(ex, a, b, &m->routed, &ar, &nr) < 0)
+					return -1;
+				m->served += m->routed.unreachable == before &&
+					     dcn_route_is_address(r, a) &&
+					     dcn_route_is_address(r, b);
 				continue;
+			}
 			for (d = 0; d < draws; d++) {
 				int hops;
 
@@ -350,17 +517,140 @@ dcn_metrics_compute(const struct dcn_router *r,
 				}
 			}
 		}
+		acc_source_end(&ar);
+		acc_source_end(&ari);
+		acc_source_end(&aro);
 	}
-	acc_finish(&m->bfs, &ab, nb, m->unit);
 	acc_finish(&m->routed, &ar, nr, m->unit);
-	acc_finish(&m->bfs_intra, &abi, nbi, m->unit);
-	acc_finish(&m->bfs_inter, &abo, nbo, m->unit);
 	acc_finish(&m->routed_intra, &ari, nri, m->unit);
 	acc_finish(&m->routed_inter, &aro, nro, m->unit);
-	m->bfs_intra.pairs = (uint64_t)nbi;
-	m->bfs_inter.pairs = (uint64_t)nbo;
+	if (!sources_exact) {
+		acc_finish_sampled(&m->routed, &ar);
+		acc_finish_sampled(&m->routed_intra, &ari);
+		acc_finish_sampled(&m->routed_inter, &aro);
+	}
 	m->routed_intra.pairs = (uint64_t)nri;
 	m->routed_inter.pairs = (uint64_t)nro;
+	if (ex != NULL)
+		m->routed.se = 0;
+	return 0;
+}
+
+int
+dcn_metrics_compute(const struct dcn_router *r,
+		    const struct dcn_metrics_opts *o, struct dcn_metrics *m)
+{
+	const struct dcn_topo *t = dcn_router_topo(r);
+	const struct dcn_failset *f = dcn_router_failset(r);
+	enum dcn_topo_kind kind = dcn_topo_kind(t);
+	uint32_t ns = dcn_topo_servers(t), *src, s;
+	struct acc ab;
+	struct acc abi, abo;
+	double nb = 0, nbi = 0, nbo = 0;
+	uint16_t *dist = NULL;
+	unsigned int draws = o->draws;
+	int diamond = kind == DCN_TOPO_DIAMOND, sources_exact;
+	int weighted = dcn_router_pick_mode(r) == DCN_PICK_WEIGHTED;
+
+	memset(m, 0, sizeof(*m));
+	memset(&ab, 0, sizeof(ab));
+	memset(&abi, 0, sizeof(abi));
+	memset(&abo, 0, sizeof(abo));
+	m->servers = ns;
+	m->switches = dcn_topo_switches(t);
+	m->links = dcn_topo_links(t);
+	m->unit = dcn_metrics_paper_unit(kind);
+	if (draws == 0)
+		draws = weighted ? 16 : 1;
+
+	src = malloc((size_t)ns * sizeof(*src));
+	if (src == NULL)
+		return -ENOMEM;
+	if (f != NULL && dcn_topo_failset_empty(f))
+		f = NULL;
+	m->sources = pick_sources(t, o, f != NULL, src, &sources_exact);
+	m->exact = sources_exact;
+	if (o->bfs) {
+		dist = malloc((size_t)dcn_topo_vertices(t) * sizeof(*dist));
+		if (dist == NULL) {
+			free(src);
+			return -ENOMEM;
+		}
+	}
+	for (s = 0; o->bfs && s < m->sources; s++) {
+		uint32_t a = src[s], b;
+
+		if (!dcn_route_server_up(r, a))
+			continue;
+		if (dcn_metrics_bfs_live(t, f, a, dist) < 0) {
+			free(dist);
+			free(src);
+			return -ENOMEM;
+		}
+		for (b = 0; b < ns; b++) {
+			struct dcn_path_len len;
+
+			if (b == a || !dcn_route_server_up(r, b))
+				continue;
+			m->bfs.pairs++;
+			if (dist[b] == UNREACHED) {
+				m->bfs.unreachable++;
+				continue;
+			}
+			dcn_metrics_from_links(kind, dist[b], &len);
+			acc_add(&m->bfs, &ab, &len, m->unit, 1);
+			nb++;
+			if (diamond && same_pod(t, a, b)) {
+				acc_add(&m->bfs_intra, &abi, &len, m->unit, 1);
+				nbi++;
+			} else if (diamond) {
+				acc_add(&m->bfs_inter, &abo, &len, m->unit, 1);
+				nbo++;
+			}
+		}
+		acc_source_end(&ab);
+		acc_source_end(&abi);
+		acc_source_end(&abo);
+	}
+	acc_finish(&m->bfs, &ab, nb, m->unit);
+	acc_finish(&m->bfs_intra, &abi, nbi, m->unit);
+	acc_finish(&m->bfs_inter, &abo, nbo, m->unit);
+	m->bfs_intra.pairs = (uint64_t)nbi;
+	m->bfs_inter.pairs = (uint64_t)nbo;
+	if (sources_exact) {
+		m->bfs.se = 0;
+		m->bfs_intra.se = 0;
+		m->bfs_inter.se = 0;
+	} else {
+		acc_finish_sampled(&m->bfs, &ab);
+		acc_finish_sampled(&m->bfs_intra, &abi);
+		acc_finish_sampled(&m->bfs_inter, &abo);
+	}
+	if (o->routed) {
+		struct ex_memo ex = { r, m->unit, NULL, 0, 0 };
+		int done = -1;
+
+		/* Drawn routes exactly where the sources are exact and
+		 * nothing failed (a failure can make a PORA walk drop, a
+		 * share the counts here would round). */
+		if (weighted && sources_exact && f == NULL) {
+			ex.slot = calloc(EX_MEMO, sizeof(*ex.slot));
+			if (ex.slot != NULL)
+				done = routed_pass(r, src, m->sources, 1, 1,
+						   o->seed, &ex, m);
+			free(ex.slot);
+		}
+		if (done != 0) {
+			memset(&m->routed, 0, sizeof(m->routed));
+			memset(&m->routed_intra, 0, sizeof(m->routed_intra));
+			memset(&m->routed_inter, 0, sizeof(m->routed_inter));
+			m->address_pairs = m->served = 0;
+			routed_pass(r, src, m->sources, sources_exact, draws,
+				    o->seed, NULL, m);
+			/* Drawn routes walked are a sample. */
+			m->exact &= !weighted;
+		}
+	}
 	free(dist);
 	free(src);
 	return 0;

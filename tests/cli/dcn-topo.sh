@@ -62,6 +62,19 @@ check "diamond stats have no server hops" \
 # Graph figures of any Totoro, though TRA needs N a multiple of 2^K.
 check "totoro graph figures without routing" quiet "$BIN" --no-routed stats totoro:N=6,n=6,K=2
 check "totoro routing refuses N not a multiple of 2^K" expect_fail 1 "multiple of 2^K" stats totoro:N=6,n=6,K=2
+# RRect's redundancy modes serve more address pairs than none, at 10%
+# server failures: the mirror or woken standby answers, and relays.
+served_share() { # mode
+	"$BIN" --json --seed 3 --fail-servers 10% ${1:+--rrect-mode $1} \
+		stats rrect:n=4,m=2,k=2 | sed -n 's/.*"served":.*"share": \([0-9.]*\).*/\1/p'
+}
+more_served() { # mode
+	local none=$(served_share) with=$(served_share "$1")
+	awk -v a="$none" -v b="$with" 'BEGIN { exit !(b > a + 0.05) }' || {
+		echo "     none $none, $1 $with"; return 1; }
+}
+check "mirror mode serves a larger share than none" more_served mirror
+check "standby mode serves a larger share than none" more_served standby
 # TRA has no failure rule: refused with TFR named.
 out=$("$BIN" --algo tra --fail-links '[0,1]:0' route totoro:N=4,n=4,K=1 '[0,0]' '[0,1]' 2>&1)
 check "tra refuses failures, naming tfr" grep -q "give tfr" <<<"$out"

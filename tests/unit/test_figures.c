@@ -86,6 +86,67 @@ test_novacube_table2(void **state)
 	assert_true(m.bfs.mean[DCN_UNIT_SERVER_HOPS] > 4.17 + 1);
 }
 
+/*
+ * PORA draws its first hops (eq. 12): its routed figures are the
+ * expectation over every draw, computed exactly, and "exact" is true only
+ * then. Walked samples gave 3.99 (k=8, n=2) and 2.86 (k=4, n=3) and were
+ * reported as exact; the expectations are 4.0191 and 2.8972. Sampled
+ * sources, or failures (then routes are walked), are marked sampled and
+ * come with a standard error.
+ */
+static void
+test_pora_exact(void **state)
+{
+	struct dcn_metrics m;
+
+	(void)state;
+	stats("novacube:k=8,n=2", 0, 1, &m);
+	assert_true(m.exact);
+	assert_near(m.routed.mean[DCN_UNIT_SERVER_HOPS], 4.01914, 5e-6);
+	assert_true(m.routed.se == 0);
+	assert_int_equal(m.routed.pairs, 63);
+	stats("novacube:k=4,n=3", 0, 1, &m);
+	assert_true(m.exact);
+	assert_near(m.routed.mean[DCN_UNIT_SERVER_HOPS], 2.89725, 5e-6);
+	/* Sampled sources: not exact, with an error. */
+	stats("novacube:k=8,n=2", 16, 1, &m);
+	assert_false(m.exact);
+	assert_true(m.routed.se > 0);
+	/* With failures the routes are walked: a sample. */
+	{
+		struct dcn_topo *t = topo_or_fail("novacube:k=8,n=2");
+		struct dcn_failset *f = dcn_topo_failset_create(t);
+		struct dcn_route_conf c = { .fail = f };
+		struct dcn_metrics_opts o = { 0, 1, 0, 1, 1 };
+		char err[DCN_TOPO_ERR_LEN];
+		struct dcn_router *r;
+
+		assert_true(dcn_topo_failset_random(f, DCN_FAIL_LINKS, 0.05, 1) > 0);
+		r = dcn_router_create_conf(t, &c, err, sizeof(err));
+		assert_non_null(r);
+		assert_int_equal(dcn_metrics_compute(r, &o, &m), 0);
+		assert_false(m.exact);
+		assert_true(m.routed.se > 0);
+		dcn_router_free(r);
+		dcn_topo_failset_free(f);
+		dcn_topo_free(t);
+	}
+}
+
+/* Sampled sources give a standard error from the spread of their means:
+ * Totoro(32,32,2) from 300 sources gives 7.42 ± 0.03 (its exact APL is
+ * 7.448), where the pairs taken as independent claimed ± 0.0004. */
+static void
+test_sampled_error(void **state)
+{
+	struct dcn_metrics m;
+
+	(void)state;
+	stats("totoro:N=24,n=24,K=2", 64, 0, &m);
+	assert_false(m.exact);
+	assert_true(m.bfs.se > 0.01 && m.bfs.se < 0.2);
+}
+
 /* Table I counts switches. The intra-pod formula holds with the
  * denominator 2k^2 - 8 (printed 2k^2 + 8); inter-pod paths average
  * (9k-4)/(2k), a quarter-switch per k below the printed (9k-2)/(2k). FAR
@@ -314,6 +375,8 @@ main(void)
 		cmocka_unit_test(test_novacube_diameter),
 		cmocka_unit_test(test_novacube_apl_eq10),
 		cmocka_unit_test(test_novacube_table2),
+		cmocka_unit_test(test_pora_exact),
+		cmocka_unit_test(test_sampled_error),
 		cmocka_unit_test(test_diamond_table1),
 		cmocka_unit_test(test_rrect_figures),
 		cmocka_unit_test(test_lascada_table6),

@@ -279,28 +279,28 @@ json_hist(const char *key, const struct dcn_path_stats *s, int last)
 	unsigned int i, top = 0;
 
 	for (i = 0; i < DCN_METRICS_HIST; i++)
-		if (s->hist[i])
+		if (s->hist[i] > 0)
 			top = i;
 	printf("  \"%s\": [", key);
 	for (i = 0; i <= top; i++)
-		printf("%s%" PRIu64, i ? ", " : "", s->hist[i]);
+		printf("%s%.10g", i ? ", " : "", s->hist[i]);
 	printf("]%s\n", last ? "" : ",");
 }
 
 static void
 text_hist(const char *title, const struct dcn_path_stats *s, const char *unit)
 {
-	uint64_t total = 0;
+	double total = 0;
 	unsigned int i;
 
 	for (i = 0; i < DCN_METRICS_HIST; i++)
 		total += s->hist[i];
-	if (total == 0)
+	if (total <= 0)
 		return;
 	printf("%s (%s):\n", title, unit);
 	for (i = 0; i < DCN_METRICS_HIST; i++)
-		if (s->hist[i])
-			printf("  %3u  %10" PRIu64 "  %6.2f%%\n", i, s->hist[i],
+		if (s->hist[i] > 0)
+			printf("  %3u  %12.10g  %6.2f%%\n", i, s->hist[i],
 			       100.0 * s->hist[i] / total);
 }
 
@@ -355,6 +355,7 @@ cmd_stats(const char *spec, const struct opts *o)
 			json_max("diameter", m.bfs.max, 0);
 			json_len("apl", m.bfs.mean, 0);
 			printf("  \"apl_sd\": %.6g,\n", m.bfs.sd);
+			printf("  \"apl_se\": %.6g,\n", m.bfs.se);
 			json_hist("histogram", &m.bfs, 0);
 			if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
 				json_len("apl_intra_pod", m.bfs_intra.mean, 0);
@@ -365,6 +366,7 @@ cmd_stats(const char *spec, const struct opts *o)
 			json_len("routed_apl", m.routed.mean, 0);
 			json_max("routed_max", m.routed.max, 0);
 			printf("  \"routed_sd\": %.6g,\n", m.routed.sd);
+			printf("  \"routed_apl_se\": %.6g,\n", m.routed.se);
 			json_hist("routed_histogram", &m.routed, 0);
 			if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
 				json_len("routed_apl_intra_pod", m.routed_intra.mean, 0);
@@ -403,6 +405,9 @@ cmd_stats(const char *spec, const struct opts *o)
 			text_len("APL inter-pod", m.bfs_inter.mean, 0);
 		}
 		printf("paper unit %s\n", unit);
+		if (!m.exact)
+			printf("standard error of the mean (paper unit): APL %.4f, "
+			       "routed APL %.4f\n", m.bfs.se, m.routed.se);
 		if (mo.bfs)
 			text_hist("shortest path lengths", &m.bfs, unit);
 		if (mo.routed)
