@@ -342,7 +342,7 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	if (!o->duration_set)
 		d->duration = d->emulate ? 10 : 0;
 	d->fc_on = c->fc_enabled;
-	d->fcc.n_vcs = c->fc_vcs;
+	d->rconf.vcs = c->fc_vcs;
 	d->fcc.in_queue = c->fc_in_queue;
 	d->fcc.out_queue = c->fc_out_queue;
 	d->fcc.reserve_pct = c->fc_reserve_pct;

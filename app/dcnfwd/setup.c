@@ -39,6 +39,9 @@ dcnfwd_make_router(struct dcnfwd *d)
 		fprintf(stderr, "dcnfwd: routing: %s\n", err);
 		return -EINVAL;
 	}
+	/* Queues for every VC the routing's rule uses (lib/route/README.md,
+	 * "Virtual channels"), or the fewer the configuration asked for. */
+	d->fcc.n_vcs = dcn_route_vcs(d->r);
 	d->topo_hash = dcn_fabric_topo_hash(dcn_topo_spec(d->t));
 	d->node_of_vertex = malloc(dcn_topo_vertices(d->t) * sizeof(uint32_t));
 	if (d->node_of_vertex == NULL)

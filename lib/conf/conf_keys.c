@@ -103,8 +103,10 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	{ "flow_control", "enabled", DCN_CONF_BOOL, 0, 0, 0, "yes|no", "yes",
 	  NODE(fc_enabled), "flow-control",
 	  "credits and input/output queues (NovaCube §6)" },
-	{ "flow_control", "vcs", DCN_CONF_UINT, 0, 1, DCN_CONF_MAX_VCS, "N", "2",
-	  NODE(fc_vcs), "vcs", "virtual channels per link" },
+	{ "flow_control", "vcs", DCN_CONF_UINT, 0, 0, DCN_CONF_MAX_VCS, "N", "0",
+	  NODE(fc_vcs), "vcs",
+	  "virtual channels per link, at most the routing's VC rule needs; "
+	  "0: as many as it needs (fewer can deadlock: dcn-topo cdg --vcs N)" },
 	{ "flow_control", "input_queue", DCN_CONF_UINT, 0, 16, 1u << 16, "N",
 	  "256", NODE(fc_in_queue), "in-queue", "input queue slots per (port, VC)" },
 	{ "flow_control", "output_queue", DCN_CONF_UINT, 0, 16, 1u << 18, "N",

@@ -64,7 +64,7 @@ extern "C" {
 #define DCN_CONF_NAME_LEN 32
 #define DCN_CONF_DEV_LEN 256
 #define DCN_CONF_ERR_LEN 512
-#define DCN_CONF_MAX_VCS 2
+#define DCN_CONF_MAX_VCS 16
 
 /** What the node is. */
 enum dcn_node_role {

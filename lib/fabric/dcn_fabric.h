@@ -93,6 +93,16 @@ dcn_fabric_ipv4_len(const uint8_t *ip, uint32_t avail)
 	return ihl >= DCN_IPV4_MIN_HDR && total >= ihl && total <= avail ? total : 0;
 }
 
+/** Virtual channels the header can carry. */
+#define DCN_FABRIC_MAX_VCS 16
+
+/** The VC of a fabric header's byte 1. */
+static inline unsigned int
+dcn_fabric_vc_of(uint8_t b1)
+{
+	return (b1 & 1u) | ((b1 >> 4) & 7u) << 1;
+}
+
 /** Fabric frame types. */
 enum dcn_frame_type {
 	DCN_FT_DATA = 1,      /**< a host's IPv4 packet in transit */
@@ -149,7 +159,9 @@ enum dcn_frame_class {
 struct dcn_fabric_hdr {
 	uint8_t version;
 	uint8_t type;      /**< enum dcn_frame_type */
-	uint8_t vc;        /**< virtual channel, 0 or 1 */
+	uint8_t vc;        /**< virtual channel, 0..15: bit 0 of byte 1 and
+			    *   bits 4-6 (bit 0 alone was the first format's
+			    *   two VCs, which it still reads the same) */
 	uint8_t jumped;    /**< PORA: a jump-over link was taken */
 	uint8_t phase;     /**< PORA: enum dcn_pora_phase */
 	uint8_t ttl;

@@ -51,7 +51,7 @@ dcn_fabric_read_hdr(const uint8_t *p, struct dcn_fabric_hdr *h)
 {
 	h->version = p[0] >> 4;
 	h->type = p[0] & 0x0f;
-	h->vc = p[1] & 1;
+	h->vc = (uint8_t)((p[1] & 1) | ((p[1] >> 4) & 7) << 1);
 	h->jumped = (p[1] >> 1) & 1;
 	h->phase = (p[1] >> 2) & 3;
 	h->ttl = p[2];
@@ -68,7 +68,8 @@ void
 dcn_fabric_write_hdr(uint8_t *p, const struct dcn_fabric_hdr *h)
 {
 	p[0] = (uint8_t)(h->version << 4 | (h->type & 0x0f));
-	p[1] = (uint8_t)((h->vc & 1) | (h->jumped & 1) << 1 | (h->phase & 3) << 2);
+	p[1] = (uint8_t)((h->vc & 1) | (h->jumped & 1) << 1 | (h->phase & 3) << 2 |
+			 ((h->vc >> 1) & 7) << 4);
 	p[2] = h->ttl;
 	p[3] = h->quadrant;
 	p[4] = h->path;

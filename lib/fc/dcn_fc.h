@@ -46,21 +46,30 @@
 extern "C" {
 #endif
 
-#define DCN_FC_MAX_VCS 2
+/** VCs a node may keep queues for: as many as the fabric header carries. */
+#define DCN_FC_MAX_VCS 16
 #define DCN_FC_MAX_PORTS 32
-/** Credit frame payload: epoch, grant, and freed for each VC. */
-#define DCN_FC_CREDIT_LEN 16
+/** Channels of a node at most. */
+#define DCN_FC_MAX_CHANS (DCN_FC_MAX_PORTS * DCN_FC_MAX_VCS)
+/** Credit frame payload: epoch, grant, and freed for each of n VCs. */
+#define DCN_FC_CREDIT_LEN(n) (8u + 4u * (n))
+/** The shortest credit payload (one VC). */
+#define DCN_FC_CREDIT_MIN_LEN DCN_FC_CREDIT_LEN(1)
 #define DCN_FC_MZ_PREFIX "dcn_fc."
 
 /** A credit frame's payload. */
 struct dcn_fc_credit {
 	uint32_t epoch;                 /**< receiver's incarnation */
 	uint32_t grant;                 /**< slots granted per VC */
+	uint32_t n_vcs;                 /**< freed[] entries carried */
 	uint32_t freed[DCN_FC_MAX_VCS]; /**< frames that left each input queue */
 };
 
+/** Write c's payload: DCN_FC_CREDIT_LEN(c->n_vcs) bytes. */
 void dcn_fc_write_credit(uint8_t *p, const struct dcn_fc_credit *c);
-void dcn_fc_read_credit(const uint8_t *p, struct dcn_fc_credit *c);
+/** Read a payload of len bytes (at least DCN_FC_CREDIT_MIN_LEN): the VCs
+ * it has room for, at most DCN_FC_MAX_VCS. */
+void dcn_fc_read_credit(const uint8_t *p, uint32_t len, struct dcn_fc_credit *c);
 
 /** How a channel's port is treated. */
 enum dcn_fc_port_kind {
@@ -82,7 +91,7 @@ struct dcn_fc_chan {
 	/** Output channels that blocked the last pass (a superset of the
 	 * held frames' ones): while none of them has room, a pass skips
 	 * the held list instead of walking it. */
-	uint64_t held_blocked;
+	uint64_t held_blocked[DCN_FC_MAX_CHANS / 64];
 	uint32_t in_cap;           /**< in_q plus held never exceed this */
 	uint32_t grant;            /**< credits offered upstream */
 	uint32_t freed;            /**< frames that left the input queue */
@@ -106,6 +115,8 @@ struct dcn_fc_chan {
 	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
 	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
 	uint64_t credit_lost;      /**< credit frames not sent (VC 0 channel) */
+	uint64_t credit_bad;       /**< credit frames refused: fewer VCs than
+				    *   this node keeps (VC 0 channel) */
 	uint64_t epoch_changes;
 } __rte_cache_aligned;
 
@@ -134,7 +145,8 @@ struct dcn_fc_conf {
 	unsigned int out_queue;    /**< output queue slots; default 1024 */
 	unsigned int reserve_pct;  /**< reserve for credits in flight, 0..90;
 				    *   default 20 */
-	unsigned int n_vcs;        /**< 1 or 2; default 2 */
+	unsigned int n_vcs;        /**< 1..DCN_FC_MAX_VCS; default 2 (the
+				    *   application takes its routing's) */
 	unsigned int min_quota;    /**< smallest internal quota; default 32 */
 };
 
@@ -154,10 +166,18 @@ void dcn_fc_node_free(struct dcn_fc_node *fn);
 /** Find a node's state (a secondary process). */
 struct dcn_fc_node *dcn_fc_node_lookup(const char *id);
 
+/** A frame's VC as a channel of fn: VCs beyond the node's share its last
+ * (vcs = 1 merges them all, for experiments). */
+static inline unsigned int
+dcn_fc_vc(const struct dcn_fc_node *fn, unsigned int vc)
+{
+	return vc < fn->n_vcs ? vc : fn->n_vcs - 1u;
+}
+
 static inline struct dcn_fc_chan *
 dcn_fc_chan(struct dcn_fc_node *fn, uint16_t port, unsigned int vc)
 {
-	return &fn->chan[port * fn->n_vcs + (vc & (fn->n_vcs - 1))];
+	return &fn->chan[port * fn->n_vcs + dcn_fc_vc(fn, vc)];
 }
 
 /** Credits a sender holds: how many more frames the peer will take. */

@@ -21,19 +21,27 @@ int dcn_fc_mbuf_offset = -1;
 void
 dcn_fc_write_credit(uint8_t *p, const struct dcn_fc_credit *c)
 {
+	uint32_t vc;
+
 	dcn_fabric_put32(p, c->epoch);
 	dcn_fabric_put32(p + 4, c->grant);
-	dcn_fabric_put32(p + 8, c->freed[0]);
-	dcn_fabric_put32(p + 12, c->freed[1]);
+	for (vc = 0; vc < c->n_vcs && vc < DCN_FC_MAX_VCS; vc++)
+		dcn_fabric_put32(p + 8 + 4 * vc, c->freed[vc]);
 }
 
 void
-dcn_fc_read_credit(const uint8_t *p, struct dcn_fc_credit *c)
+dcn_fc_read_credit(const uint8_t *p, uint32_t len, struct dcn_fc_credit *c)
 {
+	uint32_t vc;
+
+	memset(c, 0, sizeof(*c));
+	if (len < DCN_FC_CREDIT_MIN_LEN)
+		return;
 	c->epoch = dcn_fabric_get32(p);
 	c->grant = dcn_fabric_get32(p + 4);
-	c->freed[0] = dcn_fabric_get32(p + 8);
-	c->freed[1] = dcn_fabric_get32(p + 12);
+	c->n_vcs = RTE_MIN((len - 8) / 4, (uint32_t)DCN_FC_MAX_VCS);
+	for (vc = 0; vc < c->n_vcs; vc++)
+		c->freed[vc] = dcn_fabric_get32(p + 8 + 4 * vc);
 }
 
 int
@@ -83,7 +91,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	size_t head, per;
 	uint8_t *mem;
 
-	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || (vcs != 1 && vcs != 2) ||
+	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || vcs > DCN_FC_MAX_VCS ||
 	    reserve > 90 || in_cap < 2 || in_cap > (1u << 20) ||
 	    out_cap > (1u << 22)) {
 		rte_errno = EINVAL;
@@ -195,8 +203,14 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
 {
 	unsigned int vc;
 
+	/* A peer that keeps other VCs than this node is misconfigured; its
+	 * credits are not taken (senders stall, nothing overflows). */
 	if (port >= fn->n_ports)
 		return;
+	if (cr->n_vcs < fn->n_vcs) {
+		fn->chan[port * fn->n_vcs].credit_bad++;
+		return;
+	}
 	for (vc = 0; vc < fn->n_vcs; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, port, vc);
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
@@ -229,6 +243,7 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t port,
 
 	memset(cr, 0, sizeof(*cr));
 	cr->epoch = fn->epoch;
+	cr->n_vcs = fn->n_vcs;
 	cr->grant = fn->chan[port * fn->n_vcs].grant;
 	for (vc = 0; vc < fn->n_vcs; vc++)
 		cr->freed[vc] = __atomic_load_n(&fn->chan[port * fn->n_vcs + vc].freed,

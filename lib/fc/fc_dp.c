@@ -14,6 +14,20 @@
 #include "dcn_fabric.h"
 #include "dcn_fc_dp.h"
 
+/* A set of a node's channels. A pass keeps the words it set in a mask,
+ * so that clearing and walking it costs what was used. */
+#define CHAN_WORDS (DCN_FC_MAX_CHANS / 64)
+
+struct chan_set {
+	uint64_t w[CHAN_WORDS];
+};
+
+static inline int
+cs_has(const struct chan_set *s, uint32_t c)
+{
+	return s->w[c >> 6] >> (c & 63) & 1;
+}
+
 int
 dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 	       struct rte_mempool *mp, uint16_t ethertype, unsigned int burst,
@@ -75,10 +89,9 @@ take_credit(struct dcn_fc_node *fn, uint16_t local, struct rte_mbuf *m)
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct dcn_fc_credit cr;
 
-	if (fn->kind[local] == DCN_FC_PORT_CREDIT &&
-	    rte_pktmbuf_data_len(m) >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
-					       DCN_FC_CREDIT_LEN) {
-		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (fn->kind[local] == DCN_FC_PORT_CREDIT) {
+		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
 		dcn_fc_credit_rx(fn, local, &cr);
 	}
 	rte_pktmbuf_free(m);
@@ -99,14 +112,15 @@ in_vc(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
 		return -1;
 	type = (uint16_t)(e[12] << 8 | e[13]);
 	if (type == x->dp->ethertype)
-		return (e[14] & 0x0f) == DCN_FT_DATA ? e[15] & 1 : -1;
+		return (e[14] & 0x0f) == DCN_FT_DATA ?
+			       (int)dcn_fc_vc(x->dp->fn, dcn_fabric_vc_of(e[15])) : -1;
 	return x->fwd->router_mode && type == DCN_ETHERTYPE_IPV4 ? 0 : -1;
 }
 
 /* Bytes 12 to 15 of a frame (at least 16 long), as loaded, masked to what
  * in_vc and out_chan read: the EtherType, a fabric header's frame type
- * and VC bit. Frames whose words are equal go to the same channel. */
-#define CHAN_BYTES rte_cpu_to_be_32(0xffff0f01u)
+ * and VC bits. Frames whose words are equal go to the same channel. */
+#define CHAN_BYTES rte_cpu_to_be_32(0xffff0f71u)
 
 static inline uint32_t
 chan_word(const struct rte_mbuf *m)
@@ -233,10 +247,46 @@ stage_flush(struct dcn_fc_wnode *x, uint32_t oc)
 
 /* One routing pass over an input channel. */
 struct pass {
-	uint64_t blocked;   /* output channels full for this input */
-	uint64_t touched;   /* output channels with staged frames */
-	uint32_t done;      /* frames that left the input queue */
+	uint32_t done;          /* frames that left the input queue */
+	uint8_t blocked_words;  /* words of blocked in use */
+	uint8_t touched_words;  /* words of touched in use */
+	struct chan_set blocked; /* output channels full for this input */
+	struct chan_set touched; /* output channels with staged frames */
 };
+
+/* A pass's start: only the counters are cleared; the sets are read only
+ * in the words their masks name. */
+#define PASS_INIT { 0, 0, 0, { { 0 } }, { { 0 } } }
+
+static inline int
+pass_blocked(const struct pass *ps, uint32_t oc)
+{
+	return (ps->blocked_words >> (oc >> 6) & 1) && cs_has(&ps->blocked, oc);
+}
+
+static inline void
+pass_block(struct pass *ps, uint32_t oc)
+{
+	uint32_t w = oc >> 6;
+
+	if (!(ps->blocked_words >> w & 1)) {
+		ps->blocked_words |= (uint8_t)(1u << w);
+		ps->blocked.w[w] = 0;
+	}
+	ps->blocked.w[w] |= 1ull << (oc & 63);
+}
+
+static inline void
+pass_touch(struct pass *ps, uint32_t oc)
+{
+	uint32_t w = oc >> 6;
+
+	if (!(ps->touched_words >> w & 1)) {
+		ps->touched_words |= (uint8_t)(1u << w);
+		ps->touched.w[w] = 0;
+	}
+	ps->touched.w[w] |= 1ull << (oc & 63);
+}
 
 /* Stage m for output channel oc if input in_idx has room there. */
 static inline int
@@ -245,16 +295,16 @@ admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 {
 	struct dcn_fc_worker *w = x->w;
 
-	if ((ps->blocked >> oc & 1) ||
+	if (pass_blocked(ps, oc) ||
 	    dcn_fc_ic_room(&x->dp->fn->chan[oc], in, in_idx, oc) == 0) {
 		/* Later frames for the same output stay behind this one. */
-		ps->blocked |= 1ull << oc;
+		pass_block(ps, oc);
 		return 0;
 	}
 	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + 1, __ATOMIC_RELAXED);
 	w->stage_src[oc][w->stage_n[oc]] = (uint16_t)in_idx;
 	w->stage[oc][w->stage_n[oc]++] = m;
-	ps->touched |= 1ull << oc;
+	pass_touch(ps, oc);
 	ps->done++;
 	if (w->stage_n[oc] == DCN_FC_BURST_MAX)
 		stage_flush(x, oc);
@@ -272,8 +322,8 @@ out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
 	/* A fabric frame's VC is in its rewritten header. */
 	if (fn->kind[o] != DCN_FC_PORT_HOST &&
 	    (uint16_t)(e[12] << 8 | e[13]) == x->dp->ethertype)
-		vco = e[15] & 1;
-	return o * fn->n_vcs + (vco & (fn->n_vcs - 1u));
+		vco = dcn_fc_vc(fn, dcn_fabric_vc_of(e[15]));
+	return o * fn->n_vcs + vco;
 }
 
 /*
@@ -295,7 +345,7 @@ route_uniform(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 	if (out[0] == DCN_FWD_CONTROL || in->held_n != 0)
 		return 0;
 	oc = out_chan(x, m[0], out[0]);
-	if ((ps->blocked >> oc & 1) || x->w->stage_n[oc] != 0)
+	if (pass_blocked(ps, oc) || x->w->stage_n[oc] != 0)
 		return 0;
 	for (i = 1; i < n; i++)
 		if (out[i] != out[0])
@@ -345,27 +395,48 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 static inline void
 pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 {
-	while (ps->touched) {
-		stage_flush(x, (uint32_t)__builtin_ctzll(ps->touched));
-		ps->touched &= ps->touched - 1;
+	uint32_t w;
+
+	for (; ps->touched_words; ps->touched_words &= ps->touched_words - 1) {
+		w = (uint32_t)__builtin_ctz(ps->touched_words);
+		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
+			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b));
 	}
 	if (ps->done)
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
-	in->held_blocked = ps->blocked;
+	/* The held list's blocked outputs, for the next pass's check. */
+	for (w = 0; w < CHAN_WORDS; w++)
+		in->held_blocked[w] = ps->blocked_words >> w & 1 ? ps->blocked.w[w] : 0;
 }
 
-/* Has any output channel in mask room for input in_idx again? */
+/* Has any output channel that blocked input in_idx room again? */
 static inline int
 any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
-	 uint32_t in_idx, uint64_t mask)
+	 uint32_t in_idx)
 {
-	for (; mask; mask &= mask - 1) {
-		uint32_t oc = (uint32_t)__builtin_ctzll(mask);
+	uint32_t w;
 
-		if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) != 0)
-			return 1;
-	}
+	for (w = 0; w < CHAN_WORDS; w++)
+		for (uint64_t b = in->held_blocked[w]; b; b &= b - 1) {
+			uint32_t oc = w << 6 | (uint32_t)__builtin_ctzll(b);
+
+			if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) != 0)
+				return 1;
+		}
 	return 0;
+}
+
+/* A pass that starts with the held list's blocked outputs. */
+static inline void
+pass_block_held(struct pass *ps, const struct dcn_fc_chan *in)
+{
+	uint32_t w;
+
+	for (w = 0; w < CHAN_WORDS; w++)
+		if (in->held_blocked[w]) {
+			ps->blocked_words |= (uint8_t)(1u << w);
+			ps->blocked.w[w] = in->held_blocked[w];
+		}
 }
 
 /* Frames m of one VC, received on local port in, into their input
@@ -387,7 +458,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, unsigned int vc,
 	 * queues behind them. */
 	if (x->dp->port[in].owner == x->w->idx && ch->held_n == 0 &&
 	    rte_ring_empty(ch->in_q)) {
-		struct pass ps = { 0, 0, 0 };
+		struct pass ps = PASS_INIT;
 		uint16_t piece;
 
 		do {
@@ -417,9 +488,10 @@ is_credit(uint16_t ethertype, const struct rte_mbuf *m)
 	uint32_t len = rte_pktmbuf_data_len(m);
 
 	return m->nb_segs == 1 &&
-	       len >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_FC_CREDIT_LEN &&
+	       len >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_FC_CREDIT_MIN_LEN &&
 	       dcn_fabric_get16(e + 12) == ethertype &&
 	       e[DCN_ETHER_HDR_LEN] == (DCN_FABRIC_VERSION << 4 | DCN_FT_CREDIT) &&
+	       dcn_fabric_get16(e + DCN_ETHER_HDR_LEN + 6) >= DCN_FC_CREDIT_MIN_LEN &&
 	       dcn_fabric_get16(e + DCN_ETHER_HDR_LEN + 6) <=
 		       len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN;
 }
@@ -469,14 +541,14 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 	/* The usual burst: data frames of one VC, taken as they are (no
 	 * sorting, whose counters would chain one frame to the next). */
 	if (v0 >= 0 && same_chan(m, n)) {
-		in_burst(x, in, (unsigned int)v0 & (fn->n_vcs - 1), m, n);
+		in_burst(x, in, (unsigned int)v0, m, n);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		int v = in_vc(x, in, m[i]);
 
 		if (v >= 0) {
-			q[v & (fn->n_vcs - 1)][nq[v & (fn->n_vcs - 1)]++] = m[i];
+			q[v][nq[v]++] = m[i];
 		} else if (!x->fwd->port[in].host &&
 			   is_credit(x->dp->ethertype, m[i])) {
 			/* Among data or hellos (a NIC hands over what came
@@ -509,22 +581,22 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 		uint32_t in_idx = local * fn->n_vcs + vc;
 		struct dcn_fc_chan *in = &fn->chan[in_idx];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
-		struct pass ps = { 0, 0, 0 };
+		struct pass ps = PASS_INIT;
 		uint32_t held = in->held_n, i, k, r;
 		uint16_t n;
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
-		if (held != 0 && !any_room(fn, in, in_idx, in->held_blocked)) {
+		if (held != 0 && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
-			ps.blocked = in->held_blocked;
+			pass_block_held(&ps, in);
 		} else {
 			/* Held frames first, in order. */
 			for (i = 0, k = 0; i < held; i++) {
 				uint32_t oc = in->held_oc[i];
 
-				if ((ps.blocked >> oc & 1) ||
+				if (pass_blocked(&ps, oc) ||
 				    !admit(x, in, in_idx, oc, in->held[i], &ps)) {
 					in->held_oc[k] = (uint16_t)oc;
 					in->held[k++] = in->held[i];
@@ -582,16 +654,15 @@ unsigned int
 dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	unsigned int i, total = 0;
-	uint64_t first = x->w->sends++;
+	unsigned int i, vc, total = 0;
 
 	if (unlikely(__atomic_load_n(&x->dp->port[local].port->link_down,
 				     __ATOMIC_ACQUIRE)))
 		return flush_down(x, local);
-	/* Alternate which VC goes first, so neither starves the other. */
-	for (i = 0; i < fn->n_vcs; i++) {
-		unsigned int vc = (unsigned int)(i + first) & (fn->n_vcs - 1u);
-		struct dcn_fc_chan *c = dcn_fc_chan(fn, local, vc);
+	/* Take turns at which VC goes first, so none starves the others. */
+	vc = (unsigned int)(x->w->sends++ % fn->n_vcs);
+	for (i = 0; i < fn->n_vcs; i++, vc = vc + 1 < fn->n_vcs ? vc + 1 : 0) {
+		struct dcn_fc_chan *c = &fn->chan[local * fn->n_vcs + vc];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
 		uint16_t src[DCN_FC_BURST_MAX];
 		uint32_t n, sent, k;
@@ -621,7 +692,9 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, local, 0);
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 				    .type = DCN_FT_CREDIT,
-				    .len = DCN_FC_CREDIT_LEN };
+				    .len = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs) };
+	uint32_t flen = RTE_MAX((uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN),
+				(uint32_t)(DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + h.len));
 	struct dcn_fc_credit cr;
 	struct rte_mbuf *m;
 	unsigned int vc;
@@ -661,8 +734,8 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 		c0->credit_lost++;
 		return;
 	}
-	f = (uint8_t *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
-	memset(f, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+	memset(f, 0, flen);
 	/* The cable's peer, or everyone on it until a hello names the peer. */
 	mac = __atomic_load_n(&fp->peer_mac, __ATOMIC_ACQUIRE);
 	if (mac == 0)

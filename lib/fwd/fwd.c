@@ -718,15 +718,16 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 
 /* A transit decision's cache key: the fabric header's bytes at h that
  * transit_route's answer depends on, as loaded (only compared and
- * hashed): flags (low nibble), TTL, quadrant, path and last dimension in
- * k0, under KEY_TRANSIT; source and destination in k1; proxy in k2. */
+ * hashed): flags and VC (byte 1: the header a frame leaves with carries
+ * the VC after this hop), TTL, quadrant, path and last dimension in k0,
+ * under KEY_TRANSIT; source and destination in k1; proxy in k2. */
 struct transit_key {
 	uint64_t k0, k1;
 	uint32_t k2;
 };
 
-/* Header bytes 1 (low nibble) to 5 of a little-endian load. */
-#define TRANSIT_K0_BYTES 0x0000ffffffff0f00ull
+/* Header bytes 1 to 5 of a little-endian load. */
+#define TRANSIT_K0_BYTES 0x0000ffffffffff00ull
 
 static __rte_always_inline struct transit_key
 transit_key(const uint8_t *h)

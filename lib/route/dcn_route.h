@@ -87,7 +87,9 @@ struct dcn_route_state {
 	uint32_t proxy;    /**< temporary destination, DCN_ROUTE_NONE */
 	uint8_t phase;     /**< enum dcn_pora_phase */
 	uint8_t quadrant;  /**< bit i set: dimension i travels downwards */
-	uint8_t vc;        /**< virtual channel, 0 or 1 */
+	uint8_t vc;        /**< virtual channel of the hop last taken
+			    *   (dcn_route_vcs); DCN_VC_NONE before the
+			    *   first hop between routing vertices */
 	uint8_t last_dim;  /**< dimension of the last regular hop, 0xff none */
 	uint8_t jumped;    /**< set once a jump-over link was taken (PORA),
 			    *   or TFR's way out and back (Totoro) */
@@ -96,6 +98,10 @@ struct dcn_route_state {
 			    *   for shortest-path ECMP, DCN_PATH_NONE when
 			    *   no path survives */
 };
+
+#define DCN_VC_NONE 0xff
+/** Virtual channels a route state can name. */
+#define DCN_ROUTE_MAX_VCS 16
 
 #define DCN_PATH_ANY 0xff
 #define DCN_PATH_NONE 0xfe
@@ -126,6 +132,9 @@ struct dcn_route_conf {
 	enum dcn_rrect_mode rrect_mode;
 	unsigned int rrect_alpha;      /**< standby: working a_0 < alpha n;
 					*   default m - 1 */
+	unsigned int vcs;              /**< virtual channels, at most the VC
+					*   rule's (1: merged, to show what
+					*   they prevent); 0: the rule's */
 	int graph_only;                /**< the router serves graph figures
 					*   (shortest paths) and routes nothing:
 					*   an algorithm's own conditions are not
@@ -170,6 +179,44 @@ int dcn_route_is_address(const struct dcn_router *r, uint32_t v);
 
 /** Is server v serving (up, and not a sleeping standby)? */
 int dcn_route_server_up(const struct dcn_router *r, uint32_t v);
+
+/**
+ * Virtual channels this routing's VC rule uses: 2 with NovaCube's
+ * dateline, else one per hop between routing vertices of its longest
+ * route (the h-th hop on VC h-1, the last VC taken again beyond).
+ */
+unsigned int dcn_route_vcs(const struct dcn_router *r);
+/** Is the VC rule the hop count (1), or the algorithm's dateline (0)? */
+int dcn_route_vc_by_hops(const struct dcn_router *r);
+
+#define DCN_CDG_CYCLE_MAX 64
+
+/** What the channel dependency graph of a routing holds. */
+struct dcn_cdg_result {
+	uint32_t sources;      /**< source servers explored */
+	uint64_t routes;       /**< route branches delivered */
+	uint32_t channels;     /**< (sender, receiver, VC) channels used */
+	uint64_t deps;         /**< dependencies between channels */
+	uint32_t longest;      /**< longest route, hops between routing vertices */
+	uint32_t vcs;          /**< VCs of the rule */
+	uint32_t vcs_used;     /**< VCs some route takes */
+	uint32_t cycle_len;    /**< 0: no cycle */
+	struct {
+		uint32_t from, to;
+		uint8_t vc;
+	} cycle[DCN_CDG_CYCLE_MAX]; /**< a cycle's channels, when there is one */
+};
+
+/**
+ * Build the channel dependency graph of router r with its VC rule and
+ * look for a cycle: every branch of every route from the sources (each
+ * server one with probability sample / servers, 0: every server), with
+ * r's failures if it has any. With
+ * credits on every hop, no cycle means no deadlock.
+ * @return 0 with res filled, or -ENOMEM.
+ */
+int dcn_route_cdg(const struct dcn_router *r, uint32_t sample, uint64_t seed,
+		  struct dcn_cdg_result *res);
 
 /**
  * How many relays a node's failure announcements travel for this

@@ -75,6 +75,74 @@ default_algo(enum dcn_topo_kind kind)
 	}
 }
 
+/* The VCs asked for, at most the rule's. */
+static void
+route_vc_limit(struct dcn_router *r)
+{
+	if (r->conf.vcs != 0 && r->conf.vcs < r->vcs)
+		r->vcs = (uint8_t)r->conf.vcs;
+}
+
+/*
+ * Virtual channels, so that credit waits cannot close a cycle (README.md,
+ * "Virtual channels"). NovaCube and the torus keep the paper's dateline
+ * (§5.3) in pairs of VCs, one pair per break of dimension order
+ * (nc_vc_advance): PORA takes three pairs without failures; n + 3 pairs
+ * cover the detours of failures in the configurations dcn-topo cdg was
+ * run on (tests/cli/cdg.py). Every other routing numbers a
+ * frame's hops between routing vertices: its h-th travels on VC h-1, so
+ * every wait is for a higher VC and the channel dependency graph has no
+ * cycle while routes are no longer than the VCs (dcn-topo cdg checks it).
+ * The count is the longest route each paper's routing takes, failures
+ * included: RRect k+1 hops, one more for an indirect parallel path
+ * (Alg. 2); Totoro 2K+1 server hops, two more for TFR's way out and back;
+ * LaScaDa its MaxLifeTime (16 when none is given); FAR 4 switch-to-switch
+ * hops, one more for a detour round a failed cable.
+ */
+static void
+route_vc_rule(struct dcn_router *r)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	unsigned int v;
+
+	switch (dcn_topo_kind(r->t)) {
+	case DCN_TOPO_NOVACUBE:
+	case DCN_TOPO_TORUS:
+		v = 2 * (p->n + 3);
+		r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
+		r->vc_hops = 0;
+		route_vc_limit(r);
+		return;
+	case DCN_TOPO_RRECT:
+		v = p->k + 2;
+		break;
+	case DCN_TOPO_TOTORO:
+		v = 2 * p->K + 3;
+		break;
+	case DCN_TOPO_LASCADA:
+		v = r->conf.max_life ? r->conf.max_life : DCN_ROUTE_MAX_VCS;
+		break;
+	default:
+		v = 5;
+		break;
+	}
+	r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
+	r->vc_hops = 1;
+	route_vc_limit(r);
+}
+
+unsigned int
+dcn_route_vcs(const struct dcn_router *r)
+{
+	return r->vcs;
+}
+
+int
+dcn_route_vc_by_hops(const struct dcn_router *r)
+{
+	return r->vc_hops;
+}
+
 struct dcn_router *
 dcn_router_create_conf(const struct dcn_topo *t,
 		       const struct dcn_route_conf *conf, char *err,
@@ -144,6 +212,7 @@ dcn_router_create_conf(const struct dcn_topo *t,
 		r->conf.rrect_alpha = p->m - 1;
 	if (conf->fail != NULL && !dcn_topo_failset_empty(conf->fail))
 		r->fail = conf->fail;
+	route_vc_rule(r);
 	if (r->ops->init != NULL && !conf->graph_only) {
 		ret = r->ops->init(r, err, errlen);
 		if (ret < 0) {
@@ -216,6 +285,8 @@ dcn_route_state_init(const struct dcn_router *r, uint32_t src, uint32_t dst,
 	st->last_dim = 0xff;
 	st->path = DCN_PATH_ANY;
 	st->ttl = (uint8_t)(r->conf.ttl > 255 ? 255 : r->conf.ttl);
+	if (r->vc_hops)
+		st->vc = DCN_VC_NONE;
 	if (r->ops->state_init != NULL)
 		r->ops->state_init(r, src, dst, st);
 }
@@ -235,6 +306,12 @@ dcn_route_advance(const struct dcn_router *r, uint32_t cur,
 {
 	if (r->ops->advance != NULL)
 		r->ops->advance(r, cur, h, st);
+	if (r->vc_hops && dcn_topo_is_router(r->t, cur) &&
+	    dcn_topo_is_router(r->t, h->next))
+		st->vc = st->vc == DCN_VC_NONE ? 0 :
+			 st->vc + 1u < r->vcs ? (uint8_t)(st->vc + 1) : st->vc;
+	else if (st->vc != DCN_VC_NONE && st->vc >= r->vcs)
+		st->vc = (uint8_t)(r->vcs - 1);
 	if (st->ttl > 0)
 		st->ttl--;
 }

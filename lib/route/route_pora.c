@@ -24,10 +24,12 @@
  *    quadrant. Both then get eq. (12) weights from those distances.
  *    Every hop shortens the in-quadrant distance, so no node is visited
  *    twice and the route is loop- and livelock-free.
- *  - Virtual channels (§5.3): a packet is on VC 0 when it starts a
- *    dimension (and after a jump); crossing the wraparound link of the
- *    dimension it travels in moves it to VC 1 for the rest of that
- *    dimension.
+ *  - Virtual channels (§5.3): crossing the wraparound link of the
+ *    dimension it travels in moves a packet to the dateline VC for the
+ *    rest of that dimension, as the paper has it; and since PORA's first
+ *    hop, its jumps and failure detours break dimension order, which
+ *    two VCs do not survive (dcn-topo cdg finds the cycle), a hop out
+ *    of order moves it to the next pair of VCs (nc_vc_advance).
  *  - Failures: a neighbour that is down, or behind a cable that is, leaves
  *    the eq. (12) candidates; in the quadrant, when the DOR hop is down the
  *    next dimension with distance left is tried, in the quadrant's
@@ -314,29 +316,55 @@ dcn_pora_source_probs(const struct dcn_router *r, uint32_t src, uint32_t dst,
 	return n;
 }
 
-/* VC bookkeeping shared by PORA and DOR. */
+/*
+ * VC bookkeeping shared by PORA and DOR (README.md, "Virtual channels").
+ * A frame's VC is 2 * class + dateline bit. Channels are ordered by
+ * (class, dimension, dateline bit, position along the direction of
+ * travel), the jump-over link counting as dimension n. Within a class a
+ * frame moves to higher dimensions only, in one direction per dimension,
+ * and crosses a dimension's dateline at most once (a quadrant spans less
+ * than a ring), so every hop takes a higher channel. A hop that would go
+ * lower (the first hop out of dimension order, a turn back after a jump
+ * or a failure's detour) starts the next class. The classes end at
+ * r->vcs / 2; dcn-topo cdg shows the graph acyclic within them.
+ */
 static void
-nc_vc_advance(const struct dcn_topo *t, uint32_t cur,
+nc_vc_advance(const struct dcn_router *r, uint32_t cur,
 	      const struct dcn_hop *h, struct dcn_route_state *st)
 {
-	const struct dcn_topo_params *p = dcn_topo_params(t);
-	unsigned int i, dir;
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	unsigned int classes = r->vcs / 2 ? r->vcs / 2 : 1;
+	unsigned int cls = st->vc / 2, bit = st->vc & 1;
+	unsigned int dim, dir;
 	uint8_t c[NC_MAX_DIM];
 
 	if (h->port == 2 * p->n) {
-		st->vc = 0;
-		st->last_dim = 0xff;
-		st->jumped = 1;
-		return;
+		dim = p->n;
+		dir = 0;
+	} else {
+		dim = h->port / 2u;
+		dir = h->port % 2u;
 	}
-	i = h->port / 2;
-	dir = h->port % 2;
-	if (i != st->last_dim)
-		st->vc = 0;
-	dcn_topo_nc_coords(t, cur, c);
-	if ((dir == 0 && c[i] == p->k - 1) || (dir == 1 && c[i] == 0))
-		st->vc = 1; /* crossed the dateline of dimension i */
-	st->last_dim = (uint8_t)i;
+	if (st->last_dim != 0xff) {
+		unsigned int ld = st->last_dim / 2u, lr = st->last_dim % 2u;
+
+		if (dim < ld || (dim == ld && (dir != lr || dim == p->n))) {
+			if (cls + 1 < classes)
+				cls++;
+			bit = 0;
+		} else if (dim != ld) {
+			bit = 0;
+		}
+	}
+	if (dim < p->n) {
+		dcn_topo_nc_coords(r->t, cur, c);
+		if ((dir == 0 && c[dim] == p->k - 1) || (dir == 1 && c[dim] == 0))
+			bit = 1; /* crossed the dateline of this dimension */
+	} else {
+		st->jumped = 1;
+	}
+	st->vc = (uint8_t)(2 * cls + (r->vcs > 1 ? bit : 0));
+	st->last_dim = (uint8_t)(2 * dim + dir);
 }
 
 static void
@@ -358,7 +386,7 @@ pora_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 			st->phase = DCN_PORA_QUADRANT;
 		}
 	}
-	nc_vc_advance(r->t, cur, h, st);
+	nc_vc_advance(r, cur, h, st);
 }
 
 static unsigned int
@@ -397,7 +425,7 @@ static void
 dor_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 	    struct dcn_route_state *st)
 {
-	nc_vc_advance(r->t, cur, h, st);
+	nc_vc_advance(r, cur, h, st);
 }
 
 static int

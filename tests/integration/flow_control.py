@@ -106,7 +106,7 @@ def deadlock(patterns=("permutation", "uniform"), link=LINK, in_queue=32):
     for pattern in patterns:
         args = SLOW_WIRE + ["--link-rate", str(link), "--rate", str(2 * link),
                 "--pattern", pattern, "--in-queue", str(in_queue),
-                "--out-queue", "64", "--vcs", "2"]
+                "--out-queue", "64"]
         rep, prog = run(args, seconds)
         rx = [r["received"] for r in prog]
         stuck = [i for i in range(1, len(rx)) if rx[i] <= rx[i - 1]]

@@ -132,7 +132,7 @@ test_conf_errors(void **state)
 	expect_error("[queues]", "[queue]", 24, NULL, "unknown section");
 	expect_error("burst = 16", "burst 16", 25, NULL, "expected key = value");
 	expect_error("; relay", "stray = 1\n;", 1, NULL, "outside any");
-	expect_error("vcs = 2", "vcs = 3", 28, "vcs", "out of range");
+	expect_error("vcs = 2", "vcs = 17", 28, "vcs", "out of range");
 	expect_error("reserve_percent = 25", "reserve_percent = 95", 29,
 		     "reserve_percent", "out of range");
 	expect_error("vcs = 2", "credits = 2", 28, "credits", "unknown key");

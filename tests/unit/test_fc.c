@@ -31,16 +31,70 @@ make(const char *id, unsigned int vcs)
 static void
 test_credit_frame(void **state)
 {
-	struct dcn_fc_credit a = { 0xdeadbeef, 409, { 1, 0xfffffffe } }, b;
-	uint8_t buf[DCN_FC_CREDIT_LEN];
+	struct dcn_fc_credit a = { 0xdeadbeef, 409, 2, { 1, 0xfffffffe } }, b;
+	uint8_t buf[DCN_FC_CREDIT_LEN(DCN_FC_MAX_VCS)];
+	unsigned int vc;
 
 	(void)state;
 	dcn_fc_write_credit(buf, &a);
-	dcn_fc_read_credit(buf, &b);
+	dcn_fc_read_credit(buf, DCN_FC_CREDIT_LEN(2), &b);
 	assert_memory_equal(&a, &b, sizeof(a));
 	/* big-endian on the wire */
 	assert_int_equal(buf[0], 0xde);
 	assert_int_equal(buf[7], 409 & 0xff);
+	/* Every VC the header carries; the length says how many came. */
+	a.n_vcs = DCN_FC_MAX_VCS;
+	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
+		a.freed[vc] = 1000 + vc;
+	dcn_fc_write_credit(buf, &a);
+	dcn_fc_read_credit(buf, sizeof(buf), &b);
+	assert_memory_equal(&a, &b, sizeof(a));
+	dcn_fc_read_credit(buf, DCN_FC_CREDIT_LEN(5) + 3, &b);
+	assert_int_equal(b.n_vcs, 5);
+	assert_int_equal(b.freed[4], 1004);
+	assert_int_equal(b.freed[5], 0);
+	/* Too short for one VC: nothing is read. */
+	dcn_fc_read_credit(buf, DCN_FC_CREDIT_MIN_LEN - 1, &b);
+	assert_int_equal(b.n_vcs, 0);
+}
+
+/* A peer announcing fewer VCs than the node keeps is refused, counted,
+ * and gives no credit; one with as many gives each VC its own. */
+static void
+test_credit_vcs(void **state)
+{
+	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
+				    .reserve_pct = 20, .n_vcs = 10,
+				    .min_quota = 8 };
+	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
+	struct dcn_fc_node *fn = dcn_fc_node_create("t-vcs", 1, 2, kind, NULL, &conf);
+	struct dcn_fc_credit cr = { 7, 80, 2, { 0 } };
+	unsigned int vc;
+
+	(void)state;
+	assert_non_null(fn);
+	assert_int_equal(fn->n_chans, 20);
+	/* VCs above the node's share its last */
+	assert_ptr_equal(dcn_fc_chan(fn, 0, 15), dcn_fc_chan(fn, 0, 9));
+	dcn_fc_credit_rx(fn, 0, &cr);
+	assert_int_equal(dcn_fc_chan(fn, 0, 0)->credit_bad, 1);
+	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, 0)), 0);
+	cr.n_vcs = 10;
+	for (vc = 0; vc < 10; vc++)
+		cr.freed[vc] = vc;
+	dcn_fc_credit_rx(fn, 0, &cr);
+	for (vc = 0; vc < 10; vc++) {
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, vc);
+
+		assert_int_equal(dcn_fc_credits(c), 80);
+		dcn_fc_sent(c, vc + 1);
+	}
+	for (vc = 0; vc < 10; vc++)
+		cr.freed[vc] = 2 * vc + 1;  /* vc + 1 more freed each */
+	dcn_fc_credit_rx(fn, 0, &cr);
+	for (vc = 0; vc < 10; vc++)
+		assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, vc)), 80);
+	dcn_fc_node_free(fn);
 }
 
 static void
@@ -74,7 +128,7 @@ test_external_credits(void **state)
 {
 	struct dcn_fc_node *fn = make("t-ext", 2);
 	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, 0, 0), *c1 = dcn_fc_chan(fn, 0, 1);
-	struct dcn_fc_credit cr = { 11, 80, { 0, 0 } };
+	struct dcn_fc_credit cr = { 11, 80, 2, { 0, 0 } };
 
 	(void)state;
 	/* Nothing may be sent before the peer has said how much room it has. */
@@ -125,7 +179,7 @@ test_wrap(void **state)
 {
 	struct dcn_fc_node *fn = make("t-wrap", 1);
 	struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, 0);
-	struct dcn_fc_credit cr = { 5, 80, { 0xffffffe0u, 0 } };
+	struct dcn_fc_credit cr = { 5, 80, 2, { 0xffffffe0u, 0 } };
 
 	(void)state;
 	c->sent = 0xffffffd0u;
@@ -187,7 +241,7 @@ static void
 test_bad_conf(void **state)
 {
 	static const uint8_t kind[1] = { DCN_FC_PORT_CREDIT };
-	struct dcn_fc_conf conf = { .n_vcs = 3 };
+	struct dcn_fc_conf conf = { .n_vcs = DCN_FC_MAX_VCS + 1 };
 
 	(void)state;
 	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, &conf));
@@ -203,6 +257,7 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_credit_frame),
+		cmocka_unit_test(test_credit_vcs),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_external_credits),
 		cmocka_unit_test(test_wrap),

@@ -192,8 +192,8 @@ credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
 {
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 				    .type = DCN_FT_CREDIT,
-				    .len = DCN_FC_CREDIT_LEN };
-	struct dcn_fc_credit cr = { epoch, grant, { freed0, 0 } };
+				    .len = DCN_FC_CREDIT_LEN(2) };
+	struct dcn_fc_credit cr = { epoch, grant, 2, { freed0, 0 } };
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 	uint8_t *p;
 
@@ -338,7 +338,11 @@ test_lost_credit_frame_repaired(void **state)
 	assert_int_equal(c0->credit_tx, 1);
 	assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&m), 0);
 	dcn_fc_read_credit(rte_pktmbuf_mtod_offset(m, const uint8_t *,
-				DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN), &cr);
+				DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN),
+			   dcn_fabric_get16(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						DCN_ETHER_HDR_LEN + 6)),
+			   &cr);
+	assert_int_equal(cr.n_vcs, f.fn->n_vcs);
 	assert_int_equal(cr.freed[0], 45);
 	assert_int_equal(cr.grant, GRANT);
 	assert_int_equal(cr.epoch, f.fn->epoch);
@@ -389,8 +393,8 @@ test_credit_among_data(void **state)
 					    .type = DCN_FT_HELLO };
 		struct dcn_fabric_hdr ch = { .version = DCN_FABRIC_VERSION,
 					     .type = DCN_FT_CREDIT,
-					     .len = DCN_FC_CREDIT_LEN };
-		struct dcn_fc_credit cr = { 7, GRANT, { 30, 0 } };
+					     .len = DCN_FC_CREDIT_LEN(2) };
+		struct dcn_fc_credit cr = { 7, GRANT, 2, { 30, 0 } };
 		unsigned int i;
 
 		for (i = 0; i < 3; i++) {

@@ -185,6 +185,71 @@ test_pora_literal_revisits(void **state)
 }
 
 /* DOR on a torus takes shortest paths; VCs switch at the dateline. */
+/* Router of spec with at most vcs VCs (0: the rule's), the channel
+ * dependency graph's result. */
+static struct dcn_cdg_result
+cdg_of(const char *spec, unsigned int vcs)
+{
+	struct dcn_topo *t = topo_or_fail(spec);
+	struct dcn_route_conf conf = { .algo = DCN_ALGO_DEFAULT, .vcs = vcs };
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_router *r = dcn_router_create_conf(t, &conf, err, sizeof(err));
+	struct dcn_cdg_result res;
+
+	assert_non_null(r);
+	assert_int_equal(dcn_route_cdg(r, 0, 1, &res), 0);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+	return res;
+}
+
+/*
+ * The channel dependency graph check finds the cycle a ring with one VC
+ * has (every hop waits for the next, round the ring), and none with the
+ * dateline's two; PORA's first hop out of dimension order closes a
+ * cycle on the paper's two VCs, which the VC pair per break of order
+ * takes away.
+ */
+static const char *const hop_specs[] = {
+	"diamond:k=4", "rrect:n=4,m=2,k=1", "lascada:n=2,k=2",
+	"totoro:N=4,n=4,K=1",
+};
+
+static void
+test_cdg(void **state)
+{
+	struct dcn_cdg_result res;
+	unsigned int i;
+
+	(void)state;
+	res = cdg_of("torus:k=4,n=1", 1);
+	assert_int_equal(res.vcs, 1);
+	assert_true(res.cycle_len >= 2);
+	/* The cycle printed is one: each channel ends where the next starts,
+	 * and the last where the first starts. */
+	for (i = 0; i < res.cycle_len; i++)
+		assert_int_equal(res.cycle[i].to,
+				 res.cycle[(i + 1) % res.cycle_len].from);
+	res = cdg_of("torus:k=4,n=1", 0);
+	assert_int_equal(res.cycle_len, 0);
+	assert_int_equal(res.vcs_used, 2);
+	res = cdg_of("novacube:k=4,n=2", 2);
+	assert_true(res.cycle_len >= 2);
+	res = cdg_of("novacube:k=4,n=2", 0);
+	assert_int_equal(res.cycle_len, 0);
+	assert_int_equal(res.vcs_used, 6);
+	/* Every other fabric closes a cycle on one VC too (routes run both
+	 * ways through the same relays); hop-count VCs take it away. */
+	for (i = 0; i < sizeof(hop_specs) / sizeof(hop_specs[0]); i++) {
+		res = cdg_of(hop_specs[i], 1);
+		assert_true(res.cycle_len >= 2);
+		res = cdg_of(hop_specs[i], 0);
+		assert_int_equal(res.cycle_len, 0);
+		assert_true(res.routes > 0);
+		assert_true(res.vcs_used <= res.vcs);
+	}
+}
+
 static void
 test_dor(void **state)
 {
@@ -675,6 +740,7 @@ main(void)
 		cmocka_unit_test(test_pora_walks),
 		cmocka_unit_test(test_pora_literal_revisits),
 		cmocka_unit_test(test_dor),
+		cmocka_unit_test(test_cdg),
 		cmocka_unit_test(test_far_brt_paper),
 		cmocka_unit_test(test_far_priorities),
 		cmocka_unit_test(test_far_walks),

@@ -77,22 +77,26 @@ write_tag(struct rte_mbuf *const *f, unsigned int n, uint32_t tag)
 static void
 send_credits(const struct gen_search *s, struct sink *k, uint64_t now)
 {
+	/* Every VC the header can carry: a device keeps at most as many. */
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 				    .type = DCN_FT_CREDIT,
-				    .len = DCN_FC_CREDIT_LEN };
-	struct dcn_fc_credit cr = { .epoch = s->epoch, .grant = CREDIT_GRANT };
+				    .len = DCN_FC_CREDIT_LEN(DCN_FC_MAX_VCS) };
+	struct dcn_fc_credit cr = { .epoch = s->epoch, .grant = CREDIT_GRANT,
+				    .n_vcs = DCN_FC_MAX_VCS };
+	uint16_t flen = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
+			DCN_FC_CREDIT_LEN(DCN_FC_MAX_VCS);
 	struct rte_mbuf *m = rte_pktmbuf_alloc(s->mp);
 	unsigned int vc;
 	uint8_t *f;
 
 	if (m == NULL)
 		return;
-	f = (uint8_t *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	f = (uint8_t *)rte_pktmbuf_append(m, flen);
 	if (f == NULL) {
 		rte_pktmbuf_free(m);
 		return;
 	}
-	memset(f, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(f, 0, flen);
 	memset(f, 0xff, RTE_ETHER_ADDR_LEN);
 	memcpy(f + RTE_ETHER_ADDR_LEN, &s->rx_mac, RTE_ETHER_ADDR_LEN);
 	dcn_fabric_put16(f + 12, s->ethertype);
@@ -146,7 +150,7 @@ sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
 			k->other++;
 		if (s->credits && dcn_fabric_get16(p + 12) == s->ethertype &&
 		    (p[14] & 0x0f) == DCN_FT_DATA)
-			k->freed[p[15] & 1]++;
+			k->freed[dcn_fabric_vc_of(p[15])]++;
 	}
 	if (n)
 		rte_pktmbuf_free_bulk(m, n);

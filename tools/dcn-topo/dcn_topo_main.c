@@ -62,6 +62,8 @@ usage(FILE *f)
 		"                        cable with its ports, one per line\n"
 		"  sweep SPEC            CSV of unreachable pairs and path lengths as a\n"
 		"                        failure ratio runs over a range (--fail-X A:B:STEP)\n"
+		"  cdg   SPEC            the channel dependency graph of the routing with\n"
+		"                        its VC rule: acyclic (exit 0), or a cycle (exit 1)\n"
 		"\n"
 		"SPEC: novacube:k=8,n=2  torus:k=8,n=2  diamond:k=8  rrect:n=4,m=2,k=1\n"
 		"      bcube:n=8,k=4  lascada:n=4,k=2  totoro:N=16,n=16,K=2\n"
@@ -95,6 +97,7 @@ usage(FILE *f)
 		"  --ttl N            initial TTL (default 64)\n"
 		"  --rrect-mode M     RRect redundancy: mirror, standby (§5)\n"
 		"  --alpha N          RRect standby: working servers have a_0 < alpha n\n"
+		"  --vcs N            virtual channels, at most the routing's (cdg)\n"
 		"  -h, --help     this text\n");
 }
 
@@ -424,6 +427,76 @@ cmd_stats(const char *spec, const struct opts *o)
 			       m.bfs.pairs ? (double)m.bfs.unreachable / m.bfs.pairs : 0);
 	}
 	ret = 0;
+out:
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+	return ret;
+}
+
+/*
+ * The channel dependency graph of the routing with its VC rule, with the
+ * failures given (the paper's fault routing then), from every source or
+ * a sample. Exit 0 when it has no cycle, 1 with a cycle printed.
+ */
+static int
+cmd_cdg(const char *spec, const struct opts *o)
+{
+	struct dcn_topo *t = load_topo(spec);
+	struct dcn_failset *f = NULL;
+	struct dcn_router *r = NULL;
+	struct dcn_cdg_result res;
+	unsigned int i;
+	int ret;
+
+	if (t == NULL)
+		return EXIT_USAGE;
+	ret = build_failset(t, o, -1, 0, o->seed, &f);
+	if (ret != 0)
+		goto out;
+	ret = 2;
+	r = load_router(t, o, f);
+	if (r == NULL)
+		goto out;
+	if (dcn_route_cdg(r, o->sample, o->seed, &res) < 0) {
+		fprintf(stderr, "dcn-topo: out of memory\n");
+		goto out;
+	}
+	if (o->json) {
+		printf("{\"spec\": \"%s\", \"algo\": \"%s\", \"vc_rule\": \"%s\", "
+		       "\"vcs\": %u, \"vcs_used\": %u, \"sources\": %u, "
+		       "\"routes\": %" PRIu64 ", \"channels\": %u, "
+		       "\"dependencies\": %" PRIu64 ", \"longest_route\": %u, "
+		       "\"acyclic\": %s, \"cycle\": [", dcn_topo_spec(t),
+		       dcn_route_algo_name(dcn_router_algo(r)),
+		       dcn_route_vc_by_hops(r) ? "hops" : "dateline", res.vcs,
+		       res.vcs_used, res.sources, res.routes, res.channels, res.deps,
+		       res.longest, res.cycle_len ? "false" : "true");
+	} else {
+		printf("%s (%s): VC rule %s, %u VCs (%u used); %u sources, %" PRIu64
+		       " route branches, longest %u hops between routing vertices\n"
+		       "%u channels, %" PRIu64 " dependencies: %s\n",
+		       dcn_topo_spec(t), dcn_route_algo_name(dcn_router_algo(r)),
+		       dcn_route_vc_by_hops(r) ? "by hop count" : "NovaCube's dateline",
+		       res.vcs, res.vcs_used, res.sources, res.routes, res.longest,
+		       res.channels, res.deps,
+		       res.cycle_len ? "a cycle" : "acyclic");
+	}
+	for (i = 0; i < res.cycle_len && i < DCN_CDG_CYCLE_MAX; i++) {
+		char a[DCN_TOPO_NAME_LEN], b[DCN_TOPO_NAME_LEN];
+
+		dcn_topo_format_vertex(t, res.cycle[i].from, a, sizeof(a));
+		dcn_topo_format_vertex(t, res.cycle[i].to, b, sizeof(b));
+		if (o->json)
+			printf("%s{\"from\": \"%s\", \"to\": \"%s\", \"vc\": %u}",
+			       i ? ", " : "", a, b, res.cycle[i].vc);
+		else
+			printf("  %s -> %s on VC %u%s\n", a, b, res.cycle[i].vc,
+			       i + 1 == res.cycle_len ? ", waiting for the first" : "");
+	}
+	if (o->json)
+		printf("]}\n");
+	ret = res.cycle_len ? 1 : 0;
 out:
 	dcn_router_free(r);
 	dcn_topo_failset_free(f);
@@ -1059,6 +1132,7 @@ main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "draws", required_argument, NULL, 'd' },
 		{ "no-routed", no_argument, NULL, 'R' },
+		{ "vcs", required_argument, NULL, 'V' },
 		{ "no-bfs", no_argument, NULL, 'B' },
 		{ "all", no_argument, NULL, 'X' },
 		{ "limit", required_argument, NULL, 'l' },
@@ -1166,6 +1240,13 @@ main(int argc, char **argv)
 				return EXIT_USAGE;
 			o.conf.rrect_alpha = v;
 			break;
+		case 'V':
+			if (parse_u32(optarg, "--vcs", &v) < 0 || v == 0) {
+				fprintf(stderr, "dcn-topo: --vcs: at least 1\n");
+				return EXIT_USAGE;
+			}
+			o.conf.vcs = v;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1183,6 +1264,8 @@ main(int argc, char **argv)
 		return cmd_stats(argv[optind + 1], &o);
 	if (strcmp(cmd, "sweep") == 0 && argc - optind == 2)
 		return cmd_sweep(argv[optind + 1], &o);
+	if (strcmp(cmd, "cdg") == 0 && argc - optind == 2)
+		return cmd_cdg(argv[optind + 1], &o);
 	if (strcmp(cmd, "info") == 0 && argc - optind == 2)
 		return cmd_info(argv[optind + 1], &o);
 	if (strcmp(cmd, "cables") == 0 && argc - optind == 2)
