@@ -372,7 +372,7 @@ fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 
 	if (p->is_host)
 		return DCN_FC_PORT_HOST;
-	if (p->no_credits || dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
+	if (p->no_credits)
 		return DCN_FC_PORT_NOCREDIT;
 	peer = dcn_topo_port_peer(d->t, v, (unsigned int)p->fabric_port);
 	return peer >= 0 && dcn_topo_is_router(d->t, (uint32_t)peer) ?

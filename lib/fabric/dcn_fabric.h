@@ -252,6 +252,9 @@ uint32_t dcn_fabric_topo_hash(const char *spec);
  * @return the new TTL.
  */
 uint8_t dcn_ipv4_dec_ttl(uint8_t *ip);
+/** Set the TTL of IPv4 header ip, its checksum updated (RFC 1624).
+ * @return the new TTL. */
+uint8_t dcn_ipv4_set_ttl(uint8_t *ip, uint8_t ttl);
 
 /** Full IPv4 header checksum of ihl 32-bit words, in the header's
  * byte order, for checking. */

@@ -258,11 +258,17 @@ dcn_ipv4_cksum(const uint8_t *ip, unsigned int ihl)
 uint8_t
 dcn_ipv4_dec_ttl(uint8_t *ip)
 {
+	return dcn_ipv4_set_ttl(ip, (uint8_t)(ip[8] - 1));
+}
+
+uint8_t
+dcn_ipv4_set_ttl(uint8_t *ip, uint8_t ttl)
+{
 	/* RFC 1624 eq. 3: HC' = ~(~HC + ~m + m'), m the TTL/protocol word. */
 	uint16_t old_word = dcn_fabric_get16(ip + 8), new_word;
 	uint32_t sum;
 
-	ip[8]--;
+	ip[8] = ttl;
 	new_word = dcn_fabric_get16(ip + 8);
 	sum = (uint16_t)~dcn_fabric_get16(ip + 10);
 	sum += (uint16_t)~old_word;

@@ -97,6 +97,9 @@ take_credit(struct dcn_fc_node *fn, uint16_t local, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/* Where a Diamond packet's TTL is: IPv4 straight after Ethernet. */
+#define ROUTER_TTL_OFF (DCN_ETHER_HDR_LEN + 8)
+
 /* The VC of a frame that goes into an input queue, or -1 when it is not
  * a data frame (control and malformed frames go the direct way). */
 static inline int
@@ -114,7 +117,12 @@ in_vc(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
 	if (type == x->dp->ethertype)
 		return (e[14] & 0x0f) == DCN_FT_DATA ?
 			       (int)dcn_fc_vc(x->dp->fn, dcn_fabric_vc_of(e[15])) : -1;
-	return x->fwd->router_mode && type == DCN_ETHERTYPE_IPV4 ? 0 : -1;
+	if (!x->fwd->router_mode || type != DCN_ETHERTYPE_IPV4)
+		return -1;
+	/* Diamond: the hop count the TTL tells (too short to have one: the
+	 * forwarding step drops it, from whichever queue). */
+	return rte_pktmbuf_data_len(m) > ROUTER_TTL_OFF ?
+		       (int)dcn_fc_vc(x->dp->fn, dcn_fwd_router_vc(e[ROUTER_TTL_OFF])) : 0;
 }
 
 /* Bytes 12 to 15 of a frame (at least 16 long), as loaded, masked to what
@@ -132,13 +140,25 @@ chan_word(const struct rte_mbuf *m)
 }
 
 /* Are the n frames of m each at least 16 bytes long, with frame 0's
- * channel word? */
+ * channel word? In a Diamond switch (router), the TTL, which holds the
+ * VC, must match too. */
 static inline int
-same_chan(struct rte_mbuf *const *m, uint16_t n)
+same_chan(struct rte_mbuf *const *m, uint16_t n, int router)
 {
 	uint32_t w0;
 	uint16_t i;
 
+	if (router) {
+		const uint8_t *e0 = rte_pktmbuf_mtod(m[0], const uint8_t *);
+
+		if (rte_pktmbuf_data_len(m[0]) <= ROUTER_TTL_OFF)
+			return 0;
+		for (i = 1; i < n; i++)
+			if (rte_pktmbuf_data_len(m[i]) <= ROUTER_TTL_OFF ||
+			    rte_pktmbuf_mtod(m[i], const uint8_t *)[ROUTER_TTL_OFF] !=
+				    e0[ROUTER_TTL_OFF])
+				return 0;
+	}
 	if (rte_pktmbuf_data_len(m[0]) < 16)
 		return 0;
 	w0 = chan_word(m[0]);
@@ -319,10 +339,14 @@ out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t vco = 0;
 
-	/* A fabric frame's VC is in its rewritten header. */
-	if (fn->kind[o] != DCN_FC_PORT_HOST &&
-	    (uint16_t)(e[12] << 8 | e[13]) == x->dp->ethertype)
+	/* A fabric frame's VC is in its rewritten header; a Diamond
+	 * packet's in its TTL, which this hop has set. */
+	if (fn->kind[o] == DCN_FC_PORT_HOST)
+		return o * fn->n_vcs;
+	if ((uint16_t)(e[12] << 8 | e[13]) == x->dp->ethertype)
 		vco = dcn_fc_vc(fn, dcn_fabric_vc_of(e[15]));
+	else if (x->fwd->router_mode && rte_pktmbuf_data_len(m) > ROUTER_TTL_OFF)
+		vco = dcn_fc_vc(fn, dcn_fwd_router_vc(e[ROUTER_TTL_OFF]));
 	return o * fn->n_vcs + vco;
 }
 
@@ -350,7 +374,7 @@ route_uniform(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 	for (i = 1; i < n; i++)
 		if (out[i] != out[0])
 			return 0;
-	if (!same_chan(m, n))
+	if (!same_chan(m, n, x->fwd->router_mode))
 		return 0;
 	if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) < n)
 		return 0;
@@ -540,7 +564,7 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 
 	/* The usual burst: data frames of one VC, taken as they are (no
 	 * sorting, whose counters would chain one frame to the next). */
-	if (v0 >= 0 && same_chan(m, n)) {
+	if (v0 >= 0 && same_chan(m, n, x->fwd->router_mode)) {
 		in_burst(x, in, (unsigned int)v0, m, n);
 		return 0;
 	}

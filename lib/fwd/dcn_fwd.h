@@ -28,6 +28,23 @@ extern "C" {
 
 #define DCN_FWD_MAX_PORTS 32
 #define DCN_FWD_MAX_FABRIC_PORTS 256
+/**
+ * Diamond: the TTL an edge switch gives a server's packet (before its own
+ * hop), so that a switch reads from the TTL how many hops between
+ * switches a packet has taken: the VC it travels on (lib/fc/README.md).
+ * The packet's own TTL is still checked where it enters (1: dropped as
+ * expired); it leaves the fabric with this TTL less its hops.
+ */
+#define DCN_FWD_ROUTER_TTL 64
+
+/** The VC of a Diamond packet of TTL ttl between switches: hops taken
+ * between switches, less one; 0 for a TTL no edge switch set. */
+static inline unsigned int
+dcn_fwd_router_vc(uint8_t ttl)
+{
+	return ttl < DCN_FWD_ROUTER_TTL ? DCN_FWD_ROUTER_TTL - 1u - ttl : 0;
+}
+
 /** out_port value of a control frame handed back to the caller. */
 #define DCN_FWD_CONTROL 0xfffe
 

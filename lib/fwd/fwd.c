@@ -558,14 +558,20 @@ emit_decap(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint32_t l3_end,
 	return DCN_DROP_NONE;
 }
 
+/* A Diamond switch passes a packet on, one hop older. One from a server
+ * starts at DCN_FWD_ROUTER_TTL, so that every switch reads its hop count
+ * between switches, its VC, from the TTL (dcn_fwd_router_vc). */
 static inline enum dcn_drop_reason
 emit_router(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	    const struct dcn_frame_info *fi, int local, uint64_t mac,
-	    uint16_t *out)
+	    int from_server, uint16_t *out)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	dcn_ipv4_dec_ttl(p + fi->l3_off);
+	if (from_server)
+		dcn_ipv4_set_ttl(p + fi->l3_off, DCN_FWD_ROUTER_TTL - 1);
+	else
+		dcn_ipv4_dec_ttl(p + fi->l3_off);
 	write_eth(p, &c->port[local], &mac, DCN_ETHERTYPE_IPV4);
 	*out = (uint16_t)local;
 	c->st.transit++;
@@ -794,7 +800,7 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		return why;
 	if (unlikely(d.local == in))
 		return DCN_DROP_LOOP;
-	return emit_router(c, m, fi, d.local, d.mac, out);
+	return emit_router(c, m, fi, d.local, d.mac, c->port[in].host, out);
 }
 
 static __rte_always_inline uint32_t

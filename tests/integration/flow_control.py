@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Credit-based flow control on an emulated NovaCube (one dcnfwd process,
-every cable a ring of limited rate: --link-rate).
+"""Credit-based flow control on an emulated NovaCube or Diamond (one
+dcnfwd process, every cable a ring of limited rate: --link-rate).
 
 incast    hosts 1..4 send to host 0, together four times what the last
           link carries, for SECONDS: no drop anywhere inside the fabric,
@@ -23,7 +23,8 @@ credit-loss  30% of credit frames thrown away at the sender: no loss, and
           up to 500 ms for that: a state whose repeats were all lost comes
           back on the slow refresh, every 100 ms).
 
-Usage: flow_control.py DCNFWD MODE [SECONDS]
+Usage: flow_control.py DCNFWD MODE [SECONDS [SPEC]]
+SPEC: the fabric (default novacube:k=4,n=2); diamond:k=4 is credited too.
 Exit 0 pass, 1 fail, 77 skip (EAL could not start).
 """
 import json
@@ -34,7 +35,7 @@ import sys
 
 dcnfwd, mode = sys.argv[1:3]
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 30
-SPEC = "novacube:k=4,n=2"
+SPEC = sys.argv[4] if len(sys.argv) > 4 else "novacube:k=4,n=2"
 LINK = 20000        # frames/s on every emulated cable
 prefix = "dcn-fc-%d" % os.getpid()
 EAL = ["-l", "0-1", "--no-huge", "-m", "1024", "--no-pci",

@@ -298,11 +298,37 @@ test_diamond_router(void **state)
 	assert_int_equal(p[22], 63);
 	assert_int_equal(p[24] << 8 | p[25], dcn_ipv4_cksum(p + 14, 5));
 	rte_pktmbuf_free(m[0]);
-	/* To its own server: out of the server port. */
+	/* A server's packet starts at DCN_FWD_ROUTER_TTL whatever its TTL,
+	 * so that switches read its VC from the TTL (hop 1: VC 0), its
+	 * checksum right; a TTL of 1 is still expired where it enters. */
+	m[0] = host_packet(0x0a040302, 7);
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	dcn_ipv4_set_ttl(p + 14, 200);
+	assert_int_equal(p[24] << 8 | p[25], dcn_ipv4_cksum(p + 14, 5));
+	assert_int_equal(dcn_fwd_burst(c, 3, m, 1, out), 1);
+	assert_int_equal(p[22], DCN_FWD_ROUTER_TTL - 1);
+	assert_int_equal(dcn_fwd_router_vc(p[22]), 0);
+	assert_int_equal(p[24] << 8 | p[25], dcn_ipv4_cksum(p + 14, 5));
+	rte_pktmbuf_free(m[0]);
+	m[0] = host_packet(0x0a040302, 7);
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	dcn_ipv4_set_ttl(p + 14, 1);
+	assert_int_equal(dcn_fwd_burst(c, 3, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_TTL_EXPIRED], 1);
+	/* To its own server: out of the server port. A packet from a
+	 * switch is one hop older: from VC 1 (TTL 62) to 61. */
 	m[0] = host_packet(0x0a010102, 7);
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	dcn_ipv4_set_ttl(p + 14, 62);
+	assert_int_equal(dcn_fwd_router_vc(p[22]), 1);
 	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 1);
 	assert_int_equal(out[0], 3);
+	assert_int_equal(p[22], 61);
+	assert_int_equal(p[24] << 8 | p[25], dcn_ipv4_cksum(p + 14, 5));
 	rte_pktmbuf_free(m[0]);
+	/* No TTL an edge switch set: VC 0. */
+	assert_int_equal(dcn_fwd_router_vc(64), 0);
+	assert_int_equal(dcn_fwd_router_vc(255), 0);
 	/* The same inter-pod packet coming in from C11 would go straight
 	 * back to it (tables that disagree while a failure's news spreads):
 	 * a loop, dropped and counted, its mbuf freed. */
