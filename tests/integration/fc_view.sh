@@ -76,10 +76,12 @@ check(len(views) == 2, "two reads")
 first, second = views
 check(len(first["nodes"]) == 16, "16 nodes (%d)" % len(first["nodes"]))
 chans = [c for n in first["nodes"] for c in n["channels"]]
-# NovaCube k=4, n=2: 5 cables and a host port per node, 2 VCs each
-check(len(chans) == 16 * 6 * 2, "%d (port, VC) channels" % len(chans))
+# NovaCube k=4, n=2: 5 cables and a host port per node, each with the
+# 10 VCs of PORA's rule (dateline pairs, n + 3 of them)
+check(all(n["vcs"] == 10 for n in first["nodes"]), "10 VCs a node")
+check(len(chans) == 16 * 6 * 10, "%d (port, VC) channels" % len(chans))
 cable = [c for c in chans if c["kind"] == "credit"]
-check(len(cable) == 16 * 5 * 2, "%d credit channels" % len(cable))
+check(len(cable) == 16 * 5 * 10, "%d credit channels" % len(cable))
 check(all(c["peer_grant"] == 204 for c in cable),
       "every cable's peer granted 204 credits (256 slots, 20% reserve)")
 check(all(0 <= c["credits"] <= c["peer_grant"] for c in cable),

@@ -100,12 +100,19 @@ def sweep(tel, commands, nodes, addrs, pid, when):
     return alive
 
 
+# PORA's VC rule on a 2D NovaCube: dateline pairs, n + 3 of them
+# (lib/route/README.md, "Virtual channels").
+NOVACUBE_2D_VCS = 10
+
+
 def check_fc(tel, node, n_ports, when):
     fc = tel.ask("/dcn/fc," + node)
     chans = [v for v in fc.values() if isinstance(v, dict)]
-    check(len(chans) == 2 * n_ports,
-          "%s: /dcn/fc,%s shows %d (port, VC) channels (%d ports x 2 VCs)"
-          % (when, node, len(chans), n_ports))
+    vcs = sorted(set(c.get("vc") for c in chans))
+    check(len(chans) == NOVACUBE_2D_VCS * n_ports and
+          vcs == list(range(NOVACUBE_2D_VCS)),
+          "%s: /dcn/fc,%s shows %d (port, VC) channels (%d ports x %d VCs)"
+          % (when, node, len(chans), n_ports, NOVACUBE_2D_VCS))
     kinds = sorted(set(c.get("kind") for c in chans))
     check("credit" in kinds and all("in_cap" in c and "sent" in c
                                     for c in chans),
