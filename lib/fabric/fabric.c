@@ -51,7 +51,7 @@ dcn_fabric_read_hdr(const uint8_t *p, struct dcn_fabric_hdr *h)
 {
 	h->version = p[0] >> 4;
 	h->type = p[0] & 0x0f;
-	h->vc = (uint8_t)((p[1] & 1) | ((p[1] >> 4) & 7) << 1);
+	h->vc = (uint8_t)dcn_fabric_vc_of(p[1]);
 	h->jumped = (p[1] >> 1) & 1;
 	h->phase = (p[1] >> 2) & 3;
 	h->ttl = p[2];

@@ -88,9 +88,10 @@ struct dcn_fc_chan {
 	 * these, not the mbufs, so waiting frames stay out of the cache. */
 	uint16_t *held_oc;
 	uint32_t held_n;
-	/** Output channels that blocked the last pass (a superset of the
-	 * held frames' ones): while none of them has room, a pass skips
-	 * the held list instead of walking it. */
+	/** Output channels that blocked the last pass that left frames
+	 * held (a superset of the held frames' ones), a bit each: while
+	 * none of them has room, a pass skips the held list instead of
+	 * walking it. Stale while nothing is held. */
 	uint64_t held_blocked[DCN_FC_MAX_CHANS / 64];
 	uint32_t in_cap;           /**< in_q plus held never exceed this */
 	uint32_t grant;            /**< credits offered upstream */

@@ -14,8 +14,7 @@
 #include "dcn_fabric.h"
 #include "dcn_fc_dp.h"
 
-/* A set of a node's channels. A pass keeps the words it set in a mask,
- * so that clearing and walking it costs what was used. */
+/* A set of a node's channels, a bit each. */
 #define CHAN_WORDS (DCN_FC_MAX_CHANS / 64)
 
 struct chan_set {
@@ -26,6 +25,12 @@ static inline int
 cs_has(const struct chan_set *s, uint32_t c)
 {
 	return s->w[c >> 6] >> (c & 63) & 1;
+}
+
+static inline void
+cs_add(struct chan_set *s, uint32_t c)
+{
+	s->w[c >> 6] |= 1ull << (c & 63);
 }
 
 int
@@ -139,31 +144,32 @@ chan_word(const struct rte_mbuf *m)
 	return w & CHAN_BYTES;
 }
 
-/* Are the n frames of m each at least 16 bytes long, with frame 0's
- * channel word? In a Diamond switch (router), the TTL, which holds the
- * VC, must match too. */
+/* A frame's channel key: its channel word, and in a Diamond switch
+ * (router) its TTL, which holds the VC; UINT64_MAX when the frame is too
+ * short to have them. */
+static inline uint64_t
+chan_key(const struct rte_mbuf *m, int router)
+{
+	if (!router)
+		return rte_pktmbuf_data_len(m) < 16 ? UINT64_MAX : chan_word(m);
+	if (rte_pktmbuf_data_len(m) <= ROUTER_TTL_OFF)
+		return UINT64_MAX;
+	return chan_word(m) |
+	       (uint64_t)rte_pktmbuf_mtod(m, const uint8_t *)[ROUTER_TTL_OFF] << 32;
+}
+
+/* Have the n frames of m all frame 0's channel key, which they are long
+ * enough to have? */
 static inline int
 same_chan(struct rte_mbuf *const *m, uint16_t n, int router)
 {
-	uint32_t w0;
+	uint64_t k0 = chan_key(m[0], router);
 	uint16_t i;
 
-	if (router) {
-		const uint8_t *e0 = rte_pktmbuf_mtod(m[0], const uint8_t *);
-
-		if (rte_pktmbuf_data_len(m[0]) <= ROUTER_TTL_OFF)
-			return 0;
-		for (i = 1; i < n; i++)
-			if (rte_pktmbuf_data_len(m[i]) <= ROUTER_TTL_OFF ||
-			    rte_pktmbuf_mtod(m[i], const uint8_t *)[ROUTER_TTL_OFF] !=
-				    e0[ROUTER_TTL_OFF])
-				return 0;
-	}
-	if (rte_pktmbuf_data_len(m[0]) < 16)
+	if (k0 == UINT64_MAX)
 		return 0;
-	w0 = chan_word(m[0]);
 	for (i = 1; i < n; i++)
-		if (rte_pktmbuf_data_len(m[i]) < 16 || chan_word(m[i]) != w0)
+		if (chan_key(m[i], router) != k0)
 			return 0;
 	return 1;
 }
@@ -267,46 +273,12 @@ stage_flush(struct dcn_fc_wnode *x, uint32_t oc)
 
 /* One routing pass over an input channel. */
 struct pass {
-	uint32_t done;          /* frames that left the input queue */
-	uint8_t blocked_words;  /* words of blocked in use */
-	uint8_t touched_words;  /* words of touched in use */
+	uint32_t done;           /* frames that left the input queue */
 	struct chan_set blocked; /* output channels full for this input */
 	struct chan_set touched; /* output channels with staged frames */
 };
 
-/* A pass's start: only the counters are cleared; the sets are read only
- * in the words their masks name. */
-#define PASS_INIT { 0, 0, 0, { { 0 } }, { { 0 } } }
-
-static inline int
-pass_blocked(const struct pass *ps, uint32_t oc)
-{
-	return (ps->blocked_words >> (oc >> 6) & 1) && cs_has(&ps->blocked, oc);
-}
-
-static inline void
-pass_block(struct pass *ps, uint32_t oc)
-{
-	uint32_t w = oc >> 6;
-
-	if (!(ps->blocked_words >> w & 1)) {
-		ps->blocked_words |= (uint8_t)(1u << w);
-		ps->blocked.w[w] = 0;
-	}
-	ps->blocked.w[w] |= 1ull << (oc & 63);
-}
-
-static inline void
-pass_touch(struct pass *ps, uint32_t oc)
-{
-	uint32_t w = oc >> 6;
-
-	if (!(ps->touched_words >> w & 1)) {
-		ps->touched_words |= (uint8_t)(1u << w);
-		ps->touched.w[w] = 0;
-	}
-	ps->touched.w[w] |= 1ull << (oc & 63);
-}
+#define PASS_INIT { 0, { { 0 } }, { { 0 } } }
 
 /* Stage m for output channel oc if input in_idx has room there. */
 static inline int
@@ -315,16 +287,16 @@ admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 {
 	struct dcn_fc_worker *w = x->w;
 
-	if (pass_blocked(ps, oc) ||
+	if (cs_has(&ps->blocked, oc) ||
 	    dcn_fc_ic_room(&x->dp->fn->chan[oc], in, in_idx, oc) == 0) {
 		/* Later frames for the same output stay behind this one. */
-		pass_block(ps, oc);
+		cs_add(&ps->blocked, oc);
 		return 0;
 	}
 	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + 1, __ATOMIC_RELAXED);
 	w->stage_src[oc][w->stage_n[oc]] = (uint16_t)in_idx;
 	w->stage[oc][w->stage_n[oc]++] = m;
-	pass_touch(ps, oc);
+	cs_add(&ps->touched, oc);
 	ps->done++;
 	if (w->stage_n[oc] == DCN_FC_BURST_MAX)
 		stage_flush(x, oc);
@@ -369,7 +341,7 @@ route_uniform(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 	if (out[0] == DCN_FWD_CONTROL || in->held_n != 0)
 		return 0;
 	oc = out_chan(x, m[0], out[0]);
-	if (pass_blocked(ps, oc) || x->w->stage_n[oc] != 0)
+	if (cs_has(&ps->blocked, oc) || x->w->stage_n[oc] != 0)
 		return 0;
 	for (i = 1; i < n; i++)
 		if (out[i] != out[0])
@@ -421,16 +393,16 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 {
 	uint32_t w;
 
-	for (; ps->touched_words; ps->touched_words &= ps->touched_words - 1) {
-		w = (uint32_t)__builtin_ctz(ps->touched_words);
+	for (w = 0; w < CHAN_WORDS; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b));
-	}
 	if (ps->done)
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
-	/* The held list's blocked outputs, for the next pass's check. */
-	for (w = 0; w < CHAN_WORDS; w++)
-		in->held_blocked[w] = ps->blocked_words >> w & 1 ? ps->blocked.w[w] : 0;
+	/* The held list's blocked outputs, for the next pass's check; read
+	 * only while frames are held, and every pass that leaves some held
+	 * ends here. */
+	if (in->held_n != 0)
+		memcpy(in->held_blocked, ps->blocked.w, sizeof(in->held_blocked));
 }
 
 /* Has any output channel that blocked input in_idx room again? */
@@ -448,19 +420,6 @@ any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
 				return 1;
 		}
 	return 0;
-}
-
-/* A pass that starts with the held list's blocked outputs. */
-static inline void
-pass_block_held(struct pass *ps, const struct dcn_fc_chan *in)
-{
-	uint32_t w;
-
-	for (w = 0; w < CHAN_WORDS; w++)
-		if (in->held_blocked[w]) {
-			ps->blocked_words |= (uint8_t)(1u << w);
-			ps->blocked.w[w] = in->held_blocked[w];
-		}
 }
 
 /* Frames m of one VC, received on local port in, into their input
@@ -614,13 +573,13 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 		if (held != 0 && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
-			pass_block_held(&ps, in);
+			memcpy(ps.blocked.w, in->held_blocked, sizeof(ps.blocked.w));
 		} else {
 			/* Held frames first, in order. */
 			for (i = 0, k = 0; i < held; i++) {
 				uint32_t oc = in->held_oc[i];
 
-				if (pass_blocked(&ps, oc) ||
+				if (cs_has(&ps.blocked, oc) ||
 				    !admit(x, in, in_idx, oc, in->held[i], &ps)) {
 					in->held_oc[k] = (uint16_t)oc;
 					in->held[k++] = in->held[i];
