@@ -184,6 +184,8 @@ struct dcnfwd_port_stats {
 	uint64_t rx, tx, tx_drop;
 	uint64_t in_drop;        /* input queue full (flow control on) */
 	uint64_t down_drop;      /* queued for a link that went down */
+	uint64_t nbr_drop;       /* data from or to no neighbour behind a
+				  * switch port (flow control on) */
 };
 
 struct dcnfwd_txbuf {
@@ -258,6 +260,8 @@ struct dcnfwd_emu_opts {
 	unsigned int pairs;           /* trace pairs instead of traffic */
 	unsigned int senders;         /* hosts that send; 0: all */
 	double link_rate;             /* emulated cables, frames/s; 0: any */
+	unsigned int switch_buffer;   /* an emulated switch port's egress
+				       * buffer, frames */
 	const char *unplug;           /* what to pull */
 	int unplug_mode;              /* enum dcnfwd_unplug_mode */
 	double unplug_at, replug_at;

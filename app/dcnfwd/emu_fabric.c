@@ -72,6 +72,20 @@ emu_endpoint(struct dcnfwd *d, uint32_t v, uint16_t port, uint32_t *host_of)
 	return pi;
 }
 
+/* The ring a cable end sends into: a switch port's is its egress buffer,
+ * of the size set (frames beyond it are dropped and counted as the
+ * port's tx_drop); anything else's is the wire, which a sender's port
+ * fills no further than its TX ring would. */
+static struct rte_ring *
+emu_wire(const struct dcnfwd *d, int from, unsigned int id, unsigned int dir)
+{
+	if (d->port[from].owner == OWNER_SWITCH)
+		return dcnfwd_ring_make("cab", id, dir,
+					dcnfwd_emu_switch_buffer(d),
+					RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	return dcnfwd_ring_make("cab", id, dir, EMU_RING_SIZE, RING_F_SC_DEQ);
+}
+
 static int
 emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
 {
@@ -79,8 +93,8 @@ emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
 
 	if (pa < 0 || pb < 0)
 		return -ENOSPC;
-	ab = dcnfwd_ring_make("cab", id, 0, EMU_RING_SIZE, RING_F_SC_DEQ);
-	ba = dcnfwd_ring_make("cab", id, 1, EMU_RING_SIZE, RING_F_SC_DEQ);
+	ab = emu_wire(d, pa, id, 0);
+	ba = emu_wire(d, pb, id, 1);
 	if (ab == NULL || ba == NULL)
 		return -ENOMEM;
 	d->port[pa].dp.tx_ring = ab;
@@ -331,9 +345,48 @@ dcnfwd_emu_cut(struct dcnfwd *d, uint32_t pi, int cut, int carrier_event)
 		dcnfwd_carrier(d, b, !cut, us);
 }
 
+/* Say so when a switch port's buffer cannot hold what the grants of the
+ * relay behind it let its neighbours have in flight toward it (every VC's
+ * input queue granted in full): frames may then be lost in the switch,
+ * flow control or not (lib/fc/README.md, "Credits through an L2
+ * switch"). */
+static void
+emu_check_switch_buffers(const struct dcnfwd *d)
+{
+	unsigned int i, worst = 0, worst_node = 0, worst_port = 0;
+
+	for (i = 0; i < d->n_nodes; i++) {
+		struct dcn_fc_node *fn = d->node[i].fc;
+		uint16_t p, l;
+
+		for (p = 0; fn != NULL && p < fn->n_ports; p++) {
+			unsigned int bound = 0;
+
+			if (fn->kind[p] != DCN_FC_PORT_SWITCH)
+				continue;
+			for (l = 0; l < fn->port_links[p]; l++)
+				bound += fn->n_vcs *
+					 dcn_fc_chan(fn, (uint16_t)(fn->port_link[p] + l), 0)->grant;
+			if (bound > worst) {
+				worst = bound;
+				worst_node = i;
+				worst_port = p;
+			}
+		}
+	}
+	if (worst > dcnfwd_emu_switch_buffer(d))
+		fprintf(stderr, "dcnfwd: warning: node %s port %s: its neighbours "
+			"may have %u frames in flight toward it, more than an "
+			"emulated switch port holds (--switch-buffer %u): frames may "
+			"be lost in the switch\n", d->node[worst_node].name,
+			d->node[worst_node].fc->port_name[worst_port], worst,
+			dcnfwd_emu_switch_buffer(d));
+}
+
 int
 dcnfwd_emu_workers(struct dcnfwd *d)
 {
+	emu_check_switch_buffers(d);
 	unsigned int lcore, n = 0, i;
 	uint32_t pi;
 	int ret;

@@ -13,6 +13,17 @@
 
 #include "dcnfwd.h"
 
+/* An emulated switch port's egress buffer, frames, unless set: enough
+ * for what the default grants let a relay's neighbours have in flight
+ * toward it in the fabrics' tested sizes (lib/fc/README.md). */
+#define DCNFWD_EMU_SWITCH_BUFFER 2048
+
+static inline unsigned int
+dcnfwd_emu_switch_buffer(const struct dcnfwd *d)
+{
+	return d->emu.switch_buffer ? d->emu.switch_buffer : DCNFWD_EMU_SWITCH_BUFFER;
+}
+
 /* Nodes, switches, hosts, ports, cables and the mempool of spec. */
 int dcnfwd_emu_build(struct dcnfwd *d, const char *spec);
 /* Workers on every EAL worker lcore, each owner's ports on one worker. */

@@ -172,7 +172,7 @@ full_credit_links(const struct dcnfwd *d, unsigned int *links)
 		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
 			const struct dcn_fc_chan *ch = &fn->chan[c];
 
-			if (fn->kind[c / fn->n_vcs] != DCN_FC_PORT_CREDIT)
+			if (!dcn_fc_kind_credited(fn->kind[fn->link_port[c / fn->n_vcs]]))
 				continue;
 			(*links)++;
 			if (ch->peer_known && dcn_fc_credits(ch) == ch->peer_grant)
@@ -180,6 +180,24 @@ full_credit_links(const struct dcnfwd *d, unsigned int *links)
 		}
 	}
 	return full;
+}
+
+/* Frames still in flow-control queues: a link whose credits were lost
+ * with frames (in a switch too small for its grants) keeps them. */
+static uint64_t
+queued_frames(const struct dcnfwd *d)
+{
+	uint64_t n = 0;
+	unsigned int i, c;
+
+	for (i = 0; i < d->n_nodes; i++) {
+		const struct dcn_fc_node *fn = d->node[i].fc;
+
+		for (c = 0; fn != NULL && c < fn->n_chans; c++)
+			n += dcn_fc_in_depth(&fn->chan[c]) +
+			     rte_ring_count(fn->chan[c].out_q);
+	}
+	return n;
 }
 
 static int
@@ -322,7 +340,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"forwarded\": %lu, "
 		       "\"sent\": %lu, \"received\": %lu, \"lost\": %ld, "
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
-		       "\"fabric_drops\": %lu, \"ingress_drops\": %lu, "
+		       "\"fabric_drops\": %lu, \"switch_drops\": %lu, "
+		       "\"ingress_drops\": %lu, \"queued_at_end\": %lu, "
 		       "\"credit_frames\": %lu, \"credit_frames_lost\": %lu, "
 		       "\"links_at_full_credit\": %u, \"credit_links\": %u, "
 		       "\"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
@@ -332,7 +351,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)(fs.encap + fs.transit + fs.decap), (unsigned long)sent,
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
-		       (unsigned long)dr.fabric, (unsigned long)dr.ingress,
+		       (unsigned long)dr.fabric, (unsigned long)dr.sw,
+		       (unsigned long)dr.ingress, (unsigned long)queued_frames(d),
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
 		       full, links, rep.p50_us, rep.p90_us,
 		       rep.p99_us, rep.p999_us, rep.max_us);
@@ -346,8 +366,9 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "max %.1f\n", n, (unsigned long)sent, (unsigned long)rep.rx,
 		       (long)(sent - rep.rx), (unsigned long)rep.reordered, pairs,
 		       rep.p50_us, rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
-		printf("drops inside the fabric %lu, at ingress %lu; flow control %s",
-		       (unsigned long)dr.fabric, (unsigned long)dr.ingress,
+		printf("drops inside the fabric %lu (%lu in L2 switches), at ingress "
+		       "%lu; flow control %s", (unsigned long)dr.fabric,
+		       (unsigned long)dr.sw, (unsigned long)dr.ingress,
 		       d->fc_on ? "on" : "off");
 		if (d->fc_on)
 			printf(", %lu credit frames, %u of %u links at full credit",

@@ -162,7 +162,13 @@ nbr_event(struct dcnfwd *d, uint32_t ni, uint32_t slot, enum dcn_link_event ev)
 		__atomic_store_n(&e->down, 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&e->mac, 0, __ATOMIC_RELEASE);
 	} else if (n->nbr_mac[slot] != 0) {
-		/* Back up: the MAC of its last hello, then not down. */
+		/* Back up: credits start over with its next credit frame
+		 * (what it sent while down was lost), then the MAC of its
+		 * last hello, then not down. */
+		int link = n->fcdp != NULL ? dcn_fc_dp_nbr_link(n->fcdp, e) : -1;
+
+		if (link >= 0)
+			dcn_fc_link_restart(n->fc, (uint16_t)link);
 		__atomic_store_n(&e->mac, n->nbr_mac[slot], __ATOMIC_RELEASE);
 		__atomic_store_n(&e->down, 0, __ATOMIC_RELEASE);
 	}

@@ -42,10 +42,13 @@ set_port_down(struct dcnfwd *d, struct dcnfwd_node *n, uint32_t ni,
 			dcn_fwd_set_port_down(d->worker[w].node[ni]->fwd, p->local,
 					      down);
 	__atomic_store_n(&p->dp.link_down, (uint8_t)down, __ATOMIC_RELEASE);
-	if (!down && n->fc != NULL)
-		/* Credits start over with the peer's next credit frame. */
-		__atomic_store_n(&n->fc->link_gen[p->local],
-				 n->fc->link_gen[p->local] + 1, __ATOMIC_RELEASE);
+	if (!down && n->fc != NULL) {
+		/* Credits start over with the peers' next credit frames. */
+		uint16_t l = n->fc->port_link[p->local];
+
+		for (w = 0; w < n->fc->port_links[p->local]; w++)
+			dcn_fc_link_restart(n->fc, (uint16_t)(l + w));
+	}
 }
 
 void

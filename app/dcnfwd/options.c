@@ -19,7 +19,7 @@
 enum run_opt {
 	O_CONFIG = 1000, O_CHECK, O_REFERENCE, O_EMULATE, O_STATS, O_DURATION,
 	O_JSON, O_XDP_PROG, O_NO_BACKOFF, O_CREDIT_DROP, O_RATE, O_SIZE,
-	O_PATTERN, O_SENDERS, O_LINK_RATE, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
+	O_PATTERN, O_SENDERS, O_LINK_RATE, O_SWITCH_BUFFER, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
 	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_HELP,
 	O_KEY = 2000,  /* + the index of a configuration key */
 };
@@ -65,6 +65,10 @@ static const struct run_opt_def run_opts[] = {
 	{ "link-rate", O_LINK_RATE, "PPS", "emulation",
 	  "every emulated cable carries at most PPS frames/s (default: as fast "
 	  "as the rings go)" },
+	{ "switch-buffer", O_SWITCH_BUFFER, "FRAMES", "emulation",
+	  "egress buffer of each emulated L2 switch port, 16..65536 (default "
+	  "1024): what it cannot hold is dropped and counted, as on a real "
+	  "switch" },
 	{ "unplug", O_UNPLUG, "WHAT", "emulation",
 	  "pull a cable during the run: NODE:PORT (a node's topology port) or "
 	  "busiest (the cable that carried most so far); reports the outage" },
@@ -224,6 +228,8 @@ run_option(struct dcnfwd_options *o, struct dcnfwd *d, int id, const char *name,
 		return 0;
 	case O_SENDERS: return parse_count(v, name, 1, 1e6, &e->senders);
 	case O_LINK_RATE: return parse_double(v, name, 0, 1e9, &e->link_rate);
+	case O_SWITCH_BUFFER:
+		return parse_count(v, name, 16, 65536, &e->switch_buffer);
 	case O_UNPLUG: e->unplug = v; return 0;
 	case O_UNPLUG_MODE:
 		k = one_of(v, name, modes);
@@ -326,6 +332,10 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 		}
 		if (d->emu.link_rate > 0) {
 			fprintf(stderr, "dcnfwd: --link-rate is for --emulate\n");
+			return -1;
+		}
+		if (d->emu.switch_buffer > 0) {
+			fprintf(stderr, "dcnfwd: --switch-buffer is for --emulate\n");
 			return -1;
 		}
 	}

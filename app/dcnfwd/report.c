@@ -85,6 +85,10 @@ dcnfwd_final_report(const struct dcnfwd *d)
 				printf("  %s: %lu queued frames dropped while its link "
 				       "was down\n", d->port[i].name,
 				       (unsigned long)ps.down_drop);
+			if (ps.nbr_drop)
+				printf("  %s: %lu data frames from or to no neighbour "
+				       "behind its switch\n", d->port[i].name,
+				       (unsigned long)ps.nbr_drop);
 		}
 		dcnfwd_xdp_print(d, stdout);
 	}

@@ -215,7 +215,7 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		    w->ctl_ports == NULL || w->fc_ports == NULL)
 			return -ENOMEM;
 		if (d->fc_on &&
-		    dcn_fc_worker_init(&w->fcw, i, DCN_FWD_MAX_PORTS * DCN_FC_MAX_VCS) != 0)
+		    dcn_fc_worker_init(&w->fcw, i, DCN_FC_MAX_CHANS) != 0)
 			return -ENOMEM;
 		if (d->conf_file != NULL && !rte_lcore_is_enabled(w->lcore)) {
 			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is not in "
@@ -361,10 +361,9 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 	return 0;
 }
 
-/* Credits run on cables between routing vertices (dcnfwd to dcnfwd) of a
- * fabric whose routes, with the VC rule, cannot wait in a cycle: NovaCube.
- * Ports behind an L2 switch, and Diamond's plain-IPv4 links (no VC field
- * for a dateline), get queues without credits (lib/fc/README.md). */
+/* Credits run on every hop between routing vertices (dcnfwd to dcnfwd),
+ * whose routes cannot wait in a cycle with their VC rule: a cable's
+ * one peer, or each neighbour behind an L2 switch (lib/fc/README.md). */
 static enum dcn_fc_port_kind
 fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 {
@@ -375,8 +374,12 @@ fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 	if (p->no_credits)
 		return DCN_FC_PORT_NOCREDIT;
 	peer = dcn_topo_port_peer(d->t, v, (unsigned int)p->fabric_port);
-	return peer >= 0 && dcn_topo_is_router(d->t, (uint32_t)peer) ?
-		       DCN_FC_PORT_CREDIT : DCN_FC_PORT_NOCREDIT;
+	if (peer < 0)
+		return DCN_FC_PORT_NOCREDIT;
+	if (dcn_topo_is_router(d->t, (uint32_t)peer))
+		return DCN_FC_PORT_CREDIT;
+	return dcn_topo_role(d->t, (uint32_t)peer) == DCN_ROLE_SWITCH ?
+		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
 }
 
 /* Flow-control queues of every node, in memzones "dcn_fc.<node index>",
@@ -396,22 +399,44 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 	for (i = 0; i < d->n_nodes; i++) {
 		struct dcnfwd_node *n = &d->node[i];
 		uint8_t kind[DCN_FWD_MAX_PORTS];
+		uint16_t links[DCN_FWD_MAX_PORTS];
+		int16_t fport[DCN_FWD_MAX_PORTS];
 		const char *names[DCN_FWD_MAX_PORTS];
+		unsigned int in_queue = d->fcc.in_queue ? d->fcc.in_queue : 512;
 		char id[16];
 
 		for (l = 0; l < n->n_ports; l++) {
 			const struct dcnfwd_port *p = &d->port[n->port[l]];
 
 			kind[l] = (uint8_t)fc_port_kind(d, n->vertex, p);
+			fport[l] = (int16_t)p->fabric_port;
+			links[l] = kind[l] == DCN_FC_PORT_SWITCH ?
+					   (uint16_t)dcn_fwd_nbrs_on_port(&n->nbrs,
+									  (uint16_t)p->fabric_port) :
+					   1;
 			names[l] = p->name;
+			if (links[l] == 0) {
+				kind[l] = DCN_FC_PORT_NOCREDIT;
+				links[l] = 1;
+			}
+			if (in_queue / links[l] < 2) {
+				fprintf(stderr, "dcnfwd: node %s port %s: %u neighbours "
+					"behind its switch share an input queue of %u "
+					"frames: each needs 2 at least (raise in_queue)\n",
+					n->name, p->name, links[l], in_queue);
+				return -EINVAL;
+			}
 		}
 		snprintf(id, sizeof(id), "%u", i);
-		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, names,
-					   &d->fcc);
+		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
+					   names, &d->fcc);
 		if (n->fc == NULL) {
 			fprintf(stderr, "dcnfwd: node %s: cannot make its flow-control "
-				"queues: %s\n", n->name, rte_strerror(rte_errno));
-			return -ENOMEM;
+				"queues: %s%s\n", n->name, rte_strerror(rte_errno),
+				rte_errno == ENOSPC ? " (too many links times VCs: at most "
+				RTE_STR(DCN_FC_MAX_LINKS) " links and "
+				RTE_STR(DCN_FC_MAX_CHANS) " channels a node)" : "");
+			return rte_errno == ENOSPC ? -EINVAL : -ENOMEM;
 		}
 		snprintf(n->fc->name, sizeof(n->fc->name), "%s", n->name);
 		n->fcdp = rte_zmalloc("dcn_fc_dp", sizeof(*n->fcdp), RTE_CACHE_LINE_SIZE);
@@ -419,6 +444,11 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		    dcn_fc_dp_init(n->fcdp, n->fc, d->mp, d->ethertype, d->burst,
 				   d->credit_batch, d->credit_refresh_tsc) != 0)
 			return -ENOMEM;
+		if (dcn_fc_dp_bind_nbrs(n->fcdp, &n->nbrs, d->t, fport) != 0) {
+			fprintf(stderr, "dcnfwd: node %s: its switch ports' neighbours "
+				"do not match its flow-control links\n", n->name);
+			return -EINVAL;
+		}
 		n->fcdp->credit_drop_ppm = (uint32_t)(d->credit_drop * 10000);
 	}
 	return 0;

@@ -48,6 +48,7 @@ dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 			s->tx += LOAD(f->tx);
 			s->in_drop += LOAD(f->in_drop);
 			s->down_drop += LOAD(f->down_drop);
+			s->nbr_drop += LOAD(f->unknown_src) + LOAD(f->unknown_dst);
 		}
 	}
 }
@@ -127,8 +128,10 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			dr->fabric += ps.tx_drop; /* crossed the fabric, lost */
 		} else {
 			dr->fabric += ps.tx_drop + ps.in_drop;
+			if (p->owner == OWNER_SWITCH)
+				dr->sw += ps.tx_drop;
 		}
-		dr->fabric += ps.down_drop;
+		dr->fabric += ps.down_drop + ps.nbr_drop;
 	}
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
 	for (r = 1; r < DCN_DROP_MAX; r++)

@@ -32,6 +32,7 @@ uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
 /* Drops by where they happened. */
 struct dcnfwd_drops {
 	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */
+	uint64_t sw;          /* of those, an emulated switch's egress full */
 	uint64_t ingress;     /* host traffic refused on its way in */
 	uint64_t control;     /* control frames the control ring refused */
 	uint64_t credit_tx, credit_lost, stalls;

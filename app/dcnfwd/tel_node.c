@@ -29,6 +29,7 @@ port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data 
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_drop", ps.in_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "down_drop", ps.down_drop));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "nbr_drop", ps.nbr_drop));
 	if (p->is_host)
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "arp_replies", p->arp_replies));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "forwarded_out",
@@ -221,13 +222,18 @@ static int
 fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 {
 	const struct dcn_fc_chan *ch = &fn->chan[c];
-	unsigned int port = c / fn->n_vcs;
+	unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
+	const char *nbr = strchr(fn->link_name[link], '>');
 
 	rte_tel_data_start_dict(e);
 	TEL_TRY(rte_tel_data_add_dict_string(e, "port", fn->port_name[port]));
+	/* behind a switch: the neighbour whose link this is */
+	if (nbr != NULL)
+		TEL_TRY(rte_tel_data_add_dict_string(e, "neighbour", nbr + 1));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "vc", c % fn->n_vcs));
 	TEL_TRY(rte_tel_data_add_dict_string(e, "kind",
 		fn->kind[port] == DCN_FC_PORT_CREDIT ? "credit" :
+		fn->kind[port] == DCN_FC_PORT_SWITCH ? "switch" :
 		fn->kind[port] == DCN_FC_PORT_HOST ? "host" : "no_credit"));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_depth", dcn_fc_in_depth(ch)));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_held", ch->held_n));
@@ -236,7 +242,7 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_cap", ch->out_cap));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "freed", ch->freed));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "sent", ch->sent));
-	if (fn->kind[port] != DCN_FC_PORT_CREDIT)
+	if (!dcn_fc_kind_credited(fn->kind[port]))
 		return 0;
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "credits", dcn_fc_credits(ch)));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_grant", ch->peer_grant));
@@ -275,7 +281,7 @@ dcnfwd_tel_fc(const struct dcnfwd *d, const char *params, struct rte_tel_data *t
 			return -1;
 		}
 		snprintf(name, sizeof(name), "%s_vc%u",
-			 dcnfwd_tel_key(fn->port_name[c / fn->n_vcs], key, sizeof(key)),
+			 dcnfwd_tel_key(fn->link_name[c / fn->n_vcs], key, sizeof(key)),
 			 c % fn->n_vcs);
 		TEL_TRY(dcnfwd_tel_add_container(t, name, e));
 	}

@@ -252,7 +252,7 @@ const struct dcnfwd_tel_cmd dcnfwd_tel_cmds[] = {
 	  "hellos, drops by reason" },
 	{ "/dcn/ports", tel_ports, "NODE",
 	  "each port: rx, tx, tx_drop, in_drop (input queue full), "
-	  "down_drop, data forwarded out of it" },
+	  "down_drop, nbr_drop, data forwarded out of it" },
 	{ "/dcn/neighbours", tel_neighbours, "NODE",
 	  "the neighbour each port's hellos come from; behind a switch "
 	  "port, data frames sent to each next hop" },

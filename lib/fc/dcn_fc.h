@@ -12,9 +12,13 @@
  * to output moves a pointer and a secondary process can read every depth
  * and credit count live.
  *
- * External credits (§6.1), on point-to-point fabric ports: a sender
- * transmits on (link, VC) only while it holds credits for the
- * downstream input queue. The receiver announces, in credit frames, the
+ * A link is what credits are kept for: a cable port's one peer, or one
+ * neighbour behind a port on an L2 switch, which gets its own share of
+ * that port's input queue (README.md, "Credits through an L2 switch").
+ * A channel is a (link, VC).
+ *
+ * External credits (§6.1), on fabric links: a sender transmits on
+ * (link, VC) only while it holds credits for the downstream input queue. The receiver announces, in credit frames, the
  * absolute count of frames that have left that input queue ("freed") and
  * the number of slots it grants (its capacity less a reserve for credits
  * in flight, 20% by default). The sender's limit is freed + grant: a lost
@@ -49,8 +53,10 @@ extern "C" {
 /** VCs a node may keep queues for: as many as the fabric header carries. */
 #define DCN_FC_MAX_VCS 16
 #define DCN_FC_MAX_PORTS 32
-/** Channels of a node at most. */
-#define DCN_FC_MAX_CHANS (DCN_FC_MAX_PORTS * DCN_FC_MAX_VCS)
+/** Links of a node at most: ports, and neighbours behind switch ports. */
+#define DCN_FC_MAX_LINKS 128
+/** Channels (link, VC) of a node at most. */
+#define DCN_FC_MAX_CHANS 1024
 /** Credit frame payload: epoch, grant, and freed for each of n VCs. */
 #define DCN_FC_CREDIT_LEN(n) (8u + 4u * (n))
 /** The shortest credit payload (one VC). */
@@ -75,11 +81,21 @@ void dcn_fc_read_credit(const uint8_t *p, uint32_t len, struct dcn_fc_credit *c)
 enum dcn_fc_port_kind {
 	DCN_FC_PORT_CREDIT = 0, /**< point-to-point fabric port: credits */
 	DCN_FC_PORT_HOST,       /**< host port: overload dropped at ingress */
-	DCN_FC_PORT_NOCREDIT,   /**< queues without credits: behind an L2
-				 *   switch, or a Diamond link (README.md) */
+	DCN_FC_PORT_NOCREDIT,   /**< queues without credits (a port
+				 *   configured so) */
+	DCN_FC_PORT_SWITCH,     /**< on an L2 switch: a link per neighbour,
+				 *   credits per link, frames told apart by
+				 *   MAC (README.md) */
 };
 
-/** One (port, VC) of a node. Lives in the node's memzone. */
+/** Does a port of this kind carry credits? */
+static inline int
+dcn_fc_kind_credited(uint8_t kind)
+{
+	return kind == DCN_FC_PORT_CREDIT || kind == DCN_FC_PORT_SWITCH;
+}
+
+/** One (link, VC) of a node. Lives in the node's memzone. */
 struct dcn_fc_chan {
 	/* input side: written by the port's owner worker */
 	struct rte_ring *in_q;     /**< received, not yet routed */
@@ -111,13 +127,15 @@ struct dcn_fc_chan {
 	uint32_t peer_epoch;
 	uint32_t peer_grant;
 	uint8_t peer_known;        /**< a credit frame has arrived */
-	uint32_t link_gen_seen;    /**< the node's link_gen[port] last based on */
+	uint32_t link_gen_seen;    /**< the node's link_gen[link] last based on */
 	uint64_t stalls;           /**< sends that found no credit */
 	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
 	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
 	uint64_t credit_lost;      /**< credit frames not sent (VC 0 channel) */
 	uint64_t credit_bad;       /**< credit frames refused: fewer VCs than
-				    *   this node keeps (VC 0 channel) */
+				    *   this node keeps, or (first link of a
+				    *   switch port) from no known neighbour
+				    *   (VC 0 channel) */
 	uint64_t epoch_changes;
 } __rte_cache_aligned;
 
@@ -128,21 +146,29 @@ struct dcn_fc_node {
 	uint32_t epoch;            /**< this incarnation, announced to peers */
 	uint16_t n_ports;
 	uint16_t n_vcs;
-	uint32_t n_chans;          /**< n_ports * n_vcs */
+	uint16_t n_links;
+	uint32_t n_chans;          /**< n_links * n_vcs */
 	uint8_t kind[DCN_FC_MAX_PORTS];      /**< enum dcn_fc_port_kind */
 	char port_name[DCN_FC_MAX_PORTS][24];
-	/** Bumped by the control thread when a port's link comes back:
-	 * frames lost on the cable while it was down were never freed by
-	 * the peer, so the next credit frame starts the count over, as for a
-	 * new epoch. */
-	uint32_t link_gen[DCN_FC_MAX_PORTS];
+	uint16_t port_link[DCN_FC_MAX_PORTS];  /**< a port's first link */
+	uint16_t port_links[DCN_FC_MAX_PORTS]; /**< and how many it has */
+	uint16_t link_port[DCN_FC_MAX_LINKS];
+	/** A link's name for views: its port's, and behind a switch the
+	 * neighbour's after a '>' (set by whoever knows the neighbours). */
+	char link_name[DCN_FC_MAX_LINKS][40];
+	/** Bumped by the control thread when a link comes back (its port's
+	 * carrier, or a neighbour's hellos behind a switch): frames lost
+	 * while it was down were never freed by the peer, so the next credit
+	 * frame starts the count over, as for a new epoch. */
+	uint32_t link_gen[DCN_FC_MAX_LINKS];
 	const struct rte_memzone *mz;
-	struct dcn_fc_chan chan[];  /**< [port * n_vcs + vc] */
+	struct dcn_fc_chan chan[];  /**< [link * n_vcs + vc] */
 };
 
 /** Sizes; zero fields take the defaults. */
 struct dcn_fc_conf {
-	unsigned int in_queue;     /**< input queue slots; default 512 */
+	unsigned int in_queue;     /**< input queue slots of a port (shared
+				    *   by its links); default 512 */
 	unsigned int out_queue;    /**< output queue slots; default 1024 */
 	unsigned int reserve_pct;  /**< reserve for credits in flight, 0..90;
 				    *   default 20 */
@@ -152,13 +178,19 @@ struct dcn_fc_conf {
 };
 
 /**
- * Make a node's state in memzone "dcn_fc.<id>".
+ * Make a node's state in memzone "dcn_fc.<id>". Links are numbered port
+ * by port; a switch port's links split its input queue evenly.
  * @param kind       per local port, enum dcn_fc_port_kind
+ * @param links      per local port, the neighbours behind a switch port
+ *                   (its links; other ports have one); NULL: one each
  * @param names      per local port, a name for views (may be NULL)
- * @return the state, or NULL with rte_errno set.
+ * @return the state, or NULL with rte_errno set: EINVAL (bad sizes, or a
+ * switch port whose share of the input queue would be under 2 slots),
+ * ENOSPC (over DCN_FC_MAX_LINKS links or DCN_FC_MAX_CHANS channels).
  */
 struct dcn_fc_node *dcn_fc_node_create(const char *id, uint32_t vertex,
 				       uint16_t n_ports, const uint8_t *kind,
+				       const uint16_t *links,
 				       const char *const *names,
 				       const struct dcn_fc_conf *conf);
 /** Free a node's state; mbufs still queued are freed. */
@@ -175,10 +207,21 @@ dcn_fc_vc(const struct dcn_fc_node *fn, unsigned int vc)
 	return vc < fn->n_vcs ? vc : fn->n_vcs - 1u;
 }
 
+/** Channel (link, vc). A cable or host port's one link is
+ * fn->port_link[port]. */
 static inline struct dcn_fc_chan *
-dcn_fc_chan(struct dcn_fc_node *fn, uint16_t port, unsigned int vc)
+dcn_fc_chan(struct dcn_fc_node *fn, uint16_t link, unsigned int vc)
 {
-	return &fn->chan[port * fn->n_vcs + dcn_fc_vc(fn, vc)];
+	return &fn->chan[link * fn->n_vcs + dcn_fc_vc(fn, vc)];
+}
+
+/** Start a link's credits over with the peer's next credit frame (the
+ * control thread, when the link comes back). */
+static inline void
+dcn_fc_link_restart(struct dcn_fc_node *fn, uint16_t link)
+{
+	__atomic_store_n(&fn->link_gen[link], fn->link_gen[link] + 1,
+			 __ATOMIC_RELEASE);
 }
 
 /** Credits a sender holds: how many more frames the peer will take. */
@@ -199,15 +242,15 @@ dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 }
 
 /**
- * Take a credit frame for (port): update the sender's limit of each VC.
- * A new epoch (the peer restarted), or the port's link_gen moved on (the
+ * Take a credit frame for link: update the sender's limit of each VC.
+ * A new epoch (the peer restarted), or the link's link_gen moved on (the
  * link came back), starts over from a full grant.
  */
-void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
+void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		      const struct dcn_fc_credit *cr);
 
-/** The credit frame a port's receiver would send now. */
-void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t port,
+/** The credit frame a link's receiver would send now. */
+void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 			 struct dcn_fc_credit *cr);
 
 /** Room input channel in has in output channel out (internal credits). */

@@ -8,7 +8,7 @@
  * the queues and credit state of dcn_fc.h. A node's data frames take
  * three steps:
  *
- *   receive: into the input queue of (port, VC), by whichever worker polls
+ *   receive: into the input queue of (link, VC), by whichever worker polls
  *            the RX queue (dcn_fc_rx); a full input queue drops and counts
  *            (only a host port, or a peer that ignores credits, can fill
  *            one); credit frames are taken on the spot;
@@ -57,10 +57,17 @@ extern "C" {
 struct dcn_fc_dp_port {
 	struct dcn_port *port;
 	uint32_t owner;          /**< worker that serves its queues */
-	/* the owner's credit announcements */
+} __rte_cache_aligned;
+
+/** A node's link as the data path sends on it. */
+struct dcn_fc_dp_link {
+	/** Behind a switch port: the neighbour's entry, whose MAC tells its
+	 * frames apart and addresses its credit frames; NULL otherwise. */
+	const struct dcn_fwd_nbr *nbr;
+	/* the port owner's credit announcements */
 	uint64_t credit_tsc;     /**< when the last went out */
 	uint32_t credit_repeats; /**< same state announced again */
-} __rte_cache_aligned;
+};
 
 /** A node's flow-control data path. */
 struct dcn_fc_dp {
@@ -72,6 +79,7 @@ struct dcn_fc_dp {
 	uint64_t credit_refresh_tsc;  /**< and at least this often */
 	uint32_t credit_drop_ppm;     /**< testing: credit frames thrown away */
 	struct dcn_fc_dp_port port[DCN_FC_MAX_PORTS];
+	struct dcn_fc_dp_link link[DCN_FC_MAX_LINKS];
 };
 
 /** One worker's scratch: frames staged per output channel during a pass. */
@@ -90,6 +98,9 @@ struct dcn_fc_port_stats {
 	uint64_t tx;        /**< data frames sent */
 	uint64_t in_drop;   /**< refused by a full input queue */
 	uint64_t down_drop; /**< queued for a link that went down */
+	uint64_t unknown_src; /**< data on a switch port from no neighbour
+			       *   of this node's (not credited: dropped) */
+	uint64_t unknown_dst; /**< routed to a MAC no longer a neighbour's */
 };
 
 /** A worker's binding to one node. */
@@ -116,6 +127,20 @@ dcn_fc_dp_set_port(struct dcn_fc_dp *dp, uint16_t local, struct dcn_port *p,
 	dp->port[local].port = p;
 	dp->port[local].owner = owner;
 }
+
+/**
+ * Bind a node's switch ports to their neighbours in table nb (the one
+ * the forwarding step reads MACs from): each switch port's links, as
+ * many as dcn_fwd_nbrs_on_port counts, in the table's order; and name
+ * the links after the neighbours (vertices of t).
+ * @param fabric_port  per local port, its topology port number
+ * @return 0, or -EINVAL when the counts disagree with the node's.
+ */
+int dcn_fc_dp_bind_nbrs(struct dcn_fc_dp *dp, const struct dcn_fwd_nbrs *nb,
+			const struct dcn_topo *t, const int16_t *fabric_port);
+
+/** The link of a neighbour-table entry, or -1 (control path). */
+int dcn_fc_dp_nbr_link(const struct dcn_fc_dp *dp, const struct dcn_fwd_nbr *e);
 
 /**
  * A worker's scratch for nodes of at most max_chans channels.
@@ -145,10 +170,11 @@ unsigned int dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local);
 unsigned int dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local);
 
 /**
- * Tell the peer behind a credited port how much its input queues here
- * have freed (its owner only): after every credit_batch frames, and at
- * least every refresh interval while it changes, so that a lost credit
- * frame is repaired.
+ * Tell the peers of a credited port (its cable's, or each neighbour
+ * behind its switch, unicast) how much their input queues here have
+ * freed (its owner only): after every credit_batch frames, and at least
+ * every refresh interval while it changes, so that a lost credit frame
+ * is repaired.
  */
 void dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now);
 

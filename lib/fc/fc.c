@@ -76,43 +76,68 @@ chan_bytes(uint32_t in_cap, uint32_t out_cap, uint32_t n_chans)
 
 struct dcn_fc_node *
 dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
-		   const uint8_t *kind, const char *const *names,
-		   const struct dcn_fc_conf *conf)
+		   const uint8_t *kind, const uint16_t *links,
+		   const char *const *names, const struct dcn_fc_conf *conf)
 {
-	unsigned int in_cap = conf->in_queue ? conf->in_queue : 512;
+	unsigned int in_queue = conf->in_queue ? conf->in_queue : 512;
 	unsigned int out_cap = conf->out_queue ? conf->out_queue : 1024;
 	unsigned int reserve = conf->reserve_pct ? conf->reserve_pct : 20;
 	unsigned int vcs = conf->n_vcs ? conf->n_vcs : 2;
 	unsigned int min_quota = conf->min_quota ? conf->min_quota : 32;
+	uint32_t in_cap[DCN_FC_MAX_LINKS];
 	char mzname[RTE_MEMZONE_NAMESIZE];
 	const struct rte_memzone *mz;
 	struct dcn_fc_node *fn;
-	uint32_t n_chans, quota, i;
-	size_t head, per;
-	uint8_t *mem;
+	uint32_t n_chans, n_links = 0, quota, i, l;
+	size_t head, size;
+	uint8_t *mem, *p;
 
 	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || vcs > DCN_FC_MAX_VCS ||
-	    reserve > 90 || in_cap < 2 || in_cap > (1u << 20) ||
+	    reserve > 90 || in_queue < 2 || in_queue > (1u << 20) ||
 	    out_cap > (1u << 22)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	n_chans = (uint32_t)n_ports * vcs;
+	/* A switch port's neighbours share its input queue evenly: what
+	 * they may send together is bounded by the port's queue, whatever
+	 * their number (README.md). */
+	for (i = 0; i < n_ports; i++) {
+		uint32_t nl = kind[i] == DCN_FC_PORT_SWITCH && links != NULL &&
+				      links[i] > 0 ? links[i] : 1;
+
+		if (n_links + nl > DCN_FC_MAX_LINKS) {
+			rte_errno = ENOSPC;
+			return NULL;
+		}
+		if (in_queue / nl < 2) {
+			rte_errno = EINVAL;
+			return NULL;
+		}
+		for (l = 0; l < nl; l++)
+			in_cap[n_links + l] = in_queue / nl;
+		n_links += nl;
+	}
+	n_chans = n_links * vcs;
+	if (n_chans > DCN_FC_MAX_CHANS) {
+		rte_errno = ENOSPC;
+		return NULL;
+	}
 	/* Every input gets an equal share of each output queue, at least
 	 * min_quota; the queue grows to hold all the shares. */
 	quota = RTE_MAX(out_cap / n_chans, min_quota);
 	out_cap = RTE_MAX(out_cap, quota * n_chans);
 	head = RTE_ALIGN_CEIL(sizeof(*fn) + n_chans * sizeof(struct dcn_fc_chan),
 			      RTE_CACHE_LINE_SIZE);
-	per = chan_bytes(in_cap, out_cap, n_chans);
+	size = head;
+	for (l = 0; l < n_links; l++)
+		size += vcs * chan_bytes(in_cap[l], out_cap, n_chans);
 	snprintf(mzname, sizeof(mzname), DCN_FC_MZ_PREFIX "%s", id);
-	mz = rte_memzone_reserve_aligned(mzname, head + n_chans * per,
-					 (int)rte_socket_id(), 0,
+	mz = rte_memzone_reserve_aligned(mzname, size, (int)rte_socket_id(), 0,
 					 RTE_CACHE_LINE_SIZE);
 	if (mz == NULL)
 		return NULL;
 	mem = mz->addr;
-	memset(mem, 0, head + n_chans * per);
+	memset(mem, 0, size);
 	fn = (struct dcn_fc_node *)mem;
 	snprintf(fn->name, sizeof(fn->name), "%s", id);
 	fn->vertex = vertex;
@@ -120,24 +145,37 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	fn->epoch = (uint32_t)rte_rand() | 1;
 	fn->n_ports = n_ports;
 	fn->n_vcs = (uint16_t)vcs;
+	fn->n_links = (uint16_t)n_links;
 	fn->n_chans = n_chans;
 	fn->mz = mz;
-	for (i = 0; i < n_ports; i++) {
+	for (i = 0, l = 0; i < n_ports; i++) {
+		uint32_t k;
+
 		fn->kind[i] = kind[i];
 		snprintf(fn->port_name[i], sizeof(fn->port_name[i]), "%s",
 			 names != NULL && names[i] != NULL ? names[i] : "");
+		fn->port_link[i] = (uint16_t)l;
+		fn->port_links[i] = (uint16_t)(kind[i] == DCN_FC_PORT_SWITCH &&
+						       links != NULL && links[i] > 0 ?
+					       links[i] : 1);
+		for (k = 0; k < fn->port_links[i]; k++, l++) {
+			fn->link_port[l] = (uint16_t)i;
+			snprintf(fn->link_name[l], sizeof(fn->link_name[l]), "%s",
+				 fn->port_name[i]);
+		}
 	}
+	p = mem + head;
 	for (i = 0; i < n_chans; i++) {
 		struct dcn_fc_chan *c = &fn->chan[i];
-		uint8_t *p = mem + head + i * per;
+		uint32_t cap = in_cap[i / vcs];
 		char rn[RTE_RING_NAMESIZE];
 
 		c->in_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.i%u", id, i);
 		/* Several RX queues of a port may fill it; its owner drains. */
-		if (rte_ring_init(c->in_q, rn, in_cap, RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
+		if (rte_ring_init(c->in_q, rn, cap, RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
 			goto fail;
-		p += ring_bytes(in_cap);
+		p += ring_bytes(cap);
 		c->out_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.o%u", id, i);
 		/* Inputs on any worker fill it; the owner sends what the
@@ -146,14 +184,15 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 			goto fail;
 		p += ring_bytes(out_cap);
 		c->held = (struct rte_mbuf **)p;
-		p += RTE_ALIGN_CEIL(in_cap * sizeof(void *), RTE_CACHE_LINE_SIZE);
+		p += RTE_ALIGN_CEIL(cap * sizeof(void *), RTE_CACHE_LINE_SIZE);
 		c->held_oc = (uint16_t *)p;
-		p += RTE_ALIGN_CEIL(in_cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
+		p += RTE_ALIGN_CEIL(cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
 		c->ic_taken = (uint32_t *)p;
 		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->ic_returned = (uint32_t *)p;
-		c->in_cap = in_cap;
-		c->grant = RTE_MAX(1u, in_cap * (100 - reserve) / 100);
+		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
+		c->in_cap = cap;
+		c->grant = RTE_MAX(1u, cap * (100 - reserve) / 100);
 		c->out_cap = out_cap;
 		c->quota = quota;
 	}
@@ -198,24 +237,23 @@ dcn_fc_node_lookup(const char *id)
 }
 
 void
-dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
+dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr)
 {
 	unsigned int vc;
 
 	/* A peer that keeps other VCs than this node is misconfigured; its
 	 * credits are not taken (senders stall, nothing overflows). */
-	if (port >= fn->n_ports)
+	if (link >= fn->n_links)
 		return;
 	if (cr->n_vcs < fn->n_vcs) {
-		fn->chan[port * fn->n_vcs].credit_bad++;
+		fn->chan[link * fn->n_vcs].credit_bad++;
 		return;
 	}
 	for (vc = 0; vc < fn->n_vcs; vc++) {
-		struct dcn_fc_chan *c = dcn_fc_chan(fn, port, vc);
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
-
-		uint32_t lg = __atomic_load_n(&fn->link_gen[port], __ATOMIC_ACQUIRE);
+		uint32_t lg = __atomic_load_n(&fn->link_gen[link], __ATOMIC_ACQUIRE);
 
 		if (!c->peer_known || cr->epoch != c->peer_epoch ||
 		    lg != c->link_gen_seen) {
@@ -232,11 +270,11 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t port,
 		__atomic_store_n(&c->limit, c->base + cr->freed[vc] + cr->grant,
 				 __ATOMIC_RELEASE);
 	}
-	dcn_fc_chan(fn, port, 0)->credit_rx++;
+	dcn_fc_chan(fn, link, 0)->credit_rx++;
 }
 
 void
-dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t port,
+dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 		    struct dcn_fc_credit *cr)
 {
 	unsigned int vc;
@@ -244,8 +282,8 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t port,
 	memset(cr, 0, sizeof(*cr));
 	cr->epoch = fn->epoch;
 	cr->n_vcs = fn->n_vcs;
-	cr->grant = fn->chan[port * fn->n_vcs].grant;
+	cr->grant = fn->chan[link * fn->n_vcs].grant;
 	for (vc = 0; vc < fn->n_vcs; vc++)
-		cr->freed[vc] = __atomic_load_n(&fn->chan[port * fn->n_vcs + vc].freed,
+		cr->freed[vc] = __atomic_load_n(&fn->chan[link * fn->n_vcs + vc].freed,
 						__ATOMIC_RELAXED);
 }

@@ -11,11 +11,20 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "dcn_topo.h"
+
 #include "dcn_fabric.h"
 #include "dcn_fc_dp.h"
 
-/* A set of a node's channels, a bit each. */
+/* A set of a node's channels, a bit each; a node uses the first
+ * chan_words() words. */
 #define CHAN_WORDS (DCN_FC_MAX_CHANS / 64)
+
+static inline uint32_t
+chan_words(const struct dcn_fc_node *fn)
+{
+	return (fn->n_chans + 63) >> 6;
+}
 
 struct chan_set {
 	uint64_t w[CHAN_WORDS];
@@ -56,6 +65,55 @@ dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 }
 
 int
+dcn_fc_dp_bind_nbrs(struct dcn_fc_dp *dp, const struct dcn_fwd_nbrs *nb,
+		    const struct dcn_topo *t, const int16_t *fabric_port)
+{
+	struct dcn_fc_node *fn = dp->fn;
+	uint16_t p;
+
+	for (p = 0; p < fn->n_ports; p++) {
+		char pname[sizeof(fn->port_name[0])];
+		uint32_t s, k = 0;
+
+		if (fn->kind[p] != DCN_FC_PORT_SWITCH)
+			continue;
+		memcpy(pname, fn->port_name[p], sizeof(pname));
+		if (nb == NULL || nb->slot == NULL)
+			return -EINVAL;
+		for (s = 0; s <= nb->mask; s++) {
+			const struct dcn_fwd_nbr *e = &nb->slot[s];
+			char v[DCN_TOPO_NAME_LEN];
+			uint16_t l;
+
+			if (e->vertex == DCN_FWD_NBR_EMPTY ||
+			    e->fabric_port != fabric_port[p])
+				continue;
+			if (k == fn->port_links[p])
+				return -EINVAL;
+			l = (uint16_t)(fn->port_link[p] + k++);
+			dp->link[l].nbr = e;
+			dcn_topo_format_vertex(t, e->vertex, v, sizeof(v));
+			snprintf(fn->link_name[l], sizeof(fn->link_name[l]), "%.24s>%.14s",
+				 pname, v);
+		}
+		if (k != fn->port_links[p])
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int
+dcn_fc_dp_nbr_link(const struct dcn_fc_dp *dp, const struct dcn_fwd_nbr *e)
+{
+	uint16_t l;
+
+	for (l = 0; e != NULL && l < dp->fn->n_links; l++)
+		if (dp->link[l].nbr == e)
+			return l;
+	return -1;
+}
+
+int
 dcn_fc_worker_init(struct dcn_fc_worker *w, uint32_t idx, uint32_t max_chans)
 {
 	memset(w, 0, sizeof(*w));
@@ -86,18 +144,75 @@ dcn_fc_worker_fini(struct dcn_fc_worker *w)
 	w->stage_n = NULL;
 }
 
-/* A credit frame: the peer's input queues have room again. Only a
- * cable's peer can speak for the input queue behind it. */
-static inline void
-take_credit(struct dcn_fc_node *fn, uint16_t local, struct rte_mbuf *m)
+/* The 6 bytes of a MAC at offset off of a frame (at least off + 8
+ * long), as a neighbour entry keeps them: first in memory, then zeros. */
+#define MAC48 rte_cpu_to_be_64(0xffffffffffff0000ull)
+
+static inline uint64_t
+frame_mac(const struct rte_mbuf *m, unsigned int off)
 {
+	uint64_t v;
+
+	memcpy(&v, rte_pktmbuf_mtod_offset(m, const uint8_t *, off), sizeof(v));
+	return v & MAC48;
+}
+
+#define DST_MAC 0
+#define SRC_MAC 6
+
+/* The link of switch port port whose neighbour has MAC mac, or -1. A
+ * switch port has a few links (the servers on its switch less one): a
+ * scan of their entries is as quick as a hash. */
+static inline int
+mac_link(const struct dcn_fc_dp *dp, uint16_t port, uint64_t mac)
+{
+	const struct dcn_fc_node *fn = dp->fn;
+	uint32_t l = fn->port_link[port], end = l + fn->port_links[port];
+
+	if (mac == 0)
+		return -1;
+	for (; l < end; l++) {
+		const struct dcn_fwd_nbr *e = dp->link[l].nbr;
+
+		if (e != NULL && __atomic_load_n(&e->mac, __ATOMIC_RELAXED) == mac)
+			return (int)l;
+	}
+	return -1;
+}
+
+static inline int
+to_us(const struct dcn_fc_wnode *x, uint16_t port, const struct rte_mbuf *m)
+{
+	uint64_t ours = 0;
+
+	memcpy(&ours, &x->fwd->port[port].mac, RTE_ETHER_ADDR_LEN);
+	return frame_mac(m, DST_MAC) == ours;
+}
+
+/* A credit frame: the peer's input queues have room again. Only a
+ * cable's peer, or a neighbour behind a switch port, can speak for the
+ * input queue of its link; behind a switch, its source MAC names it, and
+ * one unicast to another node (flooded by the switch) is not for us. */
+static inline void
+take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct dcn_fc_credit cr;
+	int link = fn->port_link[local];
 
-	if (fn->kind[local] == DCN_FC_PORT_CREDIT) {
+	if (fn->kind[local] == DCN_FC_PORT_SWITCH) {
+		link = to_us(x, local, m) ? mac_link(x->dp, local, frame_mac(m, SRC_MAC)) :
+					    -2;
+		if (link == -1)
+			fn->chan[fn->port_link[local] * fn->n_vcs].credit_bad++;
+	} else if (fn->kind[local] != DCN_FC_PORT_CREDIT) {
+		link = -1;
+	}
+	if (link >= 0) {
 		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
 				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
-		dcn_fc_credit_rx(fn, local, &cr);
+		dcn_fc_credit_rx(fn, (uint16_t)link, &cr);
 	}
 	rte_pktmbuf_free(m);
 }
@@ -130,6 +245,31 @@ in_vc(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
 		       (int)dcn_fc_vc(x->dp->fn, dcn_fwd_router_vc(e[ROUTER_TTL_OFF])) : 0;
 }
 
+/* in_chan: a data frame on a switch port from none of its neighbours. */
+#define IN_UNKNOWN (-2)
+
+/* The input channel of a frame received on local port in; -1 when it is
+ * not a data frame for this node (the direct path takes it: control
+ * frames, malformed ones, and on a switch port data for another MAC,
+ * which the forwarding step drops as such), IN_UNKNOWN when it is data
+ * from no neighbour: not credited, it cannot be queued. */
+static inline int
+in_chan(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
+{
+	const struct dcn_fc_node *fn = x->dp->fn;
+	int vc = in_vc(x, in, m), link;
+
+	if (vc < 0)
+		return -1;
+	if (fn->kind[in] != DCN_FC_PORT_SWITCH)
+		return fn->port_link[in] * fn->n_vcs + vc;
+	/* A data frame: at least 16 bytes, both MACs readable as words. */
+	if (!to_us(x, in, m))
+		return -1;
+	link = mac_link(x->dp, in, frame_mac(m, SRC_MAC));
+	return link < 0 ? IN_UNKNOWN : link * fn->n_vcs + vc;
+}
+
 /* Bytes 12 to 15 of a frame (at least 16 long), as loaded, masked to what
  * in_vc and out_chan read: the EtherType, a fabric header's frame type
  * and VC bits. Frames whose words are equal go to the same channel. */
@@ -159,17 +299,24 @@ chan_key(const struct rte_mbuf *m, int router)
 }
 
 /* Have the n frames of m all frame 0's channel key, which they are long
- * enough to have? */
+ * enough to have, and when mac is not -1 (a switch port, where the link
+ * is a MAC's) its MAC at offset mac? */
 static inline int
-same_chan(struct rte_mbuf *const *m, uint16_t n, int router)
+same_chan(struct rte_mbuf *const *m, uint16_t n, int router, int mac)
 {
-	uint64_t k0 = chan_key(m[0], router);
+	uint64_t k0 = chan_key(m[0], router), mac0;
 	uint16_t i;
 
 	if (k0 == UINT64_MAX)
 		return 0;
 	for (i = 1; i < n; i++)
 		if (chan_key(m[i], router) != k0)
+			return 0;
+	if (mac < 0)
+		return 1;
+	mac0 = frame_mac(m[0], (unsigned int)mac);
+	for (i = 1; i < n; i++)
+		if (frame_mac(m[i], (unsigned int)mac) != mac0)
 			return 0;
 	return 1;
 }
@@ -184,7 +331,7 @@ chan_tx(struct dcn_fc_wnode *x, struct dcn_fc_chan *c, uint16_t o,
 	const struct dcn_port *p = x->dp->port[o].port;
 	uint32_t sent;
 
-	if (x->dp->fn->kind[o] == DCN_FC_PORT_CREDIT) {
+	if (dcn_fc_kind_credited(x->dp->fn->kind[o])) {
 		uint32_t cr = dcn_fc_credits(c);
 
 		if (cr < n) {
@@ -235,7 +382,7 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_chan *c = &fn->chan[oc];
-	uint16_t o = (uint16_t)(oc / fn->n_vcs);
+	uint16_t o = fn->link_port[oc / fn->n_vcs];
 	uint32_t k = 0;
 
 	/* Cut-through: the output's owner with nothing queued ahead sends
@@ -278,7 +425,16 @@ struct pass {
 	struct chan_set touched; /* output channels with staged frames */
 };
 
-#define PASS_INIT { 0, { { 0 } }, { { 0 } } }
+/* Only the node's words of the sets are cleared, and read. */
+static inline void
+pass_init(struct pass *ps, const struct dcn_fc_node *fn)
+{
+	uint32_t nw = chan_words(fn);
+
+	ps->done = 0;
+	memset(ps->blocked.w, 0, nw * sizeof(uint64_t));
+	memset(ps->touched.w, 0, nw * sizeof(uint64_t));
+}
 
 /* Stage m for output channel oc if input in_idx has room there. */
 static inline int
@@ -303,6 +459,9 @@ admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 	return 1;
 }
 
+/* out_chan: the next hop's MAC is no neighbour's any more. */
+#define NO_CHAN UINT32_MAX
+
 /* The output channel of a routed frame m for local output port o. */
 static inline uint32_t
 out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
@@ -310,16 +469,23 @@ out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
 	const struct dcn_fc_node *fn = x->dp->fn;
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t vco = 0;
+	int link;
 
 	/* A fabric frame's VC is in its rewritten header; a Diamond
 	 * packet's in its TTL, which this hop has set. */
 	if (fn->kind[o] == DCN_FC_PORT_HOST)
-		return o * fn->n_vcs;
+		return fn->port_link[o] * fn->n_vcs;
 	if ((uint16_t)(e[12] << 8 | e[13]) == x->dp->ethertype)
 		vco = dcn_fc_vc(fn, dcn_fabric_vc_of(e[15]));
 	else if (x->fwd->router_mode && rte_pktmbuf_data_len(m) > ROUTER_TTL_OFF)
 		vco = dcn_fc_vc(fn, dcn_fwd_router_vc(e[ROUTER_TTL_OFF]));
-	return o * fn->n_vcs + vco;
+	if (fn->kind[o] != DCN_FC_PORT_SWITCH)
+		return fn->port_link[o] * fn->n_vcs + vco;
+	/* Behind a switch: the link of the MAC the forwarding step chose
+	 * (the switch delivers by it), read again as the step read it; a
+	 * neighbour that went down in between has none. */
+	link = mac_link(x->dp, o, frame_mac(m, DST_MAC));
+	return link < 0 ? NO_CHAN : (uint32_t)link * fn->n_vcs + vco;
 }
 
 /*
@@ -341,12 +507,13 @@ route_uniform(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
 	if (out[0] == DCN_FWD_CONTROL || in->held_n != 0)
 		return 0;
 	oc = out_chan(x, m[0], out[0]);
-	if (cs_has(&ps->blocked, oc) || x->w->stage_n[oc] != 0)
+	if (oc == NO_CHAN || cs_has(&ps->blocked, oc) || x->w->stage_n[oc] != 0)
 		return 0;
 	for (i = 1; i < n; i++)
 		if (out[i] != out[0])
 			return 0;
-	if (!same_chan(m, n, x->fwd->router_mode))
+	if (!same_chan(m, n, x->fwd->router_mode,
+		       fn->kind[out[0]] == DCN_FC_PORT_SWITCH ? DST_MAC : -1))
 		return 0;
 	if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) < n)
 		return 0;
@@ -380,6 +547,12 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 			continue;
 		}
 		oc = out_chan(x, m[i], out[i]);
+		if (unlikely(oc == NO_CHAN)) {
+			x->st[out[i]].unknown_dst++;
+			rte_pktmbuf_free(m[i]);
+			ps->done++;
+			continue;
+		}
 		if (!admit(x, ch, in_idx, oc, m[i], ps)) {
 			ch->held_oc[held] = (uint16_t)oc;
 			ch->held[held++] = m[i];
@@ -391,9 +564,9 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 static inline void
 pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 {
-	uint32_t w;
+	uint32_t w, nw = chan_words(x->dp->fn);
 
-	for (w = 0; w < CHAN_WORDS; w++)
+	for (w = 0; w < nw; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b));
 	if (ps->done)
@@ -402,7 +575,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 	 * only while frames are held, and every pass that leaves some held
 	 * ends here. */
 	if (in->held_n != 0)
-		memcpy(in->held_blocked, ps->blocked.w, sizeof(in->held_blocked));
+		memcpy(in->held_blocked, ps->blocked.w, nw * sizeof(uint64_t));
 }
 
 /* Has any output channel that blocked input in_idx room again? */
@@ -410,9 +583,9 @@ static inline int
 any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
 	 uint32_t in_idx)
 {
-	uint32_t w;
+	uint32_t w, nw = chan_words(fn);
 
-	for (w = 0; w < CHAN_WORDS; w++)
+	for (w = 0; w < nw; w++)
 		for (uint64_t b = in->held_blocked[w]; b; b &= b - 1) {
 			uint32_t oc = w << 6 | (uint32_t)__builtin_ctzll(b);
 
@@ -422,14 +595,12 @@ any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
 	return 0;
 }
 
-/* Frames m of one VC, received on local port in, into their input
- * channel. */
+/* Frames m of one input channel, received on local port in, into it. */
 static inline void
-in_burst(struct dcn_fc_wnode *x, uint16_t in, unsigned int vc,
+in_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 	 struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t in_idx = in * fn->n_vcs + vc;
 	struct dcn_fc_chan *ch = &fn->chan[in_idx];
 	unsigned int k;
 
@@ -441,9 +612,10 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, unsigned int vc,
 	 * queues behind them. */
 	if (x->dp->port[in].owner == x->w->idx && ch->held_n == 0 &&
 	    rte_ring_empty(ch->in_q)) {
-		struct pass ps = PASS_INIT;
+		struct pass ps;
 		uint16_t piece;
 
+		pass_init(&ps, fn);
 		do {
 			piece = (uint16_t)RTE_MIN(n, ch->in_cap);
 			route_burst(x, in, in_idx, m, piece, &ps);
@@ -496,7 +668,7 @@ take_credits(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
 	struct dcn_fc_node *fn = x->dp->fn;
 	uint16_t i;
 
-	if (n > CREDIT_BURST || fn->kind[in] != DCN_FC_PORT_CREDIT)
+	if (n > CREDIT_BURST || !dcn_fc_kind_credited(fn->kind[in]))
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!is_credit(x->dp->ethertype, m[i]))
@@ -504,7 +676,7 @@ take_credits(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
 	x->fwd->st.rx += n;
 	x->fwd->st.control += n;
 	for (i = 0; i < n; i++)
-		take_credit(fn, in, m[i]);
+		take_credit(x, in, m[i]);
 	return 1;
 }
 
@@ -512,26 +684,31 @@ uint16_t
 dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	struct rte_mbuf *q[DCN_FC_MAX_VCS][DCN_FC_BURST_MAX];
-	uint16_t nq[DCN_FC_MAX_VCS] = { 0 }, no = 0, i;
-	unsigned int vc;
-	int v0;
+	struct rte_mbuf *dm[DCN_FC_BURST_MAX], *g[DCN_FC_BURST_MAX];
+	int32_t dch[DCN_FC_BURST_MAX];
+	uint16_t nd = 0, no = 0, i, j, k;
+	int c0;
 
 	if (!x->fwd->port[in].host && take_credits(x, in, m, n))
 		return 0;
-	v0 = in_vc(x, in, m[0]);
+	c0 = in_chan(x, in, m[0]);
 
-	/* The usual burst: data frames of one VC, taken as they are (no
-	 * sorting, whose counters would chain one frame to the next). */
-	if (v0 >= 0 && same_chan(m, n, x->fwd->router_mode)) {
-		in_burst(x, in, (unsigned int)v0, m, n);
+	/* The usual burst: data frames of one channel, taken as they are
+	 * (no sorting, whose counters would chain one frame to the next). */
+	if (c0 >= 0 && same_chan(m, n, x->fwd->router_mode,
+				 fn->kind[in] == DCN_FC_PORT_SWITCH ? SRC_MAC : -1)) {
+		in_burst(x, in, (uint32_t)c0, m, n);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		int v = in_vc(x, in, m[i]);
+		int c = i == 0 ? c0 : in_chan(x, in, m[i]);
 
-		if (v >= 0) {
-			q[v][nq[v]++] = m[i];
+		if (c >= 0) {
+			dm[nd] = m[i];
+			dch[nd++] = c;
+		} else if (c == IN_UNKNOWN) {
+			x->st[in].unknown_src++;
+			rte_pktmbuf_free(m[i]);
 		} else if (!x->fwd->port[in].host &&
 			   is_credit(x->dp->ethertype, m[i])) {
 			/* Among data or hellos (a NIC hands over what came
@@ -539,14 +716,25 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 			 * control thread, which does not take credits. */
 			x->fwd->st.rx++;
 			x->fwd->st.control++;
-			take_credit(fn, in, m[i]);
+			take_credit(x, in, m[i]);
 		} else {
 			m[no++] = m[i]; /* no <= i: only frames already read */
 		}
 	}
-	for (vc = 0; vc < fn->n_vcs; vc++)
-		if (nq[vc] != 0)
-			in_burst(x, in, vc, q[vc], nq[vc]);
+	/* Each channel's frames in their order, channels in the order of
+	 * their first frame. */
+	for (i = 0; i < nd; i++) {
+		int32_t c = dch[i];
+
+		if (c < 0)
+			continue;
+		for (j = i, k = 0; j < nd; j++)
+			if (dch[j] == c) {
+				g[k++] = dm[j];
+				dch[j] = -1;
+			}
+		in_burst(x, in, (uint32_t)c, g, k);
+	}
 	return no;
 }
 
@@ -557,23 +745,26 @@ unsigned int
 dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	unsigned int vc, total = 0;
+	uint32_t in_idx = fn->port_link[local] * fn->n_vcs;
+	uint32_t end = in_idx + fn->port_links[local] * fn->n_vcs;
+	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
 
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		uint32_t in_idx = local * fn->n_vcs + vc;
+	for (; in_idx < end; in_idx++) {
 		struct dcn_fc_chan *in = &fn->chan[in_idx];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
-		struct pass ps = PASS_INIT;
+		struct pass ps;
 		uint32_t held = in->held_n, i, k, r;
 		uint16_t n;
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
+		pass_init(&ps, fn);
 		if (held != 0 && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
-			memcpy(ps.blocked.w, in->held_blocked, sizeof(ps.blocked.w));
+			memcpy(ps.blocked.w, in->held_blocked,
+			       chan_words(fn) * sizeof(uint64_t));
 		} else {
 			/* Held frames first, in order. */
 			for (i = 0, k = 0; i < held; i++) {
@@ -612,10 +803,12 @@ static unsigned int
 flush_down(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	unsigned int vc, total = 0;
+	uint32_t ci = fn->port_link[local] * fn->n_vcs;
+	uint32_t end = ci + fn->port_links[local] * fn->n_vcs;
+	unsigned int total = 0;
 
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		struct dcn_fc_chan *c = dcn_fc_chan(fn, local, vc);
+	for (; ci < end; ci++) {
+		struct dcn_fc_chan *c = &fn->chan[ci];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
 		uint16_t src[DCN_FC_BURST_MAX];
 		uint32_t n, k;
@@ -637,15 +830,18 @@ unsigned int
 dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	unsigned int i, vc, total = 0;
+	uint32_t first = fn->port_link[local] * fn->n_vcs;
+	uint32_t count = fn->port_links[local] * fn->n_vcs, i, k0;
+	unsigned int total = 0;
 
 	if (unlikely(__atomic_load_n(&x->dp->port[local].port->link_down,
 				     __ATOMIC_ACQUIRE)))
 		return flush_down(x, local);
-	/* Take turns at which VC goes first, so none starves the others. */
-	vc = (unsigned int)(x->w->sends++ % fn->n_vcs);
-	for (i = 0; i < fn->n_vcs; i++, vc = vc + 1 < fn->n_vcs ? vc + 1 : 0) {
-		struct dcn_fc_chan *c = &fn->chan[local * fn->n_vcs + vc];
+	/* Take turns at which channel goes first, so none starves the
+	 * others. */
+	k0 = (uint32_t)(x->w->sends++ % count);
+	for (i = 0; i < count; i++, k0 = k0 + 1 < count ? k0 + 1 : 0) {
+		struct dcn_fc_chan *c = &fn->chan[first + k0];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
 		uint16_t src[DCN_FC_BURST_MAX];
 		uint32_t n, sent, k;
@@ -665,14 +861,16 @@ dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 	return total;
 }
 
-void
-dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
+/* One link's credit frame, when due. */
+static void
+announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t now)
 {
 	struct dcn_fc_dp *dp = x->dp;
 	struct dcn_fc_node *fn = dp->fn;
 	struct dcn_fc_dp_port *pp = &dp->port[local];
+	struct dcn_fc_dp_link *lk = &dp->link[link];
 	const struct dcn_fwd_port *fp = &x->fwd->port[local];
-	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, local, 0);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, link, 0);
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 				    .type = DCN_FT_CREDIT,
 				    .len = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs) };
@@ -682,14 +880,24 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 	struct rte_mbuf *m;
 	unsigned int vc;
 	uint64_t mac;
-	uint64_t since = now - pp->credit_tsc;
+	uint64_t since = now - lk->credit_tsc;
 	int due = 0, changed = 0;
 	uint8_t *f;
 
-	if (fn->kind[local] != DCN_FC_PORT_CREDIT)
-		return;
+	/* The cable's peer, or everyone on it until a hello names the peer;
+	 * behind a switch, the neighbour alone (a frame to all would speak
+	 * for every link of the segment): none until its MAC is known. */
+	if (lk->nbr != NULL) {
+		mac = __atomic_load_n(&lk->nbr->mac, __ATOMIC_ACQUIRE);
+		if (mac == 0)
+			return;
+	} else {
+		mac = __atomic_load_n(&fp->peer_mac, __ATOMIC_ACQUIRE);
+		if (mac == 0)
+			mac = UINT64_MAX;
+	}
 	for (vc = 0; vc < fn->n_vcs; vc++) {
-		const struct dcn_fc_chan *ch = dcn_fc_chan(fn, local, vc);
+		const struct dcn_fc_chan *ch = dcn_fc_chan(fn, link, vc);
 
 		changed |= ch->freed != ch->announced;
 		due |= ch->freed - ch->announced >= dp->credit_batch;
@@ -698,15 +906,15 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 	 * interval; then it is repeated a few times, in case a frame was
 	 * lost, and after that only every 100 intervals. */
 	if (!due && since >= dp->credit_refresh_tsc)
-		due = changed || pp->credit_repeats < DCN_FC_CREDIT_REPEATS ||
+		due = changed || lk->credit_repeats < DCN_FC_CREDIT_REPEATS ||
 		      since >= 100 * dp->credit_refresh_tsc;
 	if (!due)
 		return;
-	pp->credit_tsc = now;
-	pp->credit_repeats = changed ? 0 : pp->credit_repeats + 1;
-	dcn_fc_credit_state(fn, local, &cr);
+	lk->credit_tsc = now;
+	lk->credit_repeats = changed ? 0 : lk->credit_repeats + 1;
+	dcn_fc_credit_state(fn, link, &cr);
 	for (vc = 0; vc < fn->n_vcs; vc++)
-		dcn_fc_chan(fn, local, vc)->announced = cr.freed[vc];
+		dcn_fc_chan(fn, link, vc)->announced = cr.freed[vc];
 	if (unlikely(dp->credit_drop_ppm) &&
 	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
 		c0->credit_lost++;
@@ -718,11 +926,12 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 		return;
 	}
 	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+		return;
+	}
 	memset(f, 0, flen);
-	/* The cable's peer, or everyone on it until a hello names the peer. */
-	mac = __atomic_load_n(&fp->peer_mac, __ATOMIC_ACQUIRE);
-	if (mac == 0)
-		mac = UINT64_MAX;
 	memcpy(f, &mac, RTE_ETHER_ADDR_LEN);
 	memcpy(f + RTE_ETHER_ADDR_LEN, &fp->mac, RTE_ETHER_ADDR_LEN);
 	dcn_fabric_put16(f + 12, dp->ethertype);
@@ -734,4 +943,16 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 		rte_pktmbuf_free(m);
 		c0->credit_lost++;
 	}
+}
+
+void
+dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
+{
+	const struct dcn_fc_node *fn = x->dp->fn;
+	uint16_t l, end = (uint16_t)(fn->port_link[local] + fn->port_links[local]);
+
+	if (!dcn_fc_kind_credited(fn->kind[local]))
+		return;
+	for (l = fn->port_link[local]; l < end; l++)
+		announce_link(x, local, l, now);
 }

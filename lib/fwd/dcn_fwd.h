@@ -104,6 +104,20 @@ dcn_fwd_nbr_find(const struct dcn_fwd_nbrs *nb, uint32_t vertex,
 	}
 }
 
+/** Neighbours the table holds behind topology port fabric_port (the
+ * links flow control keeps there). */
+static inline unsigned int
+dcn_fwd_nbrs_on_port(const struct dcn_fwd_nbrs *nb, uint16_t fabric_port)
+{
+	unsigned int n = 0;
+	uint32_t i;
+
+	for (i = 0; nb->slot != NULL && i <= nb->mask; i++)
+		n += nb->slot[i].vertex != DCN_FWD_NBR_EMPTY &&
+		     nb->slot[i].fabric_port == fabric_port;
+	return n;
+}
+
 /** Set a neighbour's MAC (control thread). */
 static inline void
 dcn_fwd_nbr_set_mac(struct dcn_fwd_nbr *e, const struct rte_ether_addr *mac)

@@ -13,7 +13,9 @@ config    two relays of novacube:k=4,n=2 from configuration files,
 
 The commands are those the documentation's telemetry table lists, which
 must be those dcnfwd registers (DPDK's "/" command). /dcn/fc must show
-every (port, VC) of a NovaCube relay.
+every (port, VC) of a NovaCube relay, and (emulated) every (neighbour,
+VC) of an RRect relay behind its two L2 switches, credits flowing on
+them.
 
 Usage: telemetry.py DCNFWD MODE      Exit 0 pass, 1 fail, 77 skip.
 """
@@ -118,6 +120,45 @@ def check_fc(tel, node, n_ports, when):
                                     for c in chans),
           "%s: each channel has its queues and counters (kinds %s)"
           % (when, ",".join(kinds)))
+
+
+def check_fc_switched(prefix):
+    """RRect(4,2,1): relay 00 reaches 7 neighbours through each of its two
+    switches; /dcn/fc has a channel per (neighbour, VC), each naming it,
+    and credits are taken and sent per neighbour."""
+    spec = "rrect:n=4,m=2,k=1"
+    cmd = [dcnfwd] + EAL + ["--file-prefix=" + prefix, "--", "--emulate", spec,
+                            "--rate", "2000", "--duration", "5", "--stats", "0"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    try:
+        tel = Telemetry(prefix)
+        time.sleep(3)
+        fc = tel.ask("/dcn/fc,00")
+        chans = [v for v in fc.values() if isinstance(v, dict)]
+        sw = [c for c in chans if c.get("kind") == "switch"]
+        vcs = len(set(c.get("vc") for c in chans))
+        # a vertex may share both switches with 00: links are per port
+        nbrs = sorted(set((c.get("port"), c.get("neighbour")) for c in sw))
+        check(len(nbrs) == 14 and len(sw) == 14 * vcs and
+              len(chans) == 15 * vcs,
+              "/dcn/fc,00 of %s: %d channels, %d behind switches, one per "
+              "(neighbour, VC) for %d neighbours x %d VCs"
+              % (spec, len(chans), len(sw), len(nbrs), vcs))
+        first = [c for c in sw if c.get("vc") == 0]
+        check(all(c.get("credit_rx", 0) > 0 and c.get("credit_tx", 0) > 0
+                  for c in first),
+              "credit frames taken from and sent to each of the %d "
+              "neighbours" % len(first))
+        check(all(c.get("peer_grant", 0) > 0 and c.get("grant", 0) > 0
+                  for c in sw), "every neighbour link granted both ways")
+        p.communicate(timeout=60)
+        check(p.returncode == 0, "dcnfwd ran to its end (exit %d)" % p.returncode)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
 
 
 def commands_match(tel, commands):
@@ -271,6 +312,7 @@ def main():
     prefix = "dcn-tel-%d" % os.getpid()
     if mode == "emulated":
         emulated(commands, prefix)
+        check_fc_switched(prefix + "-sw")
     elif mode == "config":
         from_config(commands, prefix)
     else:

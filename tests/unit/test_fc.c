@@ -22,7 +22,7 @@ make(const char *id, unsigned int vcs)
 	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
 				    .reserve_pct = 20, .n_vcs = vcs,
 				    .min_quota = 8 };
-	struct dcn_fc_node *fn = dcn_fc_node_create(id, 7, 3, kind, names, &conf);
+	struct dcn_fc_node *fn = dcn_fc_node_create(id, 7, 3, kind, NULL, names, &conf);
 
 	assert_non_null(fn);
 	return fn;
@@ -67,7 +67,7 @@ test_credit_vcs(void **state)
 				    .reserve_pct = 20, .n_vcs = 10,
 				    .min_quota = 8 };
 	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
-	struct dcn_fc_node *fn = dcn_fc_node_create("t-vcs", 1, 2, kind, NULL, &conf);
+	struct dcn_fc_node *fn = dcn_fc_node_create("t-vcs", 1, 2, kind, NULL, NULL, &conf);
 	struct dcn_fc_credit cr = { 7, 80, 2, { 0 } };
 	unsigned int vc;
 
@@ -244,12 +244,12 @@ test_bad_conf(void **state)
 	struct dcn_fc_conf conf = { .n_vcs = DCN_FC_MAX_VCS + 1 };
 
 	(void)state;
-	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, &conf));
+	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, NULL, &conf));
 	conf.n_vcs = 2;
 	conf.reserve_pct = 95;
-	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, &conf));
+	assert_null(dcn_fc_node_create("t-bad", 0, 1, kind, NULL, NULL, &conf));
 	conf.reserve_pct = 0;
-	assert_null(dcn_fc_node_create("t-bad", 0, 0, kind, NULL, &conf));
+	assert_null(dcn_fc_node_create("t-bad", 0, 0, kind, NULL, NULL, &conf));
 }
 
 int

@@ -9,6 +9,9 @@
  * full input queue drops and counts; credits run out and come back; a
  * lost credit frame is repaired by the next; a port whose link goes down
  * drops what waits for it, counted, and gives its internal credits back.
+ * Then relay 00 of RRect(4,2,1), whose two ports each reach three
+ * neighbours through an L2 switch: a link per neighbour, frames told
+ * apart by MAC, credits per neighbour, credit frames unicast to each.
  * Every test ends with the mempool at its baseline.
  */
 #include "test_common.h"
@@ -87,7 +90,7 @@ fix_open(void **state)
 		f.port[i].tx_ring = ring("tx", i);
 		f.port[i].rx_ring = ring("rx", i);
 	}
-	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, NULL, &conf);
+	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, NULL, NULL, &conf);
 	assert_non_null(f.fn);
 	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
 					 8, 1000), 0);
@@ -456,6 +459,302 @@ test_control_left_to_caller(void **state)
 	}
 }
 
+/* --- a relay behind L2 switches: RRect(4,2,1), relay 00, whose two
+ * switches have 8 ports --- */
+
+#define SW_LINKS 7                  /* neighbours behind each switch */
+#define SW_SHARE (IN_QUEUE / SW_LINKS)
+#define SW_GRANT (SW_SHARE * 80 / 100)
+
+static struct dcn_fwd_nbrs sw_nbrs;
+
+/* A neighbour's MAC: named after its vertex and our port behind which it
+ * is. */
+static struct rte_ether_addr
+nbr_mac(const struct dcn_fwd_nbr *e)
+{
+	struct rte_ether_addr m = { { 0x02, 0x10, 0, (uint8_t)(e->vertex >> 8),
+				      (uint8_t)e->vertex, (uint8_t)e->fabric_port } };
+
+	return m;
+}
+
+static int
+sw_open(void **state)
+{
+	struct dcn_fc_conf conf = { .in_queue = IN_QUEUE, .out_queue = 64,
+				    .reserve_pct = 20, .n_vcs = 2 };
+	uint8_t kind[DCN_FC_MAX_PORTS];
+	uint16_t links[DCN_FC_MAX_PORTS];
+	int16_t fport[DCN_FC_MAX_PORTS];
+	struct dcn_adj a[16];
+	unsigned int n, i, k;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.base = rte_mempool_in_use_count(mp);
+	f.t = topo_or_fail("rrect:n=4,m=2,k=1");
+	f.r = router_or_fail(f.t, DCN_ALGO_RRECT);
+	f.node = vertex_or_fail(f.t, "00");
+	f.tb = dcn_rtable_compile(f.r, f.node);
+	assert_non_null(f.tb);
+	assert_int_equal(dcn_fwd_nbrs_init(&sw_nbrs, f.t, f.node), 0);
+	for (i = 0; i <= sw_nbrs.mask; i++)
+		if (sw_nbrs.slot[i].vertex != DCN_FWD_NBR_EMPTY) {
+			struct rte_ether_addr m = nbr_mac(&sw_nbrs.slot[i]);
+
+			dcn_fwd_nbr_set_mac(&sw_nbrs.slot[i], &m);
+		}
+	n = dcn_topo_adj(f.t, f.node, a);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(dcn_fwd_init(&f.fwd[k], f.r, f.tb,
+					      DCN_FABRIC_ETHERTYPE, 0), 0);
+		for (i = 0; i < n; i++)
+			assert_int_equal(dcn_fwd_add_port(&f.fwd[k], a[i].port, 0,
+							  &mac0), (int)i);
+		assert_int_equal(dcn_fwd_add_port(&f.fwd[k], -1, 1, &mac0), (int)n);
+		dcn_fwd_set_nbrs(&f.fwd[k], &sw_nbrs);
+		dcn_fwd_set_peer_mac(&f.fwd[k], (uint16_t)n, &mac0);
+	}
+	f.n_ports = (uint16_t)(n + 1);
+	f.host = (uint16_t)n;
+	for (i = 0; i < f.n_ports; i++) {
+		kind[i] = i == f.host ? DCN_FC_PORT_HOST : DCN_FC_PORT_SWITCH;
+		fport[i] = i == f.host ? -1 : (int16_t)a[i].port;
+		links[i] = i == f.host ? 1 :
+			   (uint16_t)dcn_fwd_nbrs_on_port(&sw_nbrs, a[i].port);
+		f.port[i].nb_rxq = f.port[i].nb_txq = 1;
+		f.port[i].tx_ring = ring("tx", i);
+		f.port[i].rx_ring = ring("rx", i);
+	}
+	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, links, NULL,
+				  &conf);
+	assert_non_null(f.fn);
+	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
+					 8, 1000), 0);
+	assert_int_equal(dcn_fc_dp_bind_nbrs(&f.dp, &sw_nbrs, f.t, fport), 0);
+	for (i = 0; i < f.n_ports; i++)
+		dcn_fc_dp_set_port(&f.dp, (uint16_t)i, &f.port[i], 1);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(dcn_fc_worker_init(&f.w[k], k, f.fn->n_chans), 0);
+		f.x[k].dp = &f.dp;
+		f.x[k].w = &f.w[k];
+		f.x[k].fwd = &f.fwd[k];
+	}
+	return 0;
+}
+
+static int
+sw_close(void **state)
+{
+	fix_close(state);
+	dcn_fwd_nbrs_free(&sw_nbrs);
+	return 0;
+}
+
+/* The neighbour-table entry of vertex name behind local port 0. */
+static const struct dcn_fwd_nbr *
+sw_nbr(const char *name)
+{
+	const struct dcn_fwd_nbr *e =
+		dcn_fwd_nbr_find(&sw_nbrs, vertex_or_fail(f.t, name),
+				 (uint16_t)f.fwd[0].port[0].fabric_port);
+
+	assert_non_null(e);
+	return e;
+}
+
+/* A fabric frame of type type from src to dst, as a switch delivers it
+ * on port 0. */
+static struct rte_mbuf *
+sw_frame(const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+	 uint8_t type)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 60));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, 60);
+	memcpy(p, dst, 6);
+	memcpy(p + 6, src, 6);
+	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+	p[DCN_ETHER_HDR_LEN] = (uint8_t)(DCN_FABRIC_VERSION << 4 | type);
+	return m;
+}
+
+static struct rte_mbuf *
+sw_credit(const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+	  uint32_t grant, uint32_t freed0)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = DCN_FC_CREDIT_LEN(2) };
+	struct dcn_fc_credit cr = { 9, grant, 2, { freed0, 0 } };
+	struct rte_mbuf *m = sw_frame(src, dst, DCN_FT_CREDIT);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	return m;
+}
+
+/* A switch port has a link per neighbour, each with an equal share of the
+ * port's input queue; the links are named after the neighbours. */
+static void
+test_switch_links(void **state)
+{
+	uint16_t l = f.fn->port_link[0];
+	unsigned int k;
+
+	(void)state;
+	assert_int_equal(f.fn->n_links, 2 * SW_LINKS + 1);
+	assert_int_equal(f.fn->port_links[0], SW_LINKS);
+	assert_int_equal(f.fn->port_links[f.host], 1);
+	for (k = 0; k < SW_LINKS; k++) {
+		const struct dcn_fc_chan *c = dcn_fc_chan(f.fn, (uint16_t)(l + k), 1);
+
+		assert_int_equal(c->in_cap, SW_SHARE);
+		assert_int_equal(c->grant, SW_GRANT);
+		assert_non_null(strchr(f.fn->link_name[l + k], '>'));
+		assert_int_equal(f.fn->link_port[l + k], 0);
+	}
+	assert_int_equal(dcn_fc_dp_nbr_link(&f.dp, sw_nbr("02")) >= l, 1);
+	assert_string_equal(strchr(f.fn->link_name[dcn_fc_dp_nbr_link(&f.dp,
+						   sw_nbr("02"))], '>') + 1, "02");
+}
+
+/* Received data goes to the link of its source MAC, in that neighbour's
+ * share; data from a MAC no neighbour has is dropped and counted (it
+ * holds no credit, so it could overflow the shares); data for another
+ * MAC (flooded by the switch) is left to the forwarding step, which
+ * drops it as such. */
+static void
+test_switch_rx_by_source(void **state)
+{
+	struct rte_ether_addr a = nbr_mac(sw_nbr("01")), b = nbr_mac(sw_nbr("03"));
+	struct rte_ether_addr stranger = { { 0x02, 0x77, 0, 0, 0, 1 } };
+	uint16_t la = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, sw_nbr("01"));
+	uint16_t lb = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, sw_nbr("03"));
+	struct rte_mbuf *m[6];
+	unsigned int i;
+
+	(void)state;
+	m[0] = sw_frame(&a, &mac0, DCN_FT_DATA);
+	m[1] = sw_frame(&b, &mac0, DCN_FT_DATA);
+	m[2] = sw_frame(&a, &mac0, DCN_FT_DATA);
+	m[3] = sw_frame(&stranger, &mac0, DCN_FT_DATA);
+	m[4] = sw_frame(&a, &b, DCN_FT_DATA);
+	m[5] = sw_frame(&b, &mac0, DCN_FT_DATA);
+	/* Worker 0 owns nothing: frames wait in their input queues. */
+	assert_int_equal(dcn_fc_rx(&f.x[0], 0, m, 6), 1);
+	assert_int_equal(rte_ring_count(dcn_fc_chan(f.fn, la, 0)->in_q), 2);
+	assert_int_equal(rte_ring_count(dcn_fc_chan(f.fn, lb, 0)->in_q), 2);
+	assert_int_equal(f.x[0].st[0].unknown_src, 1);
+	/* The one left over is the frame for b's MAC. */
+	assert_int_equal(memcmp(rte_pktmbuf_mtod(m[0], uint8_t *), &b, 6), 0);
+	rte_pktmbuf_free(m[0]);
+	for (i = 0; i < f.fn->n_chans; i++)
+		drain(f.fn->chan[i].in_q);
+}
+
+/* A credit frame from a neighbour grants its link alone; one addressed to
+ * another node (flooded) is not ours to take; one from no neighbour is
+ * refused and counted. Routed frames then leave for a neighbour only
+ * within its credits, while frames for another neighbour of the same
+ * port go on. */
+static void
+test_switch_credits_per_neighbour(void **state)
+{
+	const struct dcn_fwd_nbr *ea = sw_nbr("01"), *eb = sw_nbr("02");
+	struct rte_ether_addr a = nbr_mac(ea), b = nbr_mac(eb);
+	struct rte_ether_addr stranger = { { 0x02, 0x77, 0, 0, 0, 1 } };
+	uint16_t la = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, ea);
+	uint16_t lb = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, eb);
+	uint16_t l0 = f.fn->port_link[0];
+	struct rte_mbuf *m[3];
+	struct dcn_fc_chan *out_a, *out_b;
+
+	(void)state;
+	m[0] = sw_credit(&a, &b, 10, 0);        /* flooded: for b */
+	m[1] = sw_credit(&stranger, &mac0, 10, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 2), 0);
+	assert_int_equal(dcn_fc_chan(f.fn, la, 0)->peer_known, 0);
+	assert_int_equal(dcn_fc_chan(f.fn, l0, 0)->credit_bad, 1);
+	m[0] = sw_credit(&a, &mac0, 10, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 1), 0);
+	out_a = dcn_fc_chan(f.fn, la, 0);
+	out_b = dcn_fc_chan(f.fn, lb, 0);
+	assert_int_equal(dcn_fc_credits(out_a), 10);
+	assert_int_equal(dcn_fc_credits(out_b), 0);
+	/* 20 host packets to 01, 20 to 02: one hop each, over the switch
+	 * of port 0 (VC 0: no relay hop taken yet). */
+	assert_int_equal(receive_host(1, dcn_topo_addr(f.t, ea->vertex), 20), 0);
+	assert_int_equal(receive_host(1, dcn_topo_addr(f.t, eb->vertex), 20), 0);
+	dcn_fc_send(&f.x[1], 0);
+	assert_int_equal(out_a->sent, 10);
+	assert_int_equal(out_b->sent, 0);
+	assert_int_equal(rte_ring_count(out_a->out_q), 10);
+	assert_int_equal(rte_ring_count(out_b->out_q), 20);
+	m[0] = sw_credit(&b, &mac0, 30, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 1), 0);
+	dcn_fc_send(&f.x[1], 0);
+	assert_int_equal(out_b->sent, 20);
+	assert_int_equal(out_a->sent, 10);
+	assert_int_equal(on_wire(0), 30);
+	{
+		struct rte_mbuf *w[30];
+		unsigned int i, to_a = 0, to_b = 0;
+
+		assert_int_equal(rte_ring_dequeue_bulk(f.port[0].tx_ring, (void **)w,
+						       30, NULL), 30);
+		for (i = 0; i < 30; i++) {
+			to_a += memcmp(rte_pktmbuf_mtod(w[i], uint8_t *), &a, 6) == 0;
+			to_b += memcmp(rte_pktmbuf_mtod(w[i], uint8_t *), &b, 6) == 0;
+		}
+		assert_int_equal(to_a, 10);
+		assert_int_equal(to_b, 20);
+		rte_pktmbuf_free_bulk(w, 30);
+	}
+}
+
+/* Credit frames go to each neighbour alone, addressed to its MAC, with
+ * that link's freed counts; a neighbour whose MAC is not known yet gets
+ * none (a broadcast would speak for every link on the switch). */
+static void
+test_switch_announce_unicast(void **state)
+{
+	const struct dcn_fwd_nbr *ea = sw_nbr("01"), *ec = sw_nbr("03");
+	struct rte_ether_addr a = nbr_mac(ea);
+	uint16_t la = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, ea);
+	struct rte_ether_addr none = { { 0 } };
+	struct rte_mbuf *m[2 * SW_LINKS];
+	struct dcn_fc_credit cr;
+	unsigned int n, i, to_a = 0;
+
+	(void)state;
+	dcn_fwd_nbr_set_mac((struct dcn_fwd_nbr *)(uintptr_t)ec, &none);
+	__atomic_store_n(&dcn_fc_chan(f.fn, la, 1)->freed, 12, __ATOMIC_RELEASE);
+	dcn_fc_announce(&f.x[1], 0, 1000000);
+	n = rte_ring_dequeue_burst(f.port[0].tx_ring, (void **)m, 2 * SW_LINKS, NULL);
+	assert_int_equal(n, SW_LINKS - 1);
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+
+		assert_false(p[0] & 1);
+		if (memcmp(p, &a, 6) != 0)
+			continue;
+		to_a++;
+		dcn_fc_read_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+				   dcn_fabric_get16(p + DCN_ETHER_HDR_LEN + 6), &cr);
+		assert_int_equal(cr.freed[1], 12);
+		assert_int_equal(cr.grant, SW_GRANT);
+	}
+	assert_int_equal(to_a, 1);
+	rte_pktmbuf_free_bulk(m, n);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -474,6 +773,13 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_among_data,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_switch_links, sw_open, sw_close),
+		cmocka_unit_test_setup_teardown(test_switch_rx_by_source,
+						sw_open, sw_close),
+		cmocka_unit_test_setup_teardown(test_switch_credits_per_neighbour,
+						sw_open, sw_close),
+		cmocka_unit_test_setup_teardown(test_switch_announce_unicast,
+						sw_open, sw_close),
 	};
 	int ret;
 

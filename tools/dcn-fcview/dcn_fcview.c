@@ -38,8 +38,8 @@ collect(const struct rte_memzone *mz, void *arg)
 static const char *
 kind_name(uint8_t k)
 {
-	return k == DCN_FC_PORT_CREDIT ? "credit" : k == DCN_FC_PORT_HOST ? "host" :
-										   "no-credit";
+	return k == DCN_FC_PORT_CREDIT ? "credit" : k == DCN_FC_PORT_SWITCH ? "switch" :
+	       k == DCN_FC_PORT_HOST ? "host" : "no-credit";
 }
 
 static void
@@ -50,26 +50,26 @@ print_text(void)
 	for (i = 0; i < n_nodes; i++) {
 		struct dcn_fc_node *fn = nodes[i];
 
-		printf("node %s: %u ports, %u VCs\n", fn->name, fn->n_ports,
-		       fn->n_vcs);
-		printf("  %-14s %2s %-6s %11s %5s %11s %11s %10s %10s %8s\n", "port",
+		printf("node %s: %u ports, %u links, %u VCs\n", fn->name, fn->n_ports,
+		       fn->n_links, fn->n_vcs);
+		printf("  %-20s %2s %-6s %11s %5s %11s %11s %10s %10s %8s\n", "link",
 		       "vc", "kind", "in/cap", "held", "out/cap", "credits",
 		       "freed", "sent", "stalls");
 		for (c = 0; c < fn->n_chans; c++) {
 			const struct dcn_fc_chan *ch = &fn->chan[c];
-			unsigned int port = c / fn->n_vcs;
+			unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
 			char in[24], out[24], cr[24];
 
 			snprintf(in, sizeof(in), "%u/%u", dcn_fc_in_depth(ch), ch->in_cap);
 			snprintf(out, sizeof(out), "%u/%u", rte_ring_count(ch->out_q),
 				 ch->out_cap);
-			if (fn->kind[port] == DCN_FC_PORT_CREDIT)
+			if (dcn_fc_kind_credited(fn->kind[port]))
 				snprintf(cr, sizeof(cr), "%u/%u", dcn_fc_credits(ch),
 					 ch->peer_grant);
 			else
 				snprintf(cr, sizeof(cr), "-");
-			printf("  %-14s %2u %-6s %11s %5u %11s %11s %10u %10u %8lu\n",
-			       fn->port_name[port], c % fn->n_vcs, kind_name(fn->kind[port]),
+			printf("  %-20s %2u %-6s %11s %5u %11s %11s %10u %10u %8lu\n",
+			       fn->link_name[link], c % fn->n_vcs, kind_name(fn->kind[port]),
 			       in, ch->held_n, out, cr, ch->freed, ch->sent,
 			       (unsigned long)ch->stalls);
 		}
@@ -89,16 +89,19 @@ print_json(void)
 		       fn->name, fn->n_vcs);
 		for (c = 0; c < fn->n_chans; c++) {
 			const struct dcn_fc_chan *ch = &fn->chan[c];
-			unsigned int port = c / fn->n_vcs;
+			unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
+			const char *nbr = strchr(fn->link_name[link], '>');
 
-			printf("%s{\"port\": \"%s\", \"vc\": %u, \"kind\": \"%s\", "
+			printf("%s{\"port\": \"%s\", \"neighbour\": \"%s\", "
+			       "\"vc\": %u, \"kind\": \"%s\", "
 			       "\"in_depth\": %u, \"in_cap\": %u, \"out_depth\": %u, "
 			       "\"out_cap\": %u, \"credits\": %u, \"peer_grant\": %u, "
 			       "\"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
-			       c ? ", " : "", fn->port_name[port], c % fn->n_vcs,
+			       c ? ", " : "", fn->port_name[port], nbr ? nbr + 1 : "",
+			       c % fn->n_vcs,
 			       kind_name(fn->kind[port]), dcn_fc_in_depth(ch), ch->in_cap,
 			       rte_ring_count(ch->out_q), ch->out_cap,
-			       fn->kind[port] == DCN_FC_PORT_CREDIT ? dcn_fc_credits(ch) : 0,
+			       dcn_fc_kind_credited(fn->kind[port]) ? dcn_fc_credits(ch) : 0,
 			       ch->peer_grant, ch->freed, ch->sent,
 			       (unsigned long)ch->stalls);
 		}
