@@ -15,8 +15,10 @@
 
 /* An emulated switch port's egress buffer, frames, unless set: enough
  * for what the default grants let a relay's neighbours have in flight
- * toward it in the fabrics' tested sizes (lib/fc/README.md). */
-#define DCNFWD_EMU_SWITCH_BUFFER 2048
+ * toward it in the fabrics' tested sizes (588 frames in RRect(4,2,1),
+ * 1,020 in Totoro(4,4,1), 3,264 in LaScaDa(2,2) with its 16 VCs;
+ * lib/fc/README.md). */
+#define DCNFWD_EMU_SWITCH_BUFFER 4096
 
 static inline unsigned int
 dcnfwd_emu_switch_buffer(const struct dcnfwd *d)

@@ -67,7 +67,7 @@ static const struct run_opt_def run_opts[] = {
 	  "as the rings go)" },
 	{ "switch-buffer", O_SWITCH_BUFFER, "FRAMES", "emulation",
 	  "egress buffer of each emulated L2 switch port, 16..65536 (default "
-	  "1024): what it cannot hold is dropped and counted, as on a real "
+	  "4096): what it cannot hold is dropped and counted, as on a real "
 	  "switch" },
 	{ "unplug", O_UNPLUG, "WHAT", "emulation",
 	  "pull a cable during the run: NODE:PORT (a node's topology port) or "

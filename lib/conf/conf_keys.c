@@ -108,7 +108,9 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	  "virtual channels per link, at most the routing's VC rule needs; "
 	  "0: as many as it needs (fewer can deadlock: dcn-topo cdg --vcs N)" },
 	{ "flow_control", "input_queue", DCN_CONF_UINT, 0, 16, 1u << 16, "N",
-	  "256", NODE(fc_in_queue), "in-queue", "input queue slots per (port, VC)" },
+	  "256", NODE(fc_in_queue), "in-queue",
+	  "input queue slots per (port, VC); a switch port's neighbours share "
+	  "them" },
 	{ "flow_control", "output_queue", DCN_CONF_UINT, 0, 16, 1u << 18, "N",
 	  "512", NODE(fc_out_queue), "out-queue",
 	  "output queue slots per (port, VC), shared out among the inputs" },

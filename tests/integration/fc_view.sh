@@ -4,8 +4,10 @@
 # memory as a DPDK secondary process. The primary needs hugepages (a
 # --no-huge process shares no memory), so this test reserves some in a
 # hugetlbfs mount of its own and gives back what it took.
-# Checks: every node and (port, VC) channel is there, cables hold credits
-# granted by their peers, and the sent counters move between two reads.
+# Checks, on NovaCube (cables) and RRect (relays behind L2 switches):
+# every node and channel is there (a channel per (neighbour, VC) behind a
+# switch, the neighbour named), links hold credits granted by their
+# peers, and the sent counters move between two reads.
 # Usage: fc_view.sh DCNFWD DCN_FCVIEW  (exit 77: cannot run here)
 set -u
 DCNFWD=$1
@@ -40,30 +42,40 @@ mounted=1
 EAL=(-l 0-1 --no-pci --huge-dir "$dir/huge" -m 640 --file-prefix "$prefix"
      --log-level=4)
 
-"$DCNFWD" "${EAL[@]}" -- --emulate novacube:k=4,n=2 --rate 20000 \
-	--link-rate 20000 --duration 60 --stats 0 > "$dir/dcnfwd.log" 2>&1 &
-pid=$!
-for i in $(seq 100); do
-	grep -q "knows its neighbours" "$dir/dcnfwd.log" && break
-	if ! kill -0 "$pid" 2>/dev/null; then
-		grep -q "EAL init failed" "$dir/dcnfwd.log" &&
-			skip "EAL did not start on hugepages: $(tail -2 "$dir/dcnfwd.log")"
-		cat "$dir/dcnfwd.log"
-		echo "FAIL: dcnfwd exited"
+# view SPEC: run dcnfwd on SPEC, read it twice with dcn-fcview (JSON) and
+# once as text, stop it.
+view() {
+	"$DCNFWD" "${EAL[@]}" -- --emulate "$1" --rate 20000 \
+		--link-rate 20000 --duration 60 --stats 0 > "$dir/dcnfwd.log" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		grep -q "knows its neighbours" "$dir/dcnfwd.log" && break
+		if ! kill -0 "$pid" 2>/dev/null; then
+			grep -q "EAL init failed" "$dir/dcnfwd.log" &&
+				skip "EAL did not start on hugepages: $(tail -2 "$dir/dcnfwd.log")"
+			cat "$dir/dcnfwd.log"
+			echo "FAIL: dcnfwd exited"
+			exit 1
+		fi
+		sleep 0.1
+	done
+	sleep 1
+	"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- \
+		--json --count 2 --interval 1 > "$dir/view.json" 2> "$dir/view.err"
+	rc=$?
+	"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- | head -9
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+	rm -rf "/var/run/dpdk/$prefix"
+	if [ $rc -ne 0 ]; then
+		cat "$dir/view.err"
+		echo "FAIL: dcn-fcview exited $rc"
 		exit 1
 	fi
-	sleep 0.1
-done
-sleep 1
-"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- \
-	--json --count 2 --interval 1 > "$dir/view.json" 2> "$dir/view.err"
-rc=$?
-"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- | head -9
-if [ $rc -ne 0 ]; then
-	cat "$dir/view.err"
-	echo "FAIL: dcn-fcview exited $rc"
-	exit 1
-fi
+}
+
+view novacube:k=4,n=2
 python3 - "$dir/view.json" <<'PY'
 import json, sys
 views = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
@@ -94,5 +106,45 @@ check(sent(second) > sent(first), "frames sent between the reads: %d"
 sys.exit(1 if bad else 0)
 PY
 rc=$?
+
+# Relays behind L2 switches: a link per neighbour, each with its share of
+# its port's input queue and its neighbour's grant.
+view rrect:n=4,m=2,k=1
+python3 - "$dir/view.json" <<'PY'
+import json, sys
+views = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+bad = []
+def check(cond, msg):
+    print("  %s: %s" % ("ok  " if cond else "FAIL", msg))
+    if not cond:
+        bad.append(msg)
+check(len(views) == 2, "two reads")
+first, second = views
+check(len(first["nodes"]) == 32, "32 nodes (%d)" % len(first["nodes"]))
+# RRect(4,2,1): two switch ports of 7 neighbours each and a host port
+for n in first["nodes"]:
+    sw = [c for c in n["channels"] if c["kind"] == "switch"]
+    links = set((c["port"], c["neighbour"]) for c in sw)
+    if len(links) != 14 or len(sw) != 14 * n["vcs"] or \
+       not all(c["neighbour"] for c in sw):
+        check(False, "node %s: %d switch channels, %d (port, neighbour) links"
+              % (n["node"], len(sw), len(links)))
+        break
+else:
+    check(True, "every node: 14 (port, neighbour) links, each named, a "
+          "channel per VC")
+sw = [c for n in first["nodes"] for c in n["channels"] if c["kind"] == "switch"]
+# 256 slots a port shared by 7 neighbours: 36 each, 28 granted
+check(all(c["in_cap"] == 36 and c["peer_grant"] == 28 for c in sw),
+      "every neighbour's share 36 slots, granted 28 by it")
+check(all(0 <= c["credits"] <= c["peer_grant"] for c in sw),
+      "credits within the grant")
+sent = lambda v: sum(c["sent"] for n in v["nodes"] for c in n["channels"]
+                     if c["kind"] == "switch")
+check(sent(second) > sent(first), "frames sent to neighbours between the "
+      "reads: %d" % (sent(second) - sent(first)))
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] && [ $rc -eq 0 ] && rc=0 || rc=1
 [ $rc -eq 0 ] && echo "PASS: dcn-fcview" || echo "FAIL: dcn-fcview"
 exit $rc
