@@ -402,7 +402,6 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		uint16_t links[DCN_FWD_MAX_PORTS];
 		int16_t fport[DCN_FWD_MAX_PORTS];
 		const char *names[DCN_FWD_MAX_PORTS];
-		unsigned int in_queue = d->fcc.in_queue ? d->fcc.in_queue : 512;
 		char id[16];
 
 		for (l = 0; l < n->n_ports; l++) {
@@ -419,11 +418,13 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				kind[l] = DCN_FC_PORT_NOCREDIT;
 				links[l] = 1;
 			}
-			if (in_queue / links[l] < 2) {
+			/* dcn_fc_node_create refuses it too, without naming
+			 * the port. */
+			if (d->fcc.in_queue / links[l] < 2) {
 				fprintf(stderr, "dcnfwd: node %s port %s: %u neighbours "
 					"behind its switch share an input queue of %u "
 					"frames: each needs 2 at least (raise in_queue)\n",
-					n->name, p->name, links[l], in_queue);
+					n->name, p->name, links[l], d->fcc.in_queue);
 				return -EINVAL;
 			}
 		}

@@ -223,13 +223,13 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 {
 	const struct dcn_fc_chan *ch = &fn->chan[c];
 	unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
-	const char *nbr = strchr(fn->link_name[link], '>');
+	const char *nbr = dcn_fc_link_neighbour(fn, (uint16_t)link);
 
 	rte_tel_data_start_dict(e);
 	TEL_TRY(rte_tel_data_add_dict_string(e, "port", fn->port_name[port]));
 	/* behind a switch: the neighbour whose link this is */
 	if (nbr != NULL)
-		TEL_TRY(rte_tel_data_add_dict_string(e, "neighbour", nbr + 1));
+		TEL_TRY(rte_tel_data_add_dict_string(e, "neighbour", nbr));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "vc", c % fn->n_vcs));
 	TEL_TRY(rte_tel_data_add_dict_string(e, "kind",
 		fn->kind[port] == DCN_FC_PORT_CREDIT ? "credit" :

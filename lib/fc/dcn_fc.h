@@ -41,6 +41,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
@@ -213,6 +214,30 @@ static inline struct dcn_fc_chan *
 dcn_fc_chan(struct dcn_fc_node *fn, uint16_t link, unsigned int vc)
 {
 	return &fn->chan[link * fn->n_vcs + dcn_fc_vc(fn, vc)];
+}
+
+/** Channels of local port port: [dcn_fc_port_chan0, dcn_fc_port_chan_end),
+ * its links one after the other, each VC by VC. */
+static inline uint32_t
+dcn_fc_port_chan0(const struct dcn_fc_node *fn, uint16_t port)
+{
+	return (uint32_t)fn->port_link[port] * fn->n_vcs;
+}
+
+static inline uint32_t
+dcn_fc_port_chan_end(const struct dcn_fc_node *fn, uint16_t port)
+{
+	return ((uint32_t)fn->port_link[port] + fn->port_links[port]) * fn->n_vcs;
+}
+
+/** The neighbour a link behind a switch port leads to, as named in its
+ * link_name; NULL for a cable's or a host port's link. */
+static inline const char *
+dcn_fc_link_neighbour(const struct dcn_fc_node *fn, uint16_t link)
+{
+	const char *gt = strchr(fn->link_name[link], '>');
+
+	return gt != NULL ? gt + 1 : NULL;
 }
 
 /** Start a link's credits over with the peer's next credit frame (the

@@ -85,6 +85,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	unsigned int vcs = conf->n_vcs ? conf->n_vcs : 2;
 	unsigned int min_quota = conf->min_quota ? conf->min_quota : 32;
 	uint32_t in_cap[DCN_FC_MAX_LINKS];
+	uint16_t nlinks[DCN_FC_MAX_PORTS];
 	char mzname[RTE_MEMZONE_NAMESIZE];
 	const struct rte_memzone *mz;
 	struct dcn_fc_node *fn;
@@ -104,6 +105,8 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	for (i = 0; i < n_ports; i++) {
 		uint32_t nl = kind[i] == DCN_FC_PORT_SWITCH && links != NULL &&
 				      links[i] > 0 ? links[i] : 1;
+
+		nlinks[i] = (uint16_t)nl;
 
 		if (n_links + nl > DCN_FC_MAX_LINKS) {
 			rte_errno = ENOSPC;
@@ -155,9 +158,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		snprintf(fn->port_name[i], sizeof(fn->port_name[i]), "%s",
 			 names != NULL && names[i] != NULL ? names[i] : "");
 		fn->port_link[i] = (uint16_t)l;
-		fn->port_links[i] = (uint16_t)(kind[i] == DCN_FC_PORT_SWITCH &&
-						       links != NULL && links[i] > 0 ?
-					       links[i] : 1);
+		fn->port_links[i] = nlinks[i];
 		for (k = 0; k < fn->port_links[i]; k++, l++) {
 			fn->link_port[l] = (uint16_t)i;
 			snprintf(fn->link_name[l], sizeof(fn->link_name[l]), "%s",

@@ -183,10 +183,8 @@ mac_link(const struct dcn_fc_dp *dp, uint16_t port, uint64_t mac)
 static inline int
 to_us(const struct dcn_fc_wnode *x, uint16_t port, const struct rte_mbuf *m)
 {
-	uint64_t ours = 0;
-
-	memcpy(&ours, &x->fwd->port[port].mac, RTE_ETHER_ADDR_LEN);
-	return frame_mac(m, DST_MAC) == ours;
+	return rte_is_same_ether_addr(rte_pktmbuf_mtod(m, const struct rte_ether_addr *),
+				      &x->fwd->port[port].mac);
 }
 
 /* A credit frame: the peer's input queues have room again. Only a
@@ -199,15 +197,14 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 	struct dcn_fc_node *fn = x->dp->fn;
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct dcn_fc_credit cr;
-	int link = fn->port_link[local];
+	int link = -1;
 
-	if (fn->kind[local] == DCN_FC_PORT_SWITCH) {
-		link = to_us(x, local, m) ? mac_link(x->dp, local, frame_mac(m, SRC_MAC)) :
-					    -2;
-		if (link == -1)
-			fn->chan[fn->port_link[local] * fn->n_vcs].credit_bad++;
-	} else if (fn->kind[local] != DCN_FC_PORT_CREDIT) {
-		link = -1;
+	if (fn->kind[local] == DCN_FC_PORT_CREDIT) {
+		link = fn->port_link[local];
+	} else if (fn->kind[local] == DCN_FC_PORT_SWITCH && to_us(x, local, m)) {
+		link = mac_link(x->dp, local, frame_mac(m, SRC_MAC));
+		if (link < 0)
+			fn->chan[dcn_fc_port_chan0(fn, local)].credit_bad++;
 	}
 	if (link >= 0) {
 		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
@@ -745,8 +742,8 @@ unsigned int
 dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t in_idx = fn->port_link[local] * fn->n_vcs;
-	uint32_t end = in_idx + fn->port_links[local] * fn->n_vcs;
+	uint32_t in_idx = dcn_fc_port_chan0(fn, local);
+	uint32_t end = dcn_fc_port_chan_end(fn, local);
 	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
 
@@ -803,8 +800,8 @@ static unsigned int
 flush_down(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t ci = fn->port_link[local] * fn->n_vcs;
-	uint32_t end = ci + fn->port_links[local] * fn->n_vcs;
+	uint32_t ci = dcn_fc_port_chan0(fn, local);
+	uint32_t end = dcn_fc_port_chan_end(fn, local);
 	unsigned int total = 0;
 
 	for (; ci < end; ci++) {
@@ -830,8 +827,8 @@ unsigned int
 dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t first = fn->port_link[local] * fn->n_vcs;
-	uint32_t count = fn->port_links[local] * fn->n_vcs, i, k0;
+	uint32_t first = dcn_fc_port_chan0(fn, local);
+	uint32_t count = dcn_fc_port_chan_end(fn, local) - first, i, k0;
 	unsigned int total = 0;
 
 	if (unlikely(__atomic_load_n(&x->dp->port[local].port->link_down,

@@ -19,6 +19,7 @@ them.
 
 Usage: telemetry.py DCNFWD MODE      Exit 0 pass, 1 fail, 77 skip.
 """
+import contextlib
 import json
 import os
 import re
@@ -122,17 +123,33 @@ def check_fc(tel, node, n_ports, when):
           % (when, ",".join(kinds)))
 
 
+@contextlib.contextmanager
+def emulating(prefix, spec, args):
+    """dcnfwd emulating spec (args after it), with a telemetry client: the
+    body runs while it does, then it must run to its end; stopped and its
+    runtime directory removed whatever happens."""
+    cmd = [dcnfwd] + EAL + ["--file-prefix=" + prefix, "--", "--emulate",
+                            spec] + args
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    try:
+        yield p, Telemetry(prefix)
+        p.communicate(timeout=60)
+        check(p.returncode == 0, "dcnfwd ran to its end (exit %d)" % p.returncode)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+
+
 def check_fc_switched(prefix):
     """RRect(4,2,1): relay 00 reaches 7 neighbours through each of its two
     switches; /dcn/fc has a channel per (neighbour, VC), each naming it,
     and credits are taken and sent per neighbour."""
     spec = "rrect:n=4,m=2,k=1"
-    cmd = [dcnfwd] + EAL + ["--file-prefix=" + prefix, "--", "--emulate", spec,
-                            "--rate", "2000", "--duration", "5", "--stats", "0"]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
-    try:
-        tel = Telemetry(prefix)
+    with emulating(prefix, spec, ["--rate", "2000", "--duration", "5",
+                                  "--stats", "0"]) as (p, tel):
         time.sleep(3)
         fc = tel.ask("/dcn/fc,00")
         chans = [v for v in fc.values() if isinstance(v, dict)]
@@ -152,13 +169,6 @@ def check_fc_switched(prefix):
               "neighbours" % len(first))
         check(all(c.get("peer_grant", 0) > 0 and c.get("grant", 0) > 0
                   for c in sw), "every neighbour link granted both ways")
-        p.communicate(timeout=60)
-        check(p.returncode == 0, "dcnfwd ran to its end (exit %d)" % p.returncode)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
 
 
 def commands_match(tel, commands):
@@ -173,14 +183,10 @@ def gen_of(tel, node):
 
 
 def emulated(commands, prefix):
-    cmd = [dcnfwd] + EAL + ["--file-prefix=" + prefix, "--", "--emulate", SPEC,
-                            "--rate", "2000", "--duration", "14", "--stats",
-                            "0", "--unplug", "(0,0):0", "--unplug-mode",
-                            "carrier", "--unplug-at", "6", "--replug-at", "0"]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
-    try:
-        tel = Telemetry(prefix)
+    args = ["--rate", "2000", "--duration", "14", "--stats", "0", "--unplug",
+            "(0,0):0", "--unplug-mode", "carrier", "--unplug-at", "6",
+            "--replug-at", "0"]
+    with emulating(prefix, SPEC, args) as (p, tel):
         time.sleep(2)
         if p.poll() is not None:
             out = p.stdout.read()
@@ -206,13 +212,6 @@ def emulated(commands, prefix):
             check(route.get("table_generation") == g1,
                   "/dcn/route reads the rebuilt table")
             sweep(tel, commands, nodes, addrs, p, "emulated, after the cut")
-        out, _ = p.communicate(timeout=60)
-        check(p.returncode == 0, "dcnfwd ran to its end (exit %d)" % p.returncode)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
 
 
 def node_addrs(spec, names):

@@ -42,6 +42,19 @@ struct fix {
 
 static struct fix f;
 
+static struct dcn_fwd_nbrs sw_nbrs;
+
+/* A neighbour's MAC: named after its vertex and our port behind which it
+ * is. */
+static struct rte_ether_addr
+nbr_mac(const struct dcn_fwd_nbr *e)
+{
+	struct rte_ether_addr m = { { 0x02, 0x10, 0, (uint8_t)(e->vertex >> 8),
+				      (uint8_t)e->vertex, (uint8_t)e->fabric_port } };
+
+	return m;
+}
+
 static struct rte_ring *
 ring(const char *what, unsigned int i)
 {
@@ -54,23 +67,38 @@ ring(const char *what, unsigned int i)
 	return r;
 }
 
-static int
-fix_open(void **state)
+/* The relay node of spec, as routed by algo, with two workers' contexts
+ * and its flow-control node; nb non-NULL: every fabric port is on an L2
+ * switch, its neighbours in nb (filled here, each with a MAC of its own),
+ * else every fabric port is a cable. */
+static void
+fix_build(const char *spec, enum dcn_route_algo algo, const char *node,
+	  struct dcn_fwd_nbrs *nb)
 {
 	struct dcn_fc_conf conf = { .in_queue = IN_QUEUE, .out_queue = 64,
 				    .reserve_pct = 20, .n_vcs = 2 };
 	uint8_t kind[DCN_FC_MAX_PORTS];
+	uint16_t links[DCN_FC_MAX_PORTS];
+	int16_t fport[DCN_FC_MAX_PORTS];
 	struct dcn_adj a[16];
 	unsigned int n, i, k;
 
-	(void)state;
 	memset(&f, 0, sizeof(f));
 	f.base = rte_mempool_in_use_count(mp);
-	f.t = topo_or_fail("novacube:k=4,n=2");
-	f.r = router_or_fail(f.t, DCN_ALGO_DOR);
-	f.node = vertex_or_fail(f.t, "(1,0)");
+	f.t = topo_or_fail(spec);
+	f.r = router_or_fail(f.t, algo);
+	f.node = vertex_or_fail(f.t, node);
 	f.tb = dcn_rtable_compile(f.r, f.node);
 	assert_non_null(f.tb);
+	if (nb != NULL) {
+		assert_int_equal(dcn_fwd_nbrs_init(nb, f.t, f.node), 0);
+		for (i = 0; i <= nb->mask; i++)
+			if (nb->slot[i].vertex != DCN_FWD_NBR_EMPTY) {
+				struct rte_ether_addr m = nbr_mac(&nb->slot[i]);
+
+				dcn_fwd_nbr_set_mac(&nb->slot[i], &m);
+			}
+	}
 	n = dcn_topo_adj(f.t, f.node, a);
 	for (k = 0; k < 2; k++) {
 		assert_int_equal(dcn_fwd_init(&f.fwd[k], f.r, f.tb,
@@ -79,21 +107,33 @@ fix_open(void **state)
 			assert_int_equal(dcn_fwd_add_port(&f.fwd[k], a[i].port, 0,
 							  &mac0), (int)i);
 		assert_int_equal(dcn_fwd_add_port(&f.fwd[k], -1, 1, &mac0), (int)n);
-		for (i = 0; i <= n; i++)
-			dcn_fwd_set_peer_mac(&f.fwd[k], (uint16_t)i, &mac0);
+		if (nb != NULL) {
+			dcn_fwd_set_nbrs(&f.fwd[k], nb);
+			dcn_fwd_set_peer_mac(&f.fwd[k], (uint16_t)n, &mac0);
+		} else {
+			for (i = 0; i <= n; i++)
+				dcn_fwd_set_peer_mac(&f.fwd[k], (uint16_t)i, &mac0);
+		}
 	}
 	f.n_ports = (uint16_t)(n + 1);
 	f.host = (uint16_t)n;
 	for (i = 0; i < f.n_ports; i++) {
-		kind[i] = i == f.host ? DCN_FC_PORT_HOST : DCN_FC_PORT_CREDIT;
+		kind[i] = i == f.host ? DCN_FC_PORT_HOST :
+			  nb != NULL  ? DCN_FC_PORT_SWITCH : DCN_FC_PORT_CREDIT;
+		fport[i] = i == f.host ? -1 : (int16_t)a[i].port;
+		links[i] = kind[i] == DCN_FC_PORT_SWITCH ?
+				   (uint16_t)dcn_fwd_nbrs_on_port(nb, a[i].port) : 1;
 		f.port[i].nb_rxq = f.port[i].nb_txq = 1;
 		f.port[i].tx_ring = ring("tx", i);
 		f.port[i].rx_ring = ring("rx", i);
 	}
-	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, NULL, NULL, &conf);
+	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, links, NULL,
+				  &conf);
 	assert_non_null(f.fn);
 	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
 					 8, 1000), 0);
+	if (nb != NULL)
+		assert_int_equal(dcn_fc_dp_bind_nbrs(&f.dp, nb, f.t, fport), 0);
 	/* Worker 1 owns every port; worker 0 only receives. */
 	for (i = 0; i < f.n_ports; i++)
 		dcn_fc_dp_set_port(&f.dp, (uint16_t)i, &f.port[i], 1);
@@ -103,6 +143,14 @@ fix_open(void **state)
 		f.x[k].w = &f.w[k];
 		f.x[k].fwd = &f.fwd[k];
 	}
+}
+
+/* Relay (1,0) of NovaCube k=4, n=2 under DOR: cables. */
+static int
+fix_open(void **state)
+{
+	(void)state;
+	fix_build("novacube:k=4,n=2", DCN_ALGO_DOR, "(1,0)", NULL);
 	return 0;
 }
 
@@ -466,81 +514,11 @@ test_control_left_to_caller(void **state)
 #define SW_SHARE (IN_QUEUE / SW_LINKS)
 #define SW_GRANT (SW_SHARE * 80 / 100)
 
-static struct dcn_fwd_nbrs sw_nbrs;
-
-/* A neighbour's MAC: named after its vertex and our port behind which it
- * is. */
-static struct rte_ether_addr
-nbr_mac(const struct dcn_fwd_nbr *e)
-{
-	struct rte_ether_addr m = { { 0x02, 0x10, 0, (uint8_t)(e->vertex >> 8),
-				      (uint8_t)e->vertex, (uint8_t)e->fabric_port } };
-
-	return m;
-}
-
 static int
 sw_open(void **state)
 {
-	struct dcn_fc_conf conf = { .in_queue = IN_QUEUE, .out_queue = 64,
-				    .reserve_pct = 20, .n_vcs = 2 };
-	uint8_t kind[DCN_FC_MAX_PORTS];
-	uint16_t links[DCN_FC_MAX_PORTS];
-	int16_t fport[DCN_FC_MAX_PORTS];
-	struct dcn_adj a[16];
-	unsigned int n, i, k;
-
 	(void)state;
-	memset(&f, 0, sizeof(f));
-	f.base = rte_mempool_in_use_count(mp);
-	f.t = topo_or_fail("rrect:n=4,m=2,k=1");
-	f.r = router_or_fail(f.t, DCN_ALGO_RRECT);
-	f.node = vertex_or_fail(f.t, "00");
-	f.tb = dcn_rtable_compile(f.r, f.node);
-	assert_non_null(f.tb);
-	assert_int_equal(dcn_fwd_nbrs_init(&sw_nbrs, f.t, f.node), 0);
-	for (i = 0; i <= sw_nbrs.mask; i++)
-		if (sw_nbrs.slot[i].vertex != DCN_FWD_NBR_EMPTY) {
-			struct rte_ether_addr m = nbr_mac(&sw_nbrs.slot[i]);
-
-			dcn_fwd_nbr_set_mac(&sw_nbrs.slot[i], &m);
-		}
-	n = dcn_topo_adj(f.t, f.node, a);
-	for (k = 0; k < 2; k++) {
-		assert_int_equal(dcn_fwd_init(&f.fwd[k], f.r, f.tb,
-					      DCN_FABRIC_ETHERTYPE, 0), 0);
-		for (i = 0; i < n; i++)
-			assert_int_equal(dcn_fwd_add_port(&f.fwd[k], a[i].port, 0,
-							  &mac0), (int)i);
-		assert_int_equal(dcn_fwd_add_port(&f.fwd[k], -1, 1, &mac0), (int)n);
-		dcn_fwd_set_nbrs(&f.fwd[k], &sw_nbrs);
-		dcn_fwd_set_peer_mac(&f.fwd[k], (uint16_t)n, &mac0);
-	}
-	f.n_ports = (uint16_t)(n + 1);
-	f.host = (uint16_t)n;
-	for (i = 0; i < f.n_ports; i++) {
-		kind[i] = i == f.host ? DCN_FC_PORT_HOST : DCN_FC_PORT_SWITCH;
-		fport[i] = i == f.host ? -1 : (int16_t)a[i].port;
-		links[i] = i == f.host ? 1 :
-			   (uint16_t)dcn_fwd_nbrs_on_port(&sw_nbrs, a[i].port);
-		f.port[i].nb_rxq = f.port[i].nb_txq = 1;
-		f.port[i].tx_ring = ring("tx", i);
-		f.port[i].rx_ring = ring("rx", i);
-	}
-	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, links, NULL,
-				  &conf);
-	assert_non_null(f.fn);
-	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
-					 8, 1000), 0);
-	assert_int_equal(dcn_fc_dp_bind_nbrs(&f.dp, &sw_nbrs, f.t, fport), 0);
-	for (i = 0; i < f.n_ports; i++)
-		dcn_fc_dp_set_port(&f.dp, (uint16_t)i, &f.port[i], 1);
-	for (k = 0; k < 2; k++) {
-		assert_int_equal(dcn_fc_worker_init(&f.w[k], k, f.fn->n_chans), 0);
-		f.x[k].dp = &f.dp;
-		f.x[k].w = &f.w[k];
-		f.x[k].fwd = &f.fwd[k];
-	}
+	fix_build("rrect:n=4,m=2,k=1", DCN_ALGO_RRECT, "00", &sw_nbrs);
 	return 0;
 }
 
@@ -617,12 +595,12 @@ test_switch_links(void **state)
 
 		assert_int_equal(c->in_cap, SW_SHARE);
 		assert_int_equal(c->grant, SW_GRANT);
-		assert_non_null(strchr(f.fn->link_name[l + k], '>'));
+		assert_non_null(dcn_fc_link_neighbour(f.fn, (uint16_t)(l + k)));
 		assert_int_equal(f.fn->link_port[l + k], 0);
 	}
 	assert_int_equal(dcn_fc_dp_nbr_link(&f.dp, sw_nbr("02")) >= l, 1);
-	assert_string_equal(strchr(f.fn->link_name[dcn_fc_dp_nbr_link(&f.dp,
-						   sw_nbr("02"))], '>') + 1, "02");
+	assert_string_equal(dcn_fc_link_neighbour(f.fn, (uint16_t)dcn_fc_dp_nbr_link(
+						  &f.dp, sw_nbr("02"))), "02");
 }
 
 /* Received data goes to the link of its source MAC, in that neighbour's

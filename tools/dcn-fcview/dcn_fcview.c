@@ -90,14 +90,14 @@ print_json(void)
 		for (c = 0; c < fn->n_chans; c++) {
 			const struct dcn_fc_chan *ch = &fn->chan[c];
 			unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
-			const char *nbr = strchr(fn->link_name[link], '>');
+			const char *nbr = dcn_fc_link_neighbour(fn, (uint16_t)link);
 
 			printf("%s{\"port\": \"%s\", \"neighbour\": \"%s\", "
 			       "\"vc\": %u, \"kind\": \"%s\", "
 			       "\"in_depth\": %u, \"in_cap\": %u, \"out_depth\": %u, "
 			       "\"out_cap\": %u, \"credits\": %u, \"peer_grant\": %u, "
 			       "\"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
-			       c ? ", " : "", fn->port_name[port], nbr ? nbr + 1 : "",
+			       c ? ", " : "", fn->port_name[port], nbr ? nbr : "",
 			       c % fn->n_vcs,
 			       kind_name(fn->kind[port]), dcn_fc_in_depth(ch), ch->in_cap,
 			       rte_ring_count(ch->out_q), ch->out_cap,
