@@ -262,6 +262,7 @@ struct dcnfwd_emu_opts {
 	double link_rate;             /* emulated cables, frames/s; 0: any */
 	unsigned int switch_buffer;   /* an emulated switch port's egress
 				       * buffer, frames */
+	double wire_loss;             /* % of frames lost on fabric cables */
 	const char *unplug;           /* what to pull */
 	int unplug_mode;              /* enum dcnfwd_unplug_mode */
 	double unplug_at, replug_at;

@@ -18,7 +18,6 @@
 #include "setup.h"
 #include "worker.h"
 
-#define EMU_RING_SIZE 1024
 
 /* A locally administered MAC that names its owner and port. */
 static void
@@ -83,7 +82,7 @@ emu_wire(const struct dcnfwd *d, int from, unsigned int id, unsigned int dir)
 		return dcnfwd_ring_make("cab", id, dir,
 					dcnfwd_emu_switch_buffer(d),
 					RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	return dcnfwd_ring_make("cab", id, dir, EMU_RING_SIZE, RING_F_SC_DEQ);
+	return dcnfwd_ring_make("cab", id, dir, DCNFWD_EMU_WIRE_FRAMES, RING_F_SC_DEQ);
 }
 
 static int
@@ -109,6 +108,12 @@ emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
 
 		d->port[pa].dp.rl_per = d->port[pb].dp.rl_per = per;
 	}
+	/* Lossy cables inside the fabric only: a host's frames are not
+	 * credited, so losing them would test nothing. */
+	if (d->emu.wire_loss > 0 && d->port[pa].owner != OWNER_HOST &&
+	    d->port[pb].owner != OWNER_HOST)
+		d->port[pa].dp.loss_ppm = d->port[pb].dp.loss_ppm =
+			(uint32_t)(d->emu.wire_loss * 10000);
 	return 0;
 }
 

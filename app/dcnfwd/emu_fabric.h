@@ -19,6 +19,8 @@
  * 1,020 in Totoro(4,4,1), 3,264 in LaScaDa(2,2) with its 16 VCs;
  * lib/fc/README.md). */
 #define DCNFWD_EMU_SWITCH_BUFFER 4096
+/* Frames an emulated cable holds each way ("on the wire"). */
+#define DCNFWD_EMU_WIRE_FRAMES 1024
 
 static inline unsigned int
 dcnfwd_emu_switch_buffer(const struct dcnfwd *d)

@@ -159,11 +159,13 @@ out:
 }
 
 /* Credit links whose sender holds the whole grant again: nothing in
- * flight, no credit lost for good. */
+ * flight, no credit lost for good; of the others, how many wait for the
+ * repair of frames lost on the way (repairing, may be NULL). */
 static unsigned int
-full_credit_links(const struct dcnfwd *d, unsigned int *links)
+full_credit_links(const struct dcnfwd *d, unsigned int *links,
+		  unsigned int *repairing)
 {
-	unsigned int i, c, full = 0;
+	unsigned int i, c, full = 0, rep = 0;
 
 	*links = 0;
 	for (i = 0; i < d->n_nodes; i++) {
@@ -177,13 +179,17 @@ full_credit_links(const struct dcnfwd *d, unsigned int *links)
 			(*links)++;
 			if (ch->peer_known && dcn_fc_credits(ch) == ch->peer_grant)
 				full++;
+			else if (ch->probe_tsc != 0)
+				rep++;
 		}
 	}
+	if (repairing != NULL)
+		*repairing = rep;
 	return full;
 }
 
-/* Frames still in flow-control queues: a link whose credits were lost
- * with frames (in a switch too small for its grants) keeps them. */
+/* Frames still in flow-control queues: behind credits that frames lost
+ * in a switch took with them, until those are repaired. */
 static uint64_t
 queued_frames(const struct dcnfwd *d)
 {
@@ -309,19 +315,26 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 	elapsed = (double)(rte_rdtsc() - start) / (double)d->tsc_hz;
 	for (i = 0; i < n; i++)
 		__atomic_store_n(&d->host[i].gen_on, 0, __ATOMIC_RELEASE);
-	/* Let what is in flight arrive: until nothing new for 100 ms. */
-	for (j = 0; j < 40; j++) {
+	/* Let what is in flight arrive: until nothing new for 100 ms, and
+	 * with flow control nothing left queued (frames behind credits that
+	 * a switch's drops took wait for their repair). */
+	for (j = 0; j < 40 + d->fcc.repair_ms / 50; j++) {
 		settle(d, 100);
 		for (rx = 0, i = 0; i < n; i++)
 			rx += sink_rx(d, i);
-		if (rx == last_rx)
+		if (rx == last_rx && (!d->fc_on || queued_frames(d) == 0))
 			break;
 		last_rx = rx;
 	}
 	/* Credits come home too: a state whose last repeats were all lost
-	 * is sent again on the slow refresh (100 intervals). */
-	for (j = 0; d->fc_on && j < 50; j++) {
-		if (full_credit_links(d, &links) == links)
+	 * is sent again on the slow refresh (100 intervals); credits of
+	 * frames lost on the way after the repair time, which a link still
+	 * waiting for one gets. */
+	for (j = 0; d->fc_on && j < 100 + 2 * d->fcc.repair_ms / 10; j++) {
+		unsigned int repairing;
+
+		if (full_credit_links(d, &links, &repairing) == links ||
+		    (j >= 50 && repairing == 0))
 			break;
 		settle(d, 10);
 	}
@@ -330,7 +343,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 	dcn_gen_sink_report(sinks, n, d->tsc_hz, &rep);
 	dcnfwd_drop_totals(d, &dr);
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &fs);
-	full = full_credit_links(d, &links);
+	full = full_credit_links(d, &links, NULL);
 	pairs = rep.flows;
 	dcnfwd_unplug_report(d, &u, sent, rep.rx, sent - rep.rx);
 	if (d->json) {
@@ -341,8 +354,10 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"sent\": %lu, \"received\": %lu, \"lost\": %ld, "
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
 		       "\"fabric_drops\": %lu, \"switch_drops\": %lu, "
+		       "\"wire_drops\": %lu, "
 		       "\"ingress_drops\": %lu, \"queued_at_end\": %lu, "
 		       "\"credit_frames\": %lu, \"credit_frames_lost\": %lu, "
+		       "\"lost_repaired\": %lu, "
 		       "\"links_at_full_credit\": %u, \"credit_links\": %u, "
 		       "\"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
 		       "\"p999\": %.1f, \"max\": %.1f}, \"received_per_host\": [",
@@ -352,9 +367,9 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
 		       (unsigned long)dr.fabric, (unsigned long)dr.sw,
-		       (unsigned long)dr.ingress, (unsigned long)queued_frames(d),
+		       (unsigned long)dr.wire, (unsigned long)dr.ingress, (unsigned long)queued_frames(d),
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
-		       full, links, rep.p50_us, rep.p90_us,
+		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us, rep.p90_us,
 		       rep.p99_us, rep.p999_us, rep.max_us);
 		for (i = 0; i < n; i++)
 			printf("%s%lu", i ? ", " : "", (unsigned long)sink_rx(d, i));

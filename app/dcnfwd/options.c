@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_fabric.h"
 #include "options.h"
 #include "telemetry.h"
 
 enum run_opt {
 	O_CONFIG = 1000, O_CHECK, O_REFERENCE, O_EMULATE, O_STATS, O_DURATION,
 	O_JSON, O_XDP_PROG, O_NO_BACKOFF, O_CREDIT_DROP, O_RATE, O_SIZE,
-	O_PATTERN, O_SENDERS, O_LINK_RATE, O_SWITCH_BUFFER, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
+	O_PATTERN, O_SENDERS, O_LINK_RATE, O_SWITCH_BUFFER, O_WIRE_LOSS, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
 	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_HELP,
 	O_KEY = 2000,  /* + the index of a configuration key */
 };
@@ -69,6 +70,10 @@ static const struct run_opt_def run_opts[] = {
 	  "egress buffer of each emulated L2 switch port, 16..65536 (default "
 	  "4096): what it cannot hold is dropped and counted, as on a real "
 	  "switch" },
+	{ "wire-loss", O_WIRE_LOSS, "PCT", "emulation",
+	  "every cable between nodes and switches loses PCT% of the frames it "
+	  "carries, at random (testing: flow control takes the credits of lost "
+	  "frames back)" },
 	{ "unplug", O_UNPLUG, "WHAT", "emulation",
 	  "pull a cable during the run: NODE:PORT (a node's topology port) or "
 	  "busiest (the cable that carried most so far); reports the outage" },
@@ -230,6 +235,7 @@ run_option(struct dcnfwd_options *o, struct dcnfwd *d, int id, const char *name,
 	case O_LINK_RATE: return parse_double(v, name, 0, 1e9, &e->link_rate);
 	case O_SWITCH_BUFFER:
 		return parse_count(v, name, 16, 65536, &e->switch_buffer);
+	case O_WIRE_LOSS: return parse_double(v, name, 0, 100, &e->wire_loss);
 	case O_UNPLUG: e->unplug = v; return 0;
 	case O_UNPLUG_MODE:
 		k = one_of(v, name, modes);
@@ -338,6 +344,10 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 			fprintf(stderr, "dcnfwd: --switch-buffer is for --emulate\n");
 			return -1;
 		}
+		if (d->emu.wire_loss > 0) {
+			fprintf(stderr, "dcnfwd: --wire-loss is for --emulate\n");
+			return -1;
+		}
 	}
 	d->burst = c->burst;
 	d->backoff = c->backoff;
@@ -356,6 +366,19 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	d->fcc.in_queue = c->fc_in_queue;
 	d->fcc.out_queue = c->fc_out_queue;
 	d->fcc.reserve_pct = c->fc_reserve_pct;
+	d->fcc.repair_ms = c->fc_credit_repair_ms;
+	/* An emulated cable of limited rate queues: a frame may wait on
+	 * its wires and in a switch's buffer, and its credit frame as long
+	 * on the way back, longer than the repair time. A late frame is not
+	 * a lost one, so the repair time covers both. */
+	if (d->emulate != NULL && d->emu.link_rate > 0) {
+		double hop_ms = 1000.0 * (2 * DCNFWD_EMU_WIRE_FRAMES +
+					  dcnfwd_emu_switch_buffer(d)) /
+				d->emu.link_rate;
+
+		d->fcc.repair_ms = RTE_MAX(d->fcc.repair_ms,
+					   (unsigned int)ceil(2 * hop_ms));
+	}
 	/* A batch must fit in what the peer may send, or credits would only
 	 * flow on the refresh timer. */
 	quarter = c->fc_in_queue * (100 - c->fc_reserve_pct) / 400;

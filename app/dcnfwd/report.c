@@ -113,8 +113,10 @@ dcnfwd_final_report(const struct dcnfwd *d)
 
 		dcnfwd_drop_totals(d, &dr);
 		printf("  flow control: credit frames sent %lu (lost %lu), sends "
-		       "stalled for credits %lu\n", (unsigned long)dr.credit_tx,
-		       (unsigned long)dr.credit_lost, (unsigned long)dr.stalls);
+		       "stalled for credits %lu, frames lost on the way %lu "
+		       "(credits taken back)\n", (unsigned long)dr.credit_tx,
+		       (unsigned long)dr.credit_lost, (unsigned long)dr.stalls,
+		       (unsigned long)dr.lost_repaired);
 		printf("  drops in all: inside the node %lu, at its host ports' "
 		       "input %lu, control frames %lu\n", (unsigned long)dr.fabric,
 		       (unsigned long)dr.ingress, (unsigned long)dr.control);

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,19 +324,28 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 {
 	unsigned int i, k, ni;
 
-	/* Each port's control frames go out through the first worker that
-	 * polls it (any worker owns a TX queue of every port). */
+	/* Each port's control frames go out through the worker that polls
+	 * its RX queue 0, else the first that polls it (any worker owns a
+	 * TX queue of every port). Queue 0 is where a NIC's RSS leaves the
+	 * fabric's frames (not IP): the port's credit frames then reach the
+	 * worker that keeps its input queues, in order with the data before
+	 * them, as lost-frame repair needs (lib/fc/README.md). */
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
-		unsigned int wi, found = 0;
+		unsigned int wi, found = 0, first = UINT_MAX, q0 = UINT_MAX;
 
-		for (wi = 0; wi < d->n_workers && !found; wi++)
-			for (k = 0; k < d->worker[wi].n_rx; k++)
-				if (d->worker[wi].rx[k].port == i) {
-					found = 1;
-					break;
-				}
-		wi = found ? wi - 1 : 0;
+		for (wi = 0; wi < d->n_workers; wi++)
+			for (k = 0; k < d->worker[wi].n_rx; k++) {
+				const struct dcnfwd_rxq *r = &d->worker[wi].rx[k];
+
+				if (r->port != i)
+					continue;
+				first = RTE_MIN(first, wi);
+				if (r->queue == 0)
+					q0 = RTE_MIN(q0, wi);
+			}
+		found = first != UINT_MAX;
+		wi = q0 != UINT_MAX ? q0 : found ? first : 0;
 		d->worker[wi].ctl_ports[d->worker[wi].n_ctl_ports++] = i;
 		/* The same worker serves the port's flow-control queues. */
 		if (d->fc_on && p->owner == OWNER_NODE && found) {

@@ -132,7 +132,9 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 				dr->sw += ps.tx_drop;
 		}
 		dr->fabric += ps.down_drop + ps.nbr_drop;
+		dr->wire += LOAD(p->dp.lost);
 	}
+	dr->fabric += dr->wire;
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
 	for (r = 1; r < DCN_DROP_MAX; r++)
 		dr->fabric += s.drop[r];
@@ -149,6 +151,9 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			dr->credit_tx += fn->chan[c].credit_tx;
 			dr->credit_lost += fn->chan[c].credit_lost;
 			dr->stalls += fn->chan[c].stalls;
+			/* each repaired once: by its receiver, or by
+			 * its sender where the receiver cannot */
+			dr->lost_repaired += fn->chan[c].lost + fn->chan[c].lost_in;
 		}
 	}
 }

@@ -33,9 +33,12 @@ uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
 struct dcnfwd_drops {
 	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */
 	uint64_t sw;          /* of those, an emulated switch's egress full */
+	uint64_t wire;        /* of those, lost on emulated lossy cables */
 	uint64_t ingress;     /* host traffic refused on its way in */
 	uint64_t control;     /* control frames the control ring refused */
 	uint64_t credit_tx, credit_lost, stalls;
+	uint64_t lost_repaired; /* data frames that never reached a peer,
+				 * their credits given back */
 };
 void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
 

@@ -249,6 +249,11 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "grant", ch->grant));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "stalls", ch->stalls));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_restarts", ch->epoch_changes));
+	/* Frames lost on the way (a switch or a kernel queue dropped them),
+	 * their credits back: sent here and taken back by this sender, or
+	 * sent by the peer and freed here for it. */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost", ch->lost));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost_in", ch->lost_in));
 	if (c % fn->n_vcs == 0) {
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_rx", ch->credit_rx));
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_tx", ch->credit_tx));

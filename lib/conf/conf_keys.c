@@ -125,6 +125,12 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	  "US", "1000", NODE(fc_credit_refresh_us), NULL,
 	  "and announce them again this often while they change (a lost credit "
 	  "frame is repaired)" },
+	{ "flow_control", "credit_repair_ms", DCN_CONF_UINT, 0, 10, 60000,
+	  "MS", "500", NODE(fc_credit_repair_ms), NULL,
+	  "data frames a neighbour has not received this long after the last "
+	  "one sent on a (link, VC) were lost on the way: their credits come "
+	  "back; longer than any frame takes to cross, switch buffers "
+	  "included" },
 	{ NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, NULL },
 };
 

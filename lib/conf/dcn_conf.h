@@ -127,6 +127,7 @@ struct dcn_conf {
 	unsigned int fc_reserve_pct;
 	unsigned int fc_credit_batch;
 	unsigned int fc_credit_refresh_us;
+	unsigned int fc_credit_repair_ms;
 };
 
 /** How a key's value is written. */

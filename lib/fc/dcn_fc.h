@@ -18,13 +18,23 @@
  * A channel is a (link, VC).
  *
  * External credits (§6.1), on fabric links: a sender transmits on
- * (link, VC) only while it holds credits for the downstream input queue. The receiver announces, in credit frames, the
- * absolute count of frames that have left that input queue ("freed") and
- * the number of slots it grants (its capacity less a reserve for credits
- * in flight, 20% by default). The sender's limit is freed + grant: a lost
- * credit frame costs nothing, since the next one carries the whole state,
- * and a receiver that restarts announces a new epoch, upon which the
- * sender starts over from a full grant.
+ * (link, VC) only while it holds credits for the downstream input queue.
+ * The receiver announces, in credit frames, the absolute count of frames
+ * that have left that input queue ("freed"), of frames that reached it
+ * ("arrived": freed, or in it now), and the number of slots it grants
+ * (its capacity less a reserve for credits in flight, 20% by default).
+ * The sender's limit is freed + grant: a lost credit frame costs nothing,
+ * since the next one carries the whole state, and a receiver that
+ * restarts announces a new epoch, upon which the sender starts over from
+ * what the peer holds. A data frame lost on the way (a switch or a
+ * kernel queue dropped it) would keep its credit for ever, so each credit
+ * frame also carries what its sender has sent toward the peer, counted
+ * as the peer counts arrivals: it travels behind those frames, so when
+ * the peer takes it, what it has not seen of them was lost, and it frees
+ * their slots as if they had come. Where the peer cannot (its credit
+ * frames reach another worker than its queues'), frames still missing
+ * after repair_ms without a frame sent on the channel were lost, and the
+ * sender takes their credits back itself (README.md, "Lost frames").
  *
  * Internal credits (§6.2): each output queue assigns every input queue of
  * the node a quota of its slots. An input queue hands a routed packet to
@@ -58,18 +68,30 @@ extern "C" {
 #define DCN_FC_MAX_LINKS 128
 /** Channels (link, VC) of a node at most. */
 #define DCN_FC_MAX_CHANS 1024
-/** Credit frame payload: epoch, grant, and freed for each of n VCs. */
-#define DCN_FC_CREDIT_LEN(n) (8u + 4u * (n))
+/** Credit frame payload: epoch, grant, sent_epoch, flags, then freed,
+ * arrived and sent of each of n VCs (three arrays of n). */
+#define DCN_FC_CREDIT_LEN(n) (16u + 12u * (n))
+/** flags: the frame's sender repairs lost frames by the peer's sent[]. */
+#define DCN_FC_CREDIT_REPAIRS 1u
 /** The shortest credit payload (one VC). */
 #define DCN_FC_CREDIT_MIN_LEN DCN_FC_CREDIT_LEN(1)
 #define DCN_FC_MZ_PREFIX "dcn_fc."
 
-/** A credit frame's payload. */
+/** A credit frame's payload: its sender's input queues toward the peer
+ * (epoch to arrived), and what it has sent the peer (sent_epoch, sent). */
 struct dcn_fc_credit {
 	uint32_t epoch;                 /**< receiver's incarnation */
 	uint32_t grant;                 /**< slots granted per VC */
-	uint32_t n_vcs;                 /**< freed[] entries carried */
+	/** the peer's epoch that sent[] counts in; 0: none yet */
+	uint32_t sent_epoch;
+	uint32_t flags;                 /**< DCN_FC_CREDIT_REPAIRS */
+	uint32_t n_vcs;                 /**< entries of each array */
 	uint32_t freed[DCN_FC_MAX_VCS]; /**< frames that left each input queue */
+	/** frames that reached each input queue: freed, or in it now */
+	uint32_t arrived[DCN_FC_MAX_VCS];
+	/** frames sent toward the peer on each VC, as the peer counts
+	 * arrivals (the sender's sent less its base) */
+	uint32_t sent[DCN_FC_MAX_VCS];
 };
 
 /** Write c's payload: DCN_FC_CREDIT_LEN(c->n_vcs) bytes. */
@@ -129,6 +151,21 @@ struct dcn_fc_chan {
 	uint32_t peer_grant;
 	uint8_t peer_known;        /**< a credit frame has arrived */
 	uint32_t link_gen_seen;    /**< the node's link_gen[link] last based on */
+	/* lost-frame repair: sent when frames were first seen missing, and
+	 * when (probe_tsc 0: none missing) */
+	uint32_t probe_sent;
+	uint64_t probe_tsc;
+	uint64_t lost;             /**< frames sent that never arrived, whose
+				    *   credits this sender took back */
+	uint64_t lost_in;          /**< frames the peer sent that never
+				    *   arrived, freed as if they had */
+	/** The peer repairs lost frames itself (its last credit frame said
+	 * so): the sender leaves them to it. VC 0 channel. */
+	uint8_t peer_repairs;
+	/** This node repaired by the peer's sent counts the last time it
+	 * could (the peer's credit frame came to the port's owner). VC 0
+	 * channel. */
+	uint8_t repairs;
 	uint64_t stalls;           /**< sends that found no credit */
 	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
 	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
@@ -145,6 +182,9 @@ struct dcn_fc_node {
 	char name[64];             /**< the node, for views */
 	uint32_t vertex;
 	uint32_t epoch;            /**< this incarnation, announced to peers */
+	/** Frames missing this long, with nothing sent after them, were lost
+	 * (TSC cycles). */
+	uint64_t repair_tsc;
 	uint16_t n_ports;
 	uint16_t n_vcs;
 	uint16_t n_links;
@@ -176,6 +216,10 @@ struct dcn_fc_conf {
 	unsigned int n_vcs;        /**< 1..DCN_FC_MAX_VCS; default 2 (the
 				    *   application takes its routing's) */
 	unsigned int min_quota;    /**< smallest internal quota; default 32 */
+	/** Frames still missing this long after the sender's last frame on a
+	 * channel were lost: longer than a frame can take to reach the
+	 * peer's queue (switch buffers included); default 500 ms. */
+	unsigned int repair_ms;
 };
 
 /**
@@ -267,12 +311,27 @@ dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 }
 
 /**
- * Take a credit frame for link: update the sender's limit of each VC.
- * A new epoch (the peer restarted), or the link's link_gen moved on (the
- * link came back), starts over from a full grant.
+ * Take a credit frame for link, received at TSC now: update the sender's
+ * limit of each VC. A new epoch (the peer restarted), or the link's
+ * link_gen moved on (the link came back), starts over from what the peer
+ * holds (a full grant less its queue). Frames missing from the peer's
+ * arrived count for fn->repair_tsc while nothing more was sent on the
+ * channel were lost: their credits come back, counted in lost.
  */
 void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
-		      const struct dcn_fc_credit *cr);
+		      const struct dcn_fc_credit *cr, uint64_t now);
+
+/**
+ * Frames of link's peer lost on the way: cr's sent counts, taken by the
+ * worker that keeps link's input queues, after every frame that came
+ * before cr (the credit frame travels behind the frames it counts), say
+ * how many the peer sent; those neither queued nor freed never came.
+ * They are freed as if they had (counted in lost_in), so the peer gets
+ * their credits back. A count made in another epoch of this node is
+ * ignored.
+ */
+void dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
+			const struct dcn_fc_credit *cr);
 
 /** The credit frame a link's receiver would send now. */
 void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,

@@ -21,27 +21,42 @@ int dcn_fc_mbuf_offset = -1;
 void
 dcn_fc_write_credit(uint8_t *p, const struct dcn_fc_credit *c)
 {
-	uint32_t vc;
+	uint32_t n = RTE_MIN(c->n_vcs, (uint32_t)DCN_FC_MAX_VCS), vc;
 
 	dcn_fabric_put32(p, c->epoch);
 	dcn_fabric_put32(p + 4, c->grant);
-	for (vc = 0; vc < c->n_vcs && vc < DCN_FC_MAX_VCS; vc++)
-		dcn_fabric_put32(p + 8 + 4 * vc, c->freed[vc]);
+	dcn_fabric_put32(p + 8, c->sent_epoch);
+	dcn_fabric_put32(p + 12, c->flags);
+	p += 16;
+	for (vc = 0; vc < n; vc++) {
+		dcn_fabric_put32(p + 4 * vc, c->freed[vc]);
+		dcn_fabric_put32(p + 4 * (n + vc), c->arrived[vc]);
+		dcn_fabric_put32(p + 4 * (2 * n + vc), c->sent[vc]);
+	}
 }
 
 void
 dcn_fc_read_credit(const uint8_t *p, uint32_t len, struct dcn_fc_credit *c)
 {
-	uint32_t vc;
+	uint32_t n, vc;
 
 	memset(c, 0, sizeof(*c));
 	if (len < DCN_FC_CREDIT_MIN_LEN)
 		return;
 	c->epoch = dcn_fabric_get32(p);
 	c->grant = dcn_fabric_get32(p + 4);
-	c->n_vcs = RTE_MIN((len - 8) / 4, (uint32_t)DCN_FC_MAX_VCS);
-	for (vc = 0; vc < c->n_vcs; vc++)
-		c->freed[vc] = dcn_fabric_get32(p + 8 + 4 * vc);
+	c->sent_epoch = dcn_fabric_get32(p + 8);
+	c->flags = dcn_fabric_get32(p + 12);
+	/* As many VCs as the three arrays have room for; a sender keeping
+	 * more than DCN_FC_MAX_VCS cannot be (the fabric header's VC field). */
+	n = RTE_MIN((len - 16) / 12, (uint32_t)DCN_FC_MAX_VCS);
+	c->n_vcs = n;
+	p += 16;
+	for (vc = 0; vc < n; vc++) {
+		c->freed[vc] = dcn_fabric_get32(p + 4 * vc);
+		c->arrived[vc] = dcn_fabric_get32(p + 4 * (n + vc));
+		c->sent[vc] = dcn_fabric_get32(p + 4 * (2 * n + vc));
+	}
 }
 
 int
@@ -146,6 +161,8 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	fn->vertex = vertex;
 	/* Any nonzero value that differs from the last incarnation's. */
 	fn->epoch = (uint32_t)rte_rand() | 1;
+	fn->repair_tsc = rte_get_tsc_hz() / 1000 *
+			 (conf->repair_ms ? conf->repair_ms : 500);
 	fn->n_ports = n_ports;
 	fn->n_vcs = (uint16_t)vcs;
 	fn->n_links = (uint16_t)n_links;
@@ -237,9 +254,42 @@ dcn_fc_node_lookup(const char *id)
 	return mz != NULL ? mz->addr : NULL;
 }
 
+/*
+ * Lost frames. The peer's arrived count tells what reached its input
+ * queue, but not when: a frame may still be on the wire or in a switch.
+ * Once the sender has sent nothing more on the channel for repair_tsc,
+ * every frame it sent has had that long to arrive, so those still
+ * missing from a credit frame received then were lost (dropped by a
+ * switch or a kernel queue on the way), and their credits come back.
+ * A channel that keeps sending is not repaired until it pauses; one that
+ * lost its whole grant pauses by force, so it never stalls for good.
+ * missing is in the peer's count: sent less base.
+ */
+static void
+repair_lost(struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint32_t sent,
+	    uint32_t arrived, uint64_t now)
+{
+	int32_t missing = (int32_t)(sent - c->base - arrived);
+
+	if (missing <= 0) {
+		c->probe_tsc = 0;
+		return;
+	}
+	if (c->probe_tsc == 0 || sent != c->probe_sent) {
+		c->probe_sent = sent;
+		c->probe_tsc = now | 1;
+		return;
+	}
+	if ((int64_t)(now - c->probe_tsc) < (int64_t)fn->repair_tsc)
+		return;
+	c->base += (uint32_t)missing;
+	c->lost += (uint32_t)missing;
+	c->probe_tsc = 0;
+}
+
 void
 dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
-		 const struct dcn_fc_credit *cr)
+		 const struct dcn_fc_credit *cr, uint64_t now)
 {
 	unsigned int vc;
 
@@ -256,22 +306,60 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
 		uint32_t lg = __atomic_load_n(&fn->link_gen[link], __ATOMIC_ACQUIRE);
 
+		/* First word from this incarnation of the peer, or since the
+		 * link came back: what it has not counted as arrived is gone;
+		 * what it holds (arrived less freed) still takes room. A
+		 * peer that repairs lost frames itself does so for those
+		 * lost while the link was down too: only its restart starts
+		 * the count over (twice repaired would be credit it has not
+		 * got). */
 		if (!c->peer_known || cr->epoch != c->peer_epoch ||
-		    lg != c->link_gen_seen) {
-			/* First word from this incarnation of the peer: its
-			 * input queue is as empty as its freed count says. */
+		    (lg != c->link_gen_seen && !(cr->flags & DCN_FC_CREDIT_REPAIRS))) {
 			if (c->peer_known)
 				c->epoch_changes++;
-			c->base = sent - cr->freed[vc];
+			c->base = sent - cr->arrived[vc];
 			c->peer_epoch = cr->epoch;
 			c->peer_known = 1;
+			c->link_gen_seen = lg;
+			c->probe_tsc = 0;
+		} else if (!(cr->flags & DCN_FC_CREDIT_REPAIRS)) {
+			repair_lost(fn, c, sent, cr->arrived[vc], now);
+		} else {
+			c->probe_tsc = 0;
 			c->link_gen_seen = lg;
 		}
 		c->peer_grant = cr->grant;
 		__atomic_store_n(&c->limit, c->base + cr->freed[vc] + cr->grant,
 				 __ATOMIC_RELEASE);
 	}
+	dcn_fc_chan(fn, link, 0)->peer_repairs = !!(cr->flags & DCN_FC_CREDIT_REPAIRS);
 	dcn_fc_chan(fn, link, 0)->credit_rx++;
+}
+
+void
+dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
+		   const struct dcn_fc_credit *cr)
+{
+	unsigned int vc;
+
+	if (link >= fn->n_links || cr->n_vcs < fn->n_vcs ||
+	    cr->sent_epoch != fn->epoch)
+		return;
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
+		int32_t missing = (int32_t)(cr->sent[vc] - c->freed -
+					    dcn_fc_in_depth(c));
+
+		/* Fewer missing than none: frames the peer counted as
+		 * arrived when it started over, or frames that came after
+		 * this count; nothing to repair. */
+		if (missing <= 0)
+			continue;
+		c->lost_in += (uint32_t)missing;
+		__atomic_store_n(&c->freed, c->freed + (uint32_t)missing,
+				 __ATOMIC_RELEASE);
+	}
+	dcn_fc_chan(fn, link, 0)->repairs = 1;
 }
 
 void
@@ -280,11 +368,25 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 {
 	unsigned int vc;
 
+	const struct dcn_fc_chan *c0 = &fn->chan[link * fn->n_vcs];
+
 	memset(cr, 0, sizeof(*cr));
 	cr->epoch = fn->epoch;
 	cr->n_vcs = fn->n_vcs;
-	cr->grant = fn->chan[link * fn->n_vcs].grant;
-	for (vc = 0; vc < fn->n_vcs; vc++)
-		cr->freed[vc] = __atomic_load_n(&fn->chan[link * fn->n_vcs + vc].freed,
-						__ATOMIC_RELAXED);
+	cr->grant = c0->grant;
+	cr->flags = c0->repairs ? DCN_FC_CREDIT_REPAIRS : 0;
+	/* What this node sent, as the peer counts: valid in the peer's
+	 * epoch its base was set in. */
+	cr->sent_epoch = c0->peer_known ? c0->peer_epoch : 0;
+	/* The port's owner calls this between its routing passes, so a
+	 * frame is in the queue (ring or held) or freed, never between;
+	 * other RX queues' workers may add to the ring meanwhile, which
+	 * only makes arrived newer. */
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		const struct dcn_fc_chan *c = &fn->chan[link * fn->n_vcs + vc];
+
+		cr->freed[vc] = __atomic_load_n(&c->freed, __ATOMIC_RELAXED);
+		cr->arrived[vc] = cr->freed[vc] + dcn_fc_in_depth(c);
+		cr->sent[vc] = __atomic_load_n(&c->sent, __ATOMIC_RELAXED) - c->base;
+	}
 }

@@ -209,7 +209,11 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 	if (link >= 0) {
 		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
 				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
-		dcn_fc_credit_rx(fn, (uint16_t)link, &cr);
+		/* The peer's sent counts, read against the input queues by
+		 * the one worker that keeps them (between its passes). */
+		if (x->dp->port[local].owner == x->w->idx)
+			dcn_fc_credit_sent(fn, (uint16_t)link, &cr);
+		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
 	}
 	rte_pktmbuf_free(m);
 }
@@ -682,8 +686,9 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct rte_mbuf *dm[DCN_FC_BURST_MAX], *g[DCN_FC_BURST_MAX];
+	struct rte_mbuf *cm[DCN_FC_BURST_MAX];
 	int32_t dch[DCN_FC_BURST_MAX];
-	uint16_t nd = 0, no = 0, i, j, k;
+	uint16_t nd = 0, no = 0, nc = 0, i, j, k;
 	int c0;
 
 	if (!x->fwd->port[in].host && take_credits(x, in, m, n))
@@ -710,10 +715,9 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 			   is_credit(x->dp->ethertype, m[i])) {
 			/* Among data or hellos (a NIC hands over what came
 			 * in one batch): taken here too, never left for the
-			 * control thread, which does not take credits. */
-			x->fwd->st.rx++;
-			x->fwd->st.control++;
-			take_credit(x, in, m[i]);
+			 * control thread, which does not take credits; after
+			 * the data, which its sent counts may count. */
+			cm[nc++] = m[i];
 		} else {
 			m[no++] = m[i]; /* no <= i: only frames already read */
 		}
@@ -732,6 +736,10 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 			}
 		in_burst(x, in, (uint32_t)c, g, k);
 	}
+	x->fwd->st.rx += nc;
+	x->fwd->st.control += nc;
+	for (i = 0; i < nc; i++)
+		take_credit(x, in, cm[i]);
 	return no;
 }
 

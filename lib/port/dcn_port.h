@@ -11,7 +11,9 @@
  * flow-control data path.
  *
  * An emulated cable may have a rate (frames a second, as a real link
- * has), and may be cut (frames sent on it vanish, as on a pulled cable).
+ * has), may be cut (frames sent on it vanish, as on a pulled cable), and
+ * may lose frames at random (as a congested kernel queue or switch does:
+ * a test of what flow control does about frames lost on the way).
  */
 
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_random.h>
 #include <rte_ring.h>
 
 #ifdef __cplusplus
@@ -36,10 +39,32 @@ struct dcn_port {
 	uint64_t rl_per;
 	uint64_t rl_next;
 	volatile uint8_t cut;        /**< emulated cable cut: frames vanish */
+	/** Emulated cable losing frames (testing): parts per million of
+	 * what arrives, lost at random and counted (by the poller) in lost. */
+	uint32_t loss_ppm;
+	uint64_t lost;
 	/** The control thread saw the link go down: what waits to be sent
 	 * on it will not go. */
 	volatile uint8_t link_down;
 };
+
+/* An emulated lossy cable: frames of m[0..n) lost at random, the rest
+ * kept in order. @return frames kept. */
+static inline uint16_t
+dcn_port_lose(struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((uint32_t)(rte_rand() % 1000000) < p->loss_ppm) {
+			rte_pktmbuf_free(m[i]);
+			p->lost++;
+		} else {
+			m[k++] = m[i];
+		}
+	}
+	return k;
+}
 
 /** Receive up to n frames from queue q; now is the TSC (rate limit). */
 static inline uint16_t
@@ -61,9 +86,10 @@ dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
 			return 0;
 		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
 		p->rl_next = t + n * p->rl_per;
-		return n;
+	} else {
+		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
 	}
-	return (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+	return unlikely(p->loss_ppm) ? dcn_port_lose(p, m, n) : n;
 }
 
 /** Send up to n frames on queue q. @return frames taken; the caller

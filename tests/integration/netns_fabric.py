@@ -206,6 +206,7 @@ def kernel_mode():
         check(transit >= least * (len(path) - 2),
               "relays between carried %d frames in transit (route has %d)" %
               (transit, len(path) - 2))
+    full_credit(st)
     kernel_beside(st)
     # A dcnfwd killed outright must not keep the fabric from coming down.
     victim = [n for n in st["nodes"].values() if n is not src and n is not dst][-1]
@@ -221,6 +222,35 @@ def kernel_mode():
         time.sleep(0.2)   # the kernel frees a namespace's devices lazily
         left = leftovers(names)
     check(not left, "nothing of the fabric left: %s" % (left or "none"))
+
+
+def full_credit(st, timeout=5.0):
+    """After the transfers, every credited (link, VC) of every node holds
+    its peer's whole grant again: frames lost on the way (an AF_XDP
+    ring or a bridge that overflowed on this shared machine) gave their
+    credits back (lib/fc/README.md, "Lost frames"), none is held for
+    ever."""
+    deadline = time.time() + timeout
+    while True:
+        short, chans, lost = [], 0, 0
+        for n in st["nodes"].values():
+            fc = tel(st, n["name"], "/dcn/fc," + n["name"])
+            for key, c in fc.items():
+                if not isinstance(c, dict) or c.get("kind") not in ("credit", "switch"):
+                    continue
+                chans += 1
+                lost += c.get("lost", 0) + c.get("lost_in", 0)
+                if c.get("credits") != c.get("peer_grant"):
+                    short.append("%s %s %d/%d" % (n["name"], key, c.get("credits", -1),
+                                                 c.get("peer_grant", -1)))
+        if not short or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    check(chans > 0 and not short,
+          "every credited (link, VC) at its full grant after the transfers: "
+          "%d of %d (%d frames lost on the way, their credits given back)%s"
+          % (chans - len(short), chans, lost,
+             "; short: " + ", ".join(short[:6]) if short else ""))
 
 
 EXACT_SERVER = r'''

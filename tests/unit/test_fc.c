@@ -3,7 +3,10 @@
  * lib/fc (EAL with --no-huge): credit frames round-trip; a sender starts
  * with no credit and holds exactly the grant once the peer speaks; lost
  * credit frames cost nothing, since the next carries the whole state; a
- * restarted peer (new epoch) gives a full grant back; counters wrap; an
+ * restarted peer (new epoch) gives a full grant back, less what it holds;
+ * data frames lost on the way give their credits back once the sender
+ * has paused for the repair time, and frames merely late do not; counters
+ * wrap; an
  * input's internal credits in an output queue run out at its quota and
  * come back as frames leave; freeing the state frees queued mbufs.
  */
@@ -31,7 +34,10 @@ make(const char *id, unsigned int vcs)
 static void
 test_credit_frame(void **state)
 {
-	struct dcn_fc_credit a = { 0xdeadbeef, 409, 2, { 1, 0xfffffffe } }, b;
+	struct dcn_fc_credit a = { .epoch = 0xdeadbeef, .grant = 409,
+				   .sent_epoch = 77, .flags = DCN_FC_CREDIT_REPAIRS,
+				   .n_vcs = 2, .freed = { 1, 0xfffffffe },
+				   .arrived = { 3, 0xffffffff }, .sent = { 5, 6 } }, b;
 	uint8_t buf[DCN_FC_CREDIT_LEN(DCN_FC_MAX_VCS)];
 	unsigned int vc;
 
@@ -42,17 +48,32 @@ test_credit_frame(void **state)
 	/* big-endian on the wire */
 	assert_int_equal(buf[0], 0xde);
 	assert_int_equal(buf[7], 409 & 0xff);
+	assert_int_equal(buf[11], 77);
+	assert_int_equal(buf[15], DCN_FC_CREDIT_REPAIRS);
+	/* freed of every VC, then arrived of every VC, then sent */
+	assert_int_equal(buf[19], 1);
+	assert_int_equal(buf[27], 3);
+	assert_int_equal(buf[35], 5);
 	/* Every VC the header carries; the length says how many came. */
 	a.n_vcs = DCN_FC_MAX_VCS;
-	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
+	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++) {
 		a.freed[vc] = 1000 + vc;
+		a.arrived[vc] = 2000 + vc;
+		a.sent[vc] = 3000 + vc;
+	}
 	dcn_fc_write_credit(buf, &a);
 	dcn_fc_read_credit(buf, sizeof(buf), &b);
 	assert_memory_equal(&a, &b, sizeof(a));
+	a.n_vcs = 5;
+	dcn_fc_write_credit(buf, &a);
 	dcn_fc_read_credit(buf, DCN_FC_CREDIT_LEN(5) + 3, &b);
 	assert_int_equal(b.n_vcs, 5);
 	assert_int_equal(b.freed[4], 1004);
+	assert_int_equal(b.arrived[4], 2004);
+	assert_int_equal(b.sent[4], 3004);
 	assert_int_equal(b.freed[5], 0);
+	assert_int_equal(b.arrived[5], 0);
+	assert_int_equal(b.sent[5], 0);
 	/* Too short for one VC: nothing is read. */
 	dcn_fc_read_credit(buf, DCN_FC_CREDIT_MIN_LEN - 1, &b);
 	assert_int_equal(b.n_vcs, 0);
@@ -68,7 +89,8 @@ test_credit_vcs(void **state)
 				    .min_quota = 8 };
 	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
 	struct dcn_fc_node *fn = dcn_fc_node_create("t-vcs", 1, 2, kind, NULL, NULL, &conf);
-	struct dcn_fc_credit cr = { 7, 80, 2, { 0 } };
+	struct dcn_fc_credit cr = { .epoch = 7, .grant = 80, .n_vcs = 2,
+				    .freed = { 0 }, .arrived = { 0 } };
 	unsigned int vc;
 
 	(void)state;
@@ -76,22 +98,22 @@ test_credit_vcs(void **state)
 	assert_int_equal(fn->n_chans, 20);
 	/* VCs above the node's share its last */
 	assert_ptr_equal(dcn_fc_chan(fn, 0, 15), dcn_fc_chan(fn, 0, 9));
-	dcn_fc_credit_rx(fn, 0, &cr);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_chan(fn, 0, 0)->credit_bad, 1);
 	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, 0)), 0);
 	cr.n_vcs = 10;
 	for (vc = 0; vc < 10; vc++)
-		cr.freed[vc] = vc;
-	dcn_fc_credit_rx(fn, 0, &cr);
+		cr.freed[vc] = cr.arrived[vc] = vc;
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	for (vc = 0; vc < 10; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, vc);
 
 		assert_int_equal(dcn_fc_credits(c), 80);
 		dcn_fc_sent(c, vc + 1);
 	}
-	for (vc = 0; vc < 10; vc++)
-		cr.freed[vc] = 2 * vc + 1;  /* vc + 1 more freed each */
-	dcn_fc_credit_rx(fn, 0, &cr);
+	for (vc = 0; vc < 10; vc++)   /* vc + 1 more freed each */
+		cr.freed[vc] = cr.arrived[vc] = 2 * vc + 1;
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	for (vc = 0; vc < 10; vc++)
 		assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, vc)), 80);
 	dcn_fc_node_free(fn);
@@ -123,54 +145,220 @@ test_layout(void **state)
 	assert_null(dcn_fc_node_lookup("t-layout"));
 }
 
+/* What the peer of link 0 says: freed and arrived of VC 0 (VC 1 idle). */
+static void
+peer_says(struct dcn_fc_credit *cr, uint32_t freed, uint32_t arrived)
+{
+	cr->freed[0] = freed;
+	cr->arrived[0] = arrived;
+}
+
 static void
 test_external_credits(void **state)
 {
 	struct dcn_fc_node *fn = make("t-ext", 2);
 	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, 0, 0), *c1 = dcn_fc_chan(fn, 0, 1);
-	struct dcn_fc_credit cr = { 11, 80, 2, { 0, 0 } };
+	struct dcn_fc_credit cr = { .epoch = 11, .grant = 80, .n_vcs = 2,
+				    .freed = { 0, 0 }, .arrived = { 0, 0 } };
 
 	(void)state;
 	/* Nothing may be sent before the peer has said how much room it has. */
 	assert_int_equal(dcn_fc_credits(c0), 0);
-	dcn_fc_credit_rx(fn, 0, &cr);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	assert_int_equal(dcn_fc_credits(c1), 80);
 	dcn_fc_sent(c0, 80);
 	assert_int_equal(dcn_fc_credits(c0), 0);
 	/* The peer frees 30, then 50: the first frame is lost; the second
 	 * alone restores the full grant. */
-	cr.freed[0] = 80;
-	dcn_fc_credit_rx(fn, 0, &cr);
+	peer_says(&cr, 80, 80);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	assert_int_equal(dcn_fc_credits(c1), 80);
 	/* A stale or repeated frame changes nothing. */
-	dcn_fc_credit_rx(fn, 0, &cr);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	/* The peer restarts with frames of ours still counted against us. */
 	dcn_fc_sent(c0, 50);
 	assert_int_equal(dcn_fc_credits(c0), 30);
 	cr.epoch = 12;
-	cr.freed[0] = 0;
-	dcn_fc_credit_rx(fn, 0, &cr);
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	assert_int_equal(c0->epoch_changes, 1);
 	/* The cable is pulled with 20 frames on it: the peer never frees
 	 * them. When the link comes back (link_gen moves on), the next
 	 * credit frame starts over; before that the 20 stay counted. */
 	dcn_fc_sent(c0, 20);
-	dcn_fc_credit_rx(fn, 0, &cr);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 60);
 	__atomic_store_n(&fn->link_gen[0], 1, __ATOMIC_RELEASE);
-	dcn_fc_credit_rx(fn, 0, &cr);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	assert_int_equal(dcn_fc_credits(c1), 80);
 	dcn_fc_sent(c0, 5);
-	dcn_fc_credit_rx(fn, 0, &cr);  /* once only: then counted as usual */
+	dcn_fc_credit_rx(fn, 0, &cr, 0);  /* once only: then counted as usual */
 	assert_int_equal(dcn_fc_credits(c0), 75);
+	/* A restart while the peer still holds 12 of ours (arrived, not
+	 * freed): those keep their slots. */
+	__atomic_store_n(&fn->link_gen[0], 2, __ATOMIC_RELEASE);
+	peer_says(&cr, 0, 12);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 68);
 	/* Port 1 never heard from its peer. */
 	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 1, 0)), 0);
-	assert_int_equal(c0->credit_rx, 7);
+	assert_int_equal(c0->credit_rx, 8);
+	assert_int_equal(c0->lost, 0);
+	dcn_fc_node_free(fn);
+}
+
+/*
+ * Data frames lost on the way (a switch dropped them) never reach the
+ * peer's arrived count. Once the sender has sent nothing more on the
+ * channel for repair_tsc, what is still missing was lost: its credits
+ * come back. Frames that arrive within that time are not lost; a channel
+ * that keeps sending is left alone until it pauses.
+ */
+static void
+test_lost_frames(void **state)
+{
+	struct dcn_fc_node *fn = make("t-lost", 2);
+	struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, 0);
+	struct dcn_fc_credit cr = { .epoch = 21, .grant = 80, .n_vcs = 2,
+				    .freed = { 0, 0 }, .arrived = { 0, 0 } };
+	const uint64_t hold = fn->repair_tsc, t0 = 1000 * hold;
+
+	(void)state;
+	/* the default: half a second */
+	assert_int_equal(hold, rte_get_tsc_hz() / 1000 * 500);
+	dcn_fc_credit_rx(fn, 0, &cr, t0);
+	/* 10 sent, 7 arrived: 3 missing, not yet known lost */
+	dcn_fc_sent(c, 10);
+	peer_says(&cr, 7, 7);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 1);
+	assert_int_equal(dcn_fc_credits(c), 77);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + hold / 2);
+	assert_int_equal(dcn_fc_credits(c), 77);
+	/* One more sent: the wait starts over from it. */
+	dcn_fc_sent(c, 1);
+	peer_says(&cr, 8, 8);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + hold + 2);
+	assert_int_equal(dcn_fc_credits(c), 77);
+	assert_int_equal(c->lost, 0);
+	/* Nothing more sent for the repair time: the 3 were lost. */
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 2 * hold + 10);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	assert_int_equal(c->lost, 3);
+	/* Counted as usual afterwards. */
+	dcn_fc_sent(c, 5);
+	peer_says(&cr, 13, 13);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 2 * hold + 20);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	/* Frames late, not lost: 4 on the way for a while, then arrived. */
+	dcn_fc_sent(c, 4);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 2 * hold + 30);
+	assert_int_equal(dcn_fc_credits(c), 76);
+	peer_says(&cr, 17, 17);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 4 * hold);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 6 * hold);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	assert_int_equal(c->lost, 3);
+	/* Frames queued at the peer (arrived, not freed) are not missing. */
+	dcn_fc_sent(c, 6);
+	peer_says(&cr, 17, 23);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 7 * hold);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 9 * hold);
+	assert_int_equal(dcn_fc_credits(c), 74);
+	assert_int_equal(c->lost, 3);
+	/* A channel whose whole grant was lost is repaired all the same. */
+	peer_says(&cr, 23, 23);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 10 * hold);
+	dcn_fc_sent(c, 80);
+	assert_int_equal(dcn_fc_credits(c), 0);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 11 * hold);
+	assert_int_equal(dcn_fc_credits(c), 0);
+	dcn_fc_credit_rx(fn, 0, &cr, t0 + 12 * hold + 10);
+	assert_int_equal(dcn_fc_credits(c), 80);
+	assert_int_equal(c->lost, 83);
+	/* The other VC lost nothing. */
+	assert_int_equal(dcn_fc_chan(fn, 0, 1)->lost, 0);
+	dcn_fc_node_free(fn);
+}
+
+/*
+ * A credit frame carries what its sender sent, counted as this node
+ * counts arrivals, and comes behind those frames: what is neither queued
+ * nor freed here was lost on the way, and is freed as if it had come, so
+ * the peer gets the credits back at once. Counts of another epoch of
+ * this node, or behind what already came, change nothing. A sender whose
+ * peer repairs so leaves its own repair (and the start over when the
+ * link comes back) to it.
+ */
+static void
+test_sent_counts(void **state)
+{
+	struct dcn_fc_node *fn = make("t-sent", 2);
+	struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, 0);
+	struct dcn_fc_credit cr = { .epoch = 31, .grant = 80, .n_vcs = 2,
+				    .sent_epoch = fn->epoch };
+	struct dcn_fc_credit mine;
+	struct rte_mbuf *q[3];
+	unsigned int i;
+
+	(void)state;
+	/* 7 frames of the peer's freed, 3 in the input queue */
+	c->freed = 7;
+	for (i = 0; i < 3; i++) {
+		q[i] = rte_pktmbuf_alloc(mp);
+		assert_non_null(q[i]);
+	}
+	assert_int_equal(rte_ring_enqueue_bulk(c->in_q, (void **)q, 3, NULL), 3);
+	assert_int_equal(c->repairs, 0);
+	cr.sent[0] = 12;            /* 2 never came */
+	dcn_fc_credit_sent(fn, 0, &cr);
+	assert_int_equal(c->freed, 9);
+	assert_int_equal(c->lost_in, 2);
+	assert_int_equal(c->repairs, 1);
+	assert_int_equal(dcn_fc_chan(fn, 0, 1)->lost_in, 0);
+	dcn_fc_credit_sent(fn, 0, &cr);     /* the same count again */
+	cr.sent[0] = 11;                    /* an older one */
+	dcn_fc_credit_sent(fn, 0, &cr);
+	cr.sent_epoch = fn->epoch + 2;      /* counted for another epoch */
+	cr.sent[0] = 40;
+	dcn_fc_credit_sent(fn, 0, &cr);
+	assert_int_equal(c->freed, 9);
+	assert_int_equal(c->lost_in, 2);
+	dcn_fc_credit_state(fn, 0, &mine);
+	assert_int_equal(mine.flags, DCN_FC_CREDIT_REPAIRS);
+	assert_int_equal(mine.freed[0], 9);
+	assert_int_equal(mine.arrived[0], 12);
+	/* What this node sends: none before the peer spoke, then counted
+	 * from the peer's arrived. */
+	assert_int_equal(mine.sent_epoch, 0);
+	cr.sent_epoch = fn->epoch;
+	cr.arrived[0] = cr.freed[0] = 100;
+	c->sent = 500;
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	dcn_fc_sent(c, 5);
+	dcn_fc_credit_state(fn, 0, &mine);
+	assert_int_equal(mine.sent_epoch, 31);
+	assert_int_equal(mine.sent[0], 105);
+	/* The peer repairs: 5 missing for long stay its to repair; the link
+	 * coming back does not start the count over. */
+	cr.flags = DCN_FC_CREDIT_REPAIRS;
+	dcn_fc_credit_rx(fn, 0, &cr, 1);
+	dcn_fc_credit_rx(fn, 0, &cr, 10 * fn->repair_tsc);
+	assert_int_equal(c->lost, 0);
+	assert_int_equal(dcn_fc_credits(c), 75);
+	__atomic_store_n(&fn->link_gen[0], 1, __ATOMIC_RELEASE);
+	dcn_fc_credit_rx(fn, 0, &cr, 11 * fn->repair_tsc);
+	assert_int_equal(dcn_fc_credits(c), 75);
+	assert_int_equal(c->epoch_changes, 0);
+	/* It does: its freed count rises by the 5. */
+	cr.arrived[0] = cr.freed[0] = 105;
+	dcn_fc_credit_rx(fn, 0, &cr, 12 * fn->repair_tsc);
+	assert_int_equal(dcn_fc_credits(c), 80);
 	dcn_fc_node_free(fn);
 }
 
@@ -179,17 +367,22 @@ test_wrap(void **state)
 {
 	struct dcn_fc_node *fn = make("t-wrap", 1);
 	struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, 0);
-	struct dcn_fc_credit cr = { 5, 80, 2, { 0xffffffe0u, 0 } };
+	struct dcn_fc_credit cr = { .epoch = 5, .grant = 80, .n_vcs = 2,
+				    .freed = { 0xffffffe0u, 0 }, .arrived = { 0xffffffe0u, 0 } };
 
 	(void)state;
 	c->sent = 0xffffffd0u;
-	dcn_fc_credit_rx(fn, 0, &cr);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c), 80);
 	dcn_fc_sent(c, 70);     /* sent wraps past zero */
 	assert_int_equal(dcn_fc_credits(c), 10);
-	cr.freed[0] += 70;      /* and so does freed */
-	dcn_fc_credit_rx(fn, 0, &cr);
+	cr.freed[0] += 67;      /* and so do freed and arrived: 3 lost */
+	cr.arrived[0] += 67;
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c), 77);
+	dcn_fc_credit_rx(fn, 0, &cr, 2 * fn->repair_tsc);
 	assert_int_equal(dcn_fc_credits(c), 80);
+	assert_int_equal(c->lost, 3);
 	/* a sender ahead of its limit has no credit, not 4 billion */
 	dcn_fc_sent(c, 85);
 	assert_int_equal(dcn_fc_credits(c), 0);
@@ -260,6 +453,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_credit_vcs),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_external_credits),
+		cmocka_unit_test(test_lost_frames),
+		cmocka_unit_test(test_sent_counts),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_internal_credits),
 		cmocka_unit_test(test_free_returns_mbufs),

@@ -19,6 +19,9 @@
 #include "dcn_fc_dp.h"
 #include "dcn_fwd.h"
 
+/* A test's credit frame (two VCs), or any frame that may be one. */
+#define CREDIT_FRAME RTE_MAX(60u, DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_FC_CREDIT_LEN(2))
+
 static struct rte_mempool *mp;
 static const struct rte_ether_addr mac0 = { { 0x02, 0, 0, 0, 0, 1 } };
 
@@ -244,14 +247,16 @@ credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 				    .type = DCN_FT_CREDIT,
 				    .len = DCN_FC_CREDIT_LEN(2) };
-	struct dcn_fc_credit cr = { epoch, grant, 2, { freed0, 0 } };
+	/* its queue empty: all that arrived was freed */
+	struct dcn_fc_credit cr = { .epoch = epoch, .grant = grant, .n_vcs = 2,
+				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 	uint8_t *p;
 
 	assert_non_null(m);
-	assert_non_null(rte_pktmbuf_append(m, 60));
+	assert_non_null(rte_pktmbuf_append(m, CREDIT_FRAME));
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memset(p, 0, 60);
+	memset(p, 0, CREDIT_FRAME);
 	memcpy(p, &mac0, 6);
 	memcpy(p + 6, &mac0, 6);
 	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
@@ -359,7 +364,8 @@ test_credits_exhausted_and_returned(void **state)
 /*
  * The credits this relay announces: a credit frame that is lost (the
  * test's drop ratio) is repaired by the next, which carries the whole
- * state (frames freed in total), once the refresh interval has passed.
+ * state (frames freed in total, and arrived: freed or still queued), once
+ * the refresh interval has passed.
  */
 static void
 test_lost_credit_frame_repaired(void **state)
@@ -368,8 +374,9 @@ test_lost_credit_frame_repaired(void **state)
 	uint16_t o = out_port_to("(2,0)", &addr);
 	struct dcn_fc_chan *c0 = dcn_fc_chan(f.fn, o, 0);
 	struct dcn_fc_credit cr;
-	struct rte_mbuf *m = NULL;
+	struct rte_mbuf *m = NULL, *q[3];
 	uint64_t now = 1000000;
+	unsigned int i;
 
 	(void)state;
 	/* Frames from the peer on o freed its input queue here. */
@@ -379,8 +386,14 @@ test_lost_credit_frame_repaired(void **state)
 	assert_int_equal(c0->credit_lost, 1);
 	assert_int_equal(on_wire(o), 0);
 	/* More freed, and no frame is lost any more: the next announcement
-	 * carries the total. */
+	 * carries the total; 3 frames wait in the input queue, arrived and
+	 * not freed. */
 	__atomic_store_n(&c0->freed, 45, __ATOMIC_RELEASE);
+	for (i = 0; i < 3; i++) {
+		q[i] = rte_pktmbuf_alloc(mp);
+		assert_non_null(q[i]);
+	}
+	assert_int_equal(rte_ring_enqueue_bulk(c0->in_q, (void **)q, 3, NULL), 3);
 	f.dp.credit_drop_ppm = 0;
 	dcn_fc_announce(&f.x[1], o, now + 1);  /* under a batch, too soon */
 	assert_int_equal(on_wire(o), 0);
@@ -395,6 +408,7 @@ test_lost_credit_frame_repaired(void **state)
 			   &cr);
 	assert_int_equal(cr.n_vcs, f.fn->n_vcs);
 	assert_int_equal(cr.freed[0], 45);
+	assert_int_equal(cr.arrived[0], 48);
 	assert_int_equal(cr.grant, GRANT);
 	assert_int_equal(cr.epoch, f.fn->epoch);
 	rte_pktmbuf_free(m);
@@ -445,7 +459,8 @@ test_credit_among_data(void **state)
 		struct dcn_fabric_hdr ch = { .version = DCN_FABRIC_VERSION,
 					     .type = DCN_FT_CREDIT,
 					     .len = DCN_FC_CREDIT_LEN(2) };
-		struct dcn_fc_credit cr = { 7, GRANT, 2, { 30, 0 } };
+		struct dcn_fc_credit cr = { .epoch = 7, .grant = GRANT, .n_vcs = 2,
+				    .freed = { 30, 0 }, .arrived = { 30, 0 } };
 		unsigned int i;
 
 		for (i = 0; i < 3; i++) {
@@ -453,9 +468,9 @@ test_credit_among_data(void **state)
 
 			m[i] = rte_pktmbuf_alloc(mp);
 			assert_non_null(m[i]);
-			assert_non_null(rte_pktmbuf_append(m[i], 60));
+			assert_non_null(rte_pktmbuf_append(m[i], CREDIT_FRAME));
 			p = rte_pktmbuf_mtod(m[i], uint8_t *);
-			memset(p, 0, 60);
+			memset(p, 0, CREDIT_FRAME);
 			dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
 			if (i == 1) {
 				dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &ch);
@@ -474,6 +489,66 @@ test_credit_among_data(void **state)
 	assert_int_equal(dcn_fc_chan(f.fn, o, 0)->credit_rx, 2);
 	rte_pktmbuf_free(m[0]);
 	rte_pktmbuf_free(m[1]);
+}
+
+/* A frame from the peer on port o: data of VC 0 for addr, or a credit
+ * frame whose sent count of VC 0 is sent0 (counted for this node's
+ * epoch). */
+static struct rte_mbuf *
+peer_frame(int credit, uint32_t addr, uint32_t sent0)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_DATA, .ttl = 16, .dst = addr };
+	struct dcn_fc_credit cr = { .epoch = 7, .grant = GRANT, .n_vcs = 2,
+				    .sent_epoch = f.fn->epoch, .sent = { sent0 } };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, CREDIT_FRAME));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, CREDIT_FRAME);
+	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+	if (credit) {
+		h.type = DCN_FT_CREDIT;
+		h.len = DCN_FC_CREDIT_LEN(2);
+		dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	}
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	return m;
+}
+
+/*
+ * The peer's credit frame counts what it sent and comes behind it: in a
+ * burst with data before it, the data is counted first, so nothing that
+ * came is taken for lost; what it counts and never came is freed at once
+ * (the peer's credits come back), by the worker that keeps the queues.
+ */
+static void
+test_sent_counts_after_data(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, o, 0);
+	uint32_t before = in->freed + dcn_fc_in_depth(in);
+	struct rte_mbuf *m[3];
+
+	(void)state;
+	m[0] = peer_frame(0, addr, 0);
+	m[1] = peer_frame(0, addr, 0);
+	m[2] = peer_frame(1, addr, before + 2);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 3), 0);
+	assert_int_equal(in->freed + dcn_fc_in_depth(in), before + 2);
+	assert_int_equal(in->lost_in, 0);
+	/* 3 more sent, none came */
+	m[0] = peer_frame(1, addr, before + 5);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 1), 0);
+	assert_int_equal(in->lost_in, 3);
+	assert_int_equal(in->freed + dcn_fc_in_depth(in), before + 5);
+	/* Taken by a worker that does not keep the queues: no repair. */
+	m[0] = peer_frame(1, addr, before + 9);
+	assert_int_equal(dcn_fc_rx(&f.x[0], o, m, 1), 0);
+	assert_int_equal(in->lost_in, 3);
 }
 
 /* Control frames are left for the caller's direct path, in order. */
@@ -552,9 +627,9 @@ sw_frame(const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 	uint8_t *p;
 
 	assert_non_null(m);
-	assert_non_null(rte_pktmbuf_append(m, 60));
+	assert_non_null(rte_pktmbuf_append(m, CREDIT_FRAME));
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memset(p, 0, 60);
+	memset(p, 0, CREDIT_FRAME);
 	memcpy(p, dst, 6);
 	memcpy(p + 6, src, 6);
 	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
@@ -569,7 +644,8 @@ sw_credit(const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 				    .type = DCN_FT_CREDIT,
 				    .len = DCN_FC_CREDIT_LEN(2) };
-	struct dcn_fc_credit cr = { 9, grant, 2, { freed0, 0 } };
+	struct dcn_fc_credit cr = { .epoch = 9, .grant = grant, .n_vcs = 2,
+				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
 	struct rte_mbuf *m = sw_frame(src, dst, DCN_FT_CREDIT);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
@@ -748,6 +824,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_link_down_drops_queued,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_control_left_to_caller,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_sent_counts_after_data,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_among_data,
 						fix_open, fix_close),

@@ -101,8 +101,9 @@ send_credits(const struct gen_search *s, struct sink *k, uint64_t now)
 	memcpy(f + RTE_ETHER_ADDR_LEN, &s->rx_mac, RTE_ETHER_ADDR_LEN);
 	dcn_fabric_put16(f + 12, s->ethertype);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
+	/* The sink frees what it takes at once: all that arrived is freed. */
 	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
-		cr.freed[vc] = k->freed[vc];
+		cr.freed[vc] = cr.arrived[vc] = k->freed[vc];
 	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
 	if (rte_eth_tx_burst(s->rxp, 0, &m, 1) == 1) {
 		memcpy(k->announced, k->freed, sizeof(k->announced));
