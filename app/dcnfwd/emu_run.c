@@ -367,10 +367,11 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
 		       (unsigned long)dr.fabric, (unsigned long)dr.sw,
-		       (unsigned long)dr.wire, (unsigned long)dr.ingress, (unsigned long)queued_frames(d),
+		       (unsigned long)dr.wire, (unsigned long)dr.ingress,
+		       (unsigned long)queued_frames(d),
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
-		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us, rep.p90_us,
-		       rep.p99_us, rep.p999_us, rep.max_us);
+		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us,
+		       rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
 		for (i = 0; i < n; i++)
 			printf("%s%lu", i ? ", " : "", (unsigned long)sink_rx(d, i));
 		printf("]}\n");

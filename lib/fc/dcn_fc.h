@@ -159,9 +159,6 @@ struct dcn_fc_chan {
 				    *   credits this sender took back */
 	uint64_t lost_in;          /**< frames the peer sent that never
 				    *   arrived, freed as if they had */
-	/** The peer repairs lost frames itself (its last credit frame said
-	 * so): the sender leaves them to it. VC 0 channel. */
-	uint8_t peer_repairs;
 	/** This node repaired by the peer's sent counts the last time it
 	 * could (the peer's credit frame came to the port's owner). VC 0
 	 * channel. */

@@ -332,7 +332,6 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		__atomic_store_n(&c->limit, c->base + cr->freed[vc] + cr->grant,
 				 __ATOMIC_RELEASE);
 	}
-	dcn_fc_chan(fn, link, 0)->peer_repairs = !!(cr->flags & DCN_FC_CREDIT_REPAIRS);
 	dcn_fc_chan(fn, link, 0)->credit_rx++;
 }
 

@@ -239,17 +239,11 @@ receive_host(unsigned int k, uint32_t addr, unsigned int n)
 	return dcn_fc_rx(&f.x[k], f.host, m, (uint16_t)n);
 }
 
-/* The peer behind local port o says its input queues freed freed[0]
- * and granted grant, in a credit frame that worker 1 receives. */
-static void
-credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
+/* A fabric frame of CREDIT_FRAME bytes, MACs zero: header h, and when cr
+ * is not NULL the credit payload cr after it. */
+static struct rte_mbuf *
+fabric_mbuf(const struct dcn_fabric_hdr *h, const struct dcn_fc_credit *cr)
 {
-	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
-				    .type = DCN_FT_CREDIT,
-				    .len = DCN_FC_CREDIT_LEN(2) };
-	/* its queue empty: all that arrived was freed */
-	struct dcn_fc_credit cr = { .epoch = epoch, .grant = grant, .n_vcs = 2,
-				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 	uint8_t *p;
 
@@ -257,11 +251,37 @@ credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
 	assert_non_null(rte_pktmbuf_append(m, CREDIT_FRAME));
 	p = rte_pktmbuf_mtod(m, uint8_t *);
 	memset(p, 0, CREDIT_FRAME);
+	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, h);
+	if (cr != NULL)
+		dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, cr);
+	return m;
+}
+
+/* A credit frame carrying cr, MACs zero. */
+static struct rte_mbuf *
+credit_mbuf(const struct dcn_fc_credit *cr)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = (uint16_t)DCN_FC_CREDIT_LEN(cr->n_vcs) };
+
+	return fabric_mbuf(&h, cr);
+}
+
+/* The peer behind local port o says its input queues freed freed[0]
+ * and granted grant, in a credit frame that worker 1 receives. */
+static void
+credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
+{
+	/* its queue empty: all that arrived was freed */
+	struct dcn_fc_credit cr = { .epoch = epoch, .grant = grant, .n_vcs = 2,
+				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
+	struct rte_mbuf *m = credit_mbuf(&cr);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
 	memcpy(p, &mac0, 6);
 	memcpy(p + 6, &mac0, 6);
-	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
-	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
-	dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
 }
 
@@ -456,30 +476,12 @@ test_credit_among_data(void **state)
 	{
 		struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 					    .type = DCN_FT_HELLO };
-		struct dcn_fabric_hdr ch = { .version = DCN_FABRIC_VERSION,
-					     .type = DCN_FT_CREDIT,
-					     .len = DCN_FC_CREDIT_LEN(2) };
 		struct dcn_fc_credit cr = { .epoch = 7, .grant = GRANT, .n_vcs = 2,
 				    .freed = { 30, 0 }, .arrived = { 30, 0 } };
-		unsigned int i;
 
-		for (i = 0; i < 3; i++) {
-			uint8_t *p;
-
-			m[i] = rte_pktmbuf_alloc(mp);
-			assert_non_null(m[i]);
-			assert_non_null(rte_pktmbuf_append(m[i], CREDIT_FRAME));
-			p = rte_pktmbuf_mtod(m[i], uint8_t *);
-			memset(p, 0, CREDIT_FRAME);
-			dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
-			if (i == 1) {
-				dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &ch);
-				dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN +
-						    DCN_FABRIC_HDR_LEN, &cr);
-			} else {
-				dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
-			}
-		}
+		m[0] = fabric_mbuf(&h, NULL);
+		m[1] = credit_mbuf(&cr);
+		m[2] = fabric_mbuf(&h, NULL);
 	}
 	/* Sent 40 under the first grant; the peer has freed 30 of them. */
 	dcn_fc_sent(out, 40);
@@ -501,21 +503,8 @@ peer_frame(int credit, uint32_t addr, uint32_t sent0)
 				    .type = DCN_FT_DATA, .ttl = 16, .dst = addr };
 	struct dcn_fc_credit cr = { .epoch = 7, .grant = GRANT, .n_vcs = 2,
 				    .sent_epoch = f.fn->epoch, .sent = { sent0 } };
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-	uint8_t *p;
 
-	assert_non_null(m);
-	assert_non_null(rte_pktmbuf_append(m, CREDIT_FRAME));
-	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memset(p, 0, CREDIT_FRAME);
-	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
-	if (credit) {
-		h.type = DCN_FT_CREDIT;
-		h.len = DCN_FC_CREDIT_LEN(2);
-		dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
-	}
-	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
-	return m;
+	return credit ? credit_mbuf(&cr) : fabric_mbuf(&h, NULL);
 }
 
 /*
@@ -564,16 +553,8 @@ test_control_left_to_caller(void **state)
 
 	(void)state;
 	for (i = 0; i < 3; i++) {
-		uint8_t *p;
-
-		m[i] = rte_pktmbuf_alloc(mp);
-		assert_non_null(m[i]);
-		assert_non_null(rte_pktmbuf_append(m[i], 60));
-		p = rte_pktmbuf_mtod(m[i], uint8_t *);
-		memset(p, 0, 60);
-		dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
 		h.ttl = (uint8_t)i;
-		dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+		m[i] = fabric_mbuf(&h, NULL);
 	}
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 3), 3);
 	for (i = 0; i < 3; i++) {
@@ -623,17 +604,12 @@ static struct rte_mbuf *
 sw_frame(const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 	 uint8_t type)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-	uint8_t *p;
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION, .type = type };
+	struct rte_mbuf *m = fabric_mbuf(&h, NULL);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	assert_non_null(m);
-	assert_non_null(rte_pktmbuf_append(m, CREDIT_FRAME));
-	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memset(p, 0, CREDIT_FRAME);
 	memcpy(p, dst, 6);
 	memcpy(p + 6, src, 6);
-	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
-	p[DCN_ETHER_HDR_LEN] = (uint8_t)(DCN_FABRIC_VERSION << 4 | type);
 	return m;
 }
 
@@ -641,16 +617,13 @@ static struct rte_mbuf *
 sw_credit(const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 	  uint32_t grant, uint32_t freed0)
 {
-	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
-				    .type = DCN_FT_CREDIT,
-				    .len = DCN_FC_CREDIT_LEN(2) };
 	struct dcn_fc_credit cr = { .epoch = 9, .grant = grant, .n_vcs = 2,
 				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
-	struct rte_mbuf *m = sw_frame(src, dst, DCN_FT_CREDIT);
+	struct rte_mbuf *m = credit_mbuf(&cr);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
-	dcn_fc_write_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	memcpy(p, dst, 6);
+	memcpy(p + 6, src, 6);
 	return m;
 }
 
