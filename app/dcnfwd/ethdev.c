@@ -14,6 +14,7 @@
 
 #include <rte_dev.h>
 #include <rte_ethdev.h>
+#include <rte_mempool.h>
 
 #include "ethdev.h"
 #include "setup.h"
@@ -75,6 +76,28 @@ probe_hint(const char *dev, char *buf, size_t len)
 		return buf;
 	}
 	return "";
+}
+
+/* net_af_xdp fills each receive queue's fill ring with this many mbufs
+ * when the queue is set up (DPDK 22.11). */
+#define AF_XDP_FILL_MBUFS 2048u
+
+/* Why a port did not start, where dcnfwd can tell: only a shortage of
+ * mbufs is dcnfwd's to name; otherwise the PMD's own messages above say
+ * it (an interface held by another XDP program is refused before). */
+static const char *
+start_hint(const struct dcn_conf_port *cp, unsigned int free_mbufs, char *buf,
+	   size_t len)
+{
+	if (strncmp(cp->dev, "net_af_xdp", 10) != 0)
+		return "";
+	if (free_mbufs < AF_XDP_FILL_MBUFS * cp->rxq) {
+		snprintf(buf, len, " (net_af_xdp takes %u mbufs per rx queue at "
+			 "start and %u were free: raise [queues] mbufs)",
+			 AF_XDP_FILL_MBUFS, free_mbufs);
+		return buf;
+	}
+	return " (net_af_xdp's messages above say why)";
 }
 
 static int
@@ -143,18 +166,22 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 	for (i = 0; i < c->n_ports; i++) {
 		const struct dcn_conf_port *cp = &c->port[i];
 		struct dcnfwd_port *p;
+		const char *dev;
+		unsigned int free_mbufs;
 		int pi = dcnfwd_port_add(d, OWNER_NODE, (uint32_t)ni, cp->fabric_port,
 					 cp->host, cp->name);
 
 		if (pi < 0)
 			return pi;
 		p = &d->port[pi];
-		p->dp.is_ethdev = 1;
 		snprintf(p->dev, sizeof(p->dev), "%s", cp->dev);
 		p->no_hellos = (uint8_t)!cp->hellos;
 		p->no_credits = (uint8_t)!cp->credits;
-		ret = probe_port(dcnfwd_xdp_devargs(d, cp->dev, devargs,
-						    sizeof(devargs)), &p->dp.ethdev);
+		dev = dcnfwd_xdp_devargs(d, cp->dev, devargs, sizeof(devargs));
+		ret = dcnfwd_xdp_claim(c->file, cp->name, dev);
+		if (ret != 0)
+			return ret;
+		ret = probe_port(dev, &p->dp.ethdev);
 		if (ret != 0) {
 			char hint[256];
 
@@ -163,14 +190,18 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 				probe_hint(cp->dev, hint, sizeof(hint)));
 			return ret;
 		}
+		/* Only a device that opened is this port's to stop and close:
+		 * ethdev 0 of a port that never did may be another's. */
+		p->dp.is_ethdev = 1;
+		free_mbufs = rte_mempool_avail_count(d->mp);
 		ret = start_ethdev(d, p, cp);
 		if (ret != 0) {
+			char hint[160];
+
 			fprintf(stderr, "dcnfwd: %s: [port.%s]: cannot start '%s': "
 				"%s%s\n", c->file, cp->name, cp->dev,
 				strerror(ret < 0 ? -ret : ret),
-				strncmp(cp->dev, "net_af_xdp", 10) == 0 ?
-				" (net_af_xdp takes 2048 mbufs per rx queue at "
-				"start: is [queues] mbufs enough?)" : "");
+				start_hint(cp, free_mbufs, hint, sizeof(hint)));
 			return ret < 0 ? ret : -ret;
 		}
 		d->node[ni].mac[p->local] = p->mac;

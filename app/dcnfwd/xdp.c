@@ -72,6 +72,61 @@ dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev, char *buf,
 }
 
 #ifdef DCN_HAVE_XDP
+/* The interface name of "iface=NAME" in devargs, for messages. */
+static void
+iface_name(const char *devargs, char *buf, size_t len)
+{
+	const char *s = strstr(devargs, "iface=");
+
+	snprintf(buf, len, "%.*s", s ? (int)strcspn(s + 6, ",") : 1,
+		 s ? s + 6 : "?");
+}
+
+int
+dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs)
+{
+	int ifindex = dcnfwd_kernel_ifindex(devargs), ret;
+	char owner[32], ifname[IF_NAMESIZE + 1];
+	unsigned int queue = 0;
+	uint32_t id = 0;
+
+	/* Only where the PMD will attach a program (xdp_prog=): without one
+	 * it uses libxdp's, which shares the hook by its own rules. */
+	if (!is_af_xdp(devargs) || strstr(devargs, "xdp_prog=") == NULL ||
+	    ifindex <= 0)
+		return 0;
+	iface_name(devargs, ifname, sizeof(ifname));
+	ret = dcn_xdp_claim(ifindex, DCN_XDP_PROG_NAME, owner, sizeof(owner),
+			    &id, &queue);
+	switch (ret) {
+	case 0:
+		return 0;
+	case 1:
+		DCNFWD_LOG(NOTICE, "port %s: took over interface %s from the XDP "
+			   "program %u (%s) of a dcnfwd that is gone (no AF_XDP "
+			   "socket was left on it)\n", port, ifname, id, owner);
+		return 0;
+	case -EBUSY:
+		fprintf(stderr, "dcnfwd: %s: [port.%s]: interface %s has XDP "
+			"program '%s' (id %u) attached, which is not dcnfwd's: "
+			"detach it (ip link set dev %s xdp off) if nothing needs it, "
+			"or give dcnfwd another interface\n", file, port, ifname,
+			owner, id, ifname);
+		return ret;
+	case -EADDRINUSE:
+		fprintf(stderr, "dcnfwd: %s: [port.%s]: interface %s is in use by "
+			"a running dcnfwd: its XDP program %s (id %u) has a live "
+			"AF_XDP socket on queue %u; stop that one first\n", file,
+			port, ifname, owner, id, queue);
+		return ret;
+	default:
+		fprintf(stderr, "dcnfwd: %s: [port.%s]: cannot check interface "
+			"%s's XDP program: %s\n", file, port, ifname,
+			strerror(-ret));
+		return ret;
+	}
+}
+
 /* The shortest prefix that holds every address of the topology. */
 static void
 fabric_prefix(const struct dcnfwd *d, uint32_t *net, unsigned int *len)
@@ -188,6 +243,15 @@ dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e)
 	return 0;
 }
 #else
+int
+dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs)
+{
+	(void)file;
+	(void)port;
+	(void)devargs;
+	return 0;
+}
+
 void
 dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 {

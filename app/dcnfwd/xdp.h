@@ -16,6 +16,12 @@ int dcnfwd_kernel_ifindex(const char *devargs);
  * net_af_xdp device that names none (buf holds them). */
 const char *dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev,
 			       char *buf, size_t len);
+/* Before a net_af_xdp device opens with an XDP program (devargs as
+ * dcnfwd_xdp_devargs made them): take over the stale program of a dcnfwd
+ * that died on its interface, refuse (with the reason on stderr, naming
+ * file and port) when another program or a live dcnfwd holds it. 0: the
+ * hook is free for the PMD; negative errno otherwise. */
+int dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs);
 void dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p,
 			   const char *dev);
 void dcnfwd_xdp_port_stop(struct dcnfwd_port *p);

@@ -115,6 +115,10 @@ void dcn_gen_sink_fini(struct dcn_gen_sink *s);
 void dcn_gen_sink_rx(struct dcn_gen_sink *s, struct rte_mbuf *const *m,
 		     unsigned int n, uint64_t now);
 
+/** Sources a report tells apart (more are counted once each time
+ *  they are seen past this many). */
+#define DCN_GEN_MAX_SOURCES 1024
+
 /** Summary of a sink. */
 struct dcn_gen_report {
 	uint64_t rx, bytes, foreign, reordered;
@@ -122,6 +126,8 @@ struct dcn_gen_report {
 	uint64_t untracked;     /**< stamped frames of flows beyond the table:
 				 *   counted, but not in lost or reordered */
 	uint32_t flows;
+	uint32_t sources;       /**< distinct source addresses heard */
+	uint32_t source[DCN_GEN_MAX_SOURCES]; /**< the first of them */
 	double seconds;         /**< first to last frame */
 	double p50_us, p90_us, p99_us, p999_us, max_us;
 };

@@ -271,6 +271,20 @@ percentile(const uint64_t *hist, uint64_t total, double q, double us_per_tsc)
 	return 0;
 }
 
+/* Distinct source addresses, as a report's sources counts them. */
+static void
+count_source(struct dcn_gen_report *r, uint32_t src)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->sources && i < DCN_GEN_MAX_SOURCES; i++)
+		if (r->source[i] == src)
+			return;
+	if (r->sources < DCN_GEN_MAX_SOURCES)
+		r->source[r->sources] = src;
+	r->sources++;
+}
+
 void
 dcn_gen_sink_report(const struct dcn_gen_sink *const *s, unsigned int n,
 		    uint64_t tsc_hz, struct dcn_gen_report *r)
@@ -292,10 +306,13 @@ dcn_gen_sink_report(const struct dcn_gen_sink *const *s, unsigned int n,
 		r->reordered += k->reordered;
 		r->untracked += k->overflow;
 		r->flows += k->n_flows;
-		for (j = 0; j <= k->mask; j++)
-			if (k->flow[j].src != 0 &&
-			    k->flow[j].next_seq > k->flow[j].rx)
+		for (j = 0; j <= k->mask; j++) {
+			if (k->flow[j].src == 0)
+				continue;
+			if (k->flow[j].next_seq > k->flow[j].rx)
 				r->lost += k->flow[j].next_seq - k->flow[j].rx;
+			count_source(r, k->flow[j].src);
+		}
 		for (b = 0; b < DCN_GEN_LAT_BUCKETS; b++) {
 			hist[b] += k->lat[b];
 			samples += k->lat[b];

@@ -46,6 +46,22 @@ int dcn_xdp_detach(struct dcn_xdp_port *x);
 
 void dcn_xdp_close(struct dcn_xdp_port *x);
 
+/*
+ * Before a net_af_xdp port starts on ifindex: make its XDP hook free for
+ * the PMD, which attaches its program only where none is. A program named
+ * prog_name (dcnfwd's own) that no live AF_XDP socket uses is what a
+ * dcnfwd that died left behind: it is detached (XDP_FLAGS_REPLACE, so only
+ * if it is still that program at that moment). Anything else is left
+ * alone and reported through owner (the program's name) and *prog_id.
+ * Whether a socket is live is asked of the program itself (see xdp.c).
+ * @return 0: nothing attached; 1: a stale program was taken over;
+ * -EBUSY: another program holds the hook; -EADDRINUSE: prog_name is
+ * attached and a live AF_XDP socket is bound to queue *busy_queue (another
+ * dcnfwd runs on the interface); other negative errno on a syscall error.
+ */
+int dcn_xdp_claim(int ifindex, const char *prog_name, char *owner,
+		  size_t owner_len, uint32_t *prog_id, unsigned int *busy_queue);
+
 const char *dcn_xdp_counter_name(unsigned int i);
 
 #endif

@@ -24,6 +24,20 @@ switches.
       neighbours' hellos stop and delivery resumes around it. The outage
       of each (lost frames over the rate) is printed, not asserted.
 
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN restart SPEC
+      dcn-gen sends a flow at a fixed rate; the relay that carries it in
+      transit is killed (SIGKILL): delivery resumes around it. "dcn-fabric
+      start" brings it back: its links come up, its transit counter moves
+      again, the flow runs at full rate, every credited link holds its
+      full grant, and from its return on nothing is lost inside the
+      fabric. Then the same relay is stopped for 3 s (SIGSTOP, a hung
+      relay) and continued: handled as a death and a return.
+
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN soak SPEC CYCLES
+      CYCLES kill/start cycles of the transit relay under traffic; then
+      every pair of hosts delivers, only the processes started are left,
+      and "dcn-fabric down" leaves no namespace, XDP program or hugepage.
+
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
 import importlib.machinery
@@ -451,6 +465,262 @@ def unplug_mode():
     check(r.returncode == 0, "dcn-fabric down")
 
 
+def lost_inside(st):
+    """Frames lost inside the fabric, summed over its nodes: fabric_drops
+    less frames of an unknown EtherType (the hosts' kernels send IPv6
+    neighbour discovery into their host ports, which is no fabric
+    traffic)."""
+    total = 0
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        total += s.get("fabric_drops", 0) - s.get("drop", {}).get("unknown_ethertype", 0)
+    return total
+
+
+def transit_of(st, node):
+    return tel(st, node, "/dcn/stats").get("transit", 0)
+
+
+def links_up(st):
+    """Every fabric link of every node up, as each node sees it: the
+    returned relay's own and its neighbours' toward it (which a relay
+    just continued from SIGSTOP sees up before its timers have run)."""
+    for v in st["nodes"]:
+        links = dcn_fabric.link_states(dcn_fabric.telemetry(st, v, "/dcn/links"))
+        if not links or any(x != "up" for x in links.values()):
+            return False
+    return True
+
+
+def transit_relay(st, src, dst):
+    """The relay whose transit counter moves with the flow (routing may
+    pick another than dcn-topo's draw), None if none carries it."""
+    others = [n["name"] for n in st["nodes"].values() if n not in (src, dst)]
+    t0 = {k: transit_of(st, k) for k in others}
+    time.sleep(1.0)
+    t1 = {k: transit_of(st, k) for k in others}
+    middle = max(others, key=lambda k: t1[k] - t0[k])
+    return middle if t1[middle] - t0[middle] >= RATE // 2 else None
+
+
+def wait_transit(st, node, timeout=8.0):
+    """Frames node carried in transit over a second, once it carries the
+    flow again (up to timeout)."""
+    end = time.time() + timeout
+    while True:
+        t0 = transit_of(st, node)
+        time.sleep(1.0)
+        got = transit_of(st, node) - t0
+        if got >= RATE // 2 or time.time() > end:
+            return got
+
+
+def returned(st, dst, middle, how, t_back):
+    """While the flow runs, after middle came back: its links, its
+    transit, the rate, the announcements withdrawn. Returns the count of
+    frames lost inside the fabric from its links' return on."""
+    st = state()
+    up_ms = None
+    end = time.time() + 10
+    while time.time() < end:
+        if links_up(st):
+            up_ms = (time.time() - t_back) * 1000
+            break
+        time.sleep(0.05)
+    check(up_ms is not None, "%s (%s) back: its links and its neighbours' "
+          "links to it are up after %s" %
+          (middle, how, "%.0f ms" % up_ms if up_ms is not None else "10 s: no"))
+    lost0 = lost_inside(st)
+    carried = wait_transit(st, middle)
+    check(carried >= RATE // 2, "%s (%s) back: it carries the flow in transit "
+          "again (%d frames in 1 s)" % (middle, how, carried))
+    rate = rate_after_repair(st, dst["name"])
+    check(rate > 0.9 * RATE, "%s (%s) back: %s receives the flow at full rate "
+          "(%.0f frames/s)" % (middle, how, dst["name"], rate))
+    withdrawn(st, middle, how)
+    return st, lost0
+
+
+def settled(st, middle, how, lost0, g, gp):
+    """Once the flow has stopped: every credited link at its full grant
+    (the returned relay's own and its neighbours' toward it), and nothing
+    lost inside the fabric since middle's links came back."""
+    g.send_signal(signal.SIGTERM)
+    rep = gen_wait(g, gp)
+    print("dcn-gen: %s" % json.dumps(rep))
+    outage(how, rep)
+    full_credit(st)
+    lost = lost_inside(st) - lost0
+    check(lost == 0, "%s (%s) back: nothing lost inside the fabric since its "
+          "links came up (%d)" % (middle, how, lost))
+
+
+def withdrawn(st, middle, how, timeout=5.0):
+    """Every node has taken back what was announced of middle's failure:
+    no link of the fabric is known down anywhere."""
+    end = time.time() + timeout
+    while True:
+        down = {}
+        for v, n in st["nodes"].items():
+            k = (dcn_fabric.telemetry(st, v, "/dcn/links") or {}).get(
+                "/dcn/links", {}).get("links_known_down", -1)
+            if k != 0:
+                down[n["name"]] = k
+        if not down or time.time() > end:
+            break
+        time.sleep(0.3)
+    check(not down, "%s (%s) back: no node knows a link down any more%s" %
+          (middle, how, "; still: %s" % down if down else ""))
+
+
+def restart_mode():
+    st = up("--host", "veth")
+    src, dst, relays = pick_pair(st)
+    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
+    print("flow %s -> %s at %d frames/s, route %s" % (
+        src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
+    g, gp = gen_flowing(st, sv, dv, 120)
+    middle = transit_relay(st, src, dst)
+    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
+    if middle is None:
+        gen_wait(g, gp)
+        return
+    # 1. Killed outright, then started again.
+    fabric("kill", NAME, middle)
+    rate = rate_after_repair(st, dst["name"])
+    check(rate > 0.9 * RATE, "%s killed: %s still receives %.0f frames/s" %
+          (middle, dst["name"], rate))
+    t_back = time.time()
+    r = fabric("start", NAME, middle, "--wait-links", "0", check_rc=False)
+    check(r.returncode == 0, "dcn-fabric start %s: %s" %
+          (middle, (r.stdout + r.stderr).strip()))
+    st, lost0 = returned(st, dst, middle, "killed", t_back)
+    settled(st, middle, "killed", lost0, g, gp)
+    # 2. Hung for 3 s (SIGSTOP), then continued.
+    g, gp = gen_flowing(st, sv, dv, 120)
+    carried = wait_transit(st, middle)
+    check(carried >= RATE // 2, "a new flow crosses %s again (%d frames in "
+          "1 s)" % (middle, carried))
+    t_stop = time.time()
+    pause = subprocess.Popen([sys.executable, FABRIC, "pause", NAME, middle, "3"])
+    # Its neighbours' hellos time out and routes go round it: some
+    # half-second while it is stopped runs at the full rate.
+    best = 0
+    time.sleep(0.3)
+    while time.time() - t_stop < 2.4 and best < 0.9 * RATE:
+        best = max(best, delivery_rate(st, dst["name"], 0.5))
+    check(best > 0.9 * RATE, "%s stopped: %s still receives %.0f frames/s" %
+          (middle, dst["name"], best))
+    check(pause.wait(timeout=30) == 0, "dcn-fabric pause %s 3" % middle)
+    t_back = time.time()
+    st, lost0 = returned(st, dst, middle, "stopped 3 s", t_back)
+    settled(st, middle, "stopped 3 s", lost0, g, gp)
+    r = fabric("down", NAME, check_rc=False, timeout=120)
+    check(r.returncode == 0, "dcn-fabric down")
+
+
+def every_pair(st, seconds=3):
+    """Every host sends to each other one, round robin, and receives on
+    the same port (one dcn-gen a host, all at once): the pairs whose
+    destination heard no frame of their source."""
+    hosts_ns = "dcnf-%s-hosts" % NAME
+    hosted = [v for v, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
+              if n["host_addr"]]
+    # net_pcap, not net_af_packet: af_packet names its PACKET_FANOUT group
+    # after pid ^ ifindex, and generators started together on h0, h1, ...
+    # (consecutive pids, consecutive ifindexes) draw the same group and are
+    # refused. rx_iface_in: a host hears what reaches it, not what it sends.
+    procs = []
+    for v in hosted:
+        dev = "net_pcap0,rx_iface_in=h%s,tx_iface=h%s" % (v, v)
+        others = ",".join(st["nodes"][d]["host_addr"] for d in hosted if d != v)
+        prefix = "dcnf-%s-pair%s" % (NAME, v)
+        cmd = ["ip", "netns", "exec", hosts_ns, GEN, "-l", "0", "--no-huge",
+               "-m", "128", "--no-pci", "--log-level=5", "--file-prefix=" + prefix,
+               "--", "--tx", dev, "--rx", dev,
+               "--src", st["nodes"][v]["host_addr"], "--dst", others,
+               "--pattern", "list", "--rate", "200", "--duration", str(seconds),
+               "--linger", "2", "--json"]
+        procs.append((v, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, text=True),
+                      prefix))
+    short = []
+    for v, p, prefix in procs:
+        try:
+            rep = gen_wait(p, prefix)
+        except RuntimeError as e:
+            short.append("%s: %s" % (st["nodes"][v]["name"], e))
+            continue
+        if rep.get("sources", 0) != len(hosted) - 1:
+            short.append("%s heard %d sources of %d" % (
+                st["nodes"][v]["name"], rep.get("sources", 0), len(hosted) - 1))
+    return len(hosted) * (len(hosted) - 1), short
+
+
+def soak_mode(cycles):
+    st = up("--host", "veth")
+    src, dst, relays = pick_pair(st)
+    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
+    g, gp = gen_flowing(st, sv, dv, 600)   # stopped after the cycles
+    middle = transit_relay(st, src, dst)
+    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
+    if middle is None:
+        gen_wait(g, gp)
+        return
+    started = 0
+    t0 = time.time()
+    for i in range(cycles):
+        fabric("kill", NAME, middle)
+        time.sleep(0.3)
+        r = fabric("start", NAME, middle, check_rc=False)
+        if r.returncode != 0:
+            check(False, "cycle %d: dcn-fabric start %s: %s" %
+                  (i + 1, middle, (r.stdout + r.stderr).strip()))
+            break
+        started += 1
+        time.sleep(0.5)
+    check(started == cycles, "%d kill/start cycles of %s under traffic in %.0f s"
+          % (started, middle, time.time() - t0))
+    st = state()
+    carried = wait_transit(st, middle)
+    check(carried >= RATE // 2, "after the cycles %s carries the flow in "
+          "transit (%d frames in 1 s)" % (middle, carried))
+    g.send_signal(signal.SIGTERM)
+    rep = gen_wait(g, gp)
+    print("dcn-gen: %s" % json.dumps(rep))
+    full_credit(st)
+    pairs, bad = every_pair(st)
+    check(not bad, "every pair of hosts delivers after the soak: %d pairs%s" %
+          (pairs, "; short: " + ", ".join(bad[:6]) if bad else ""))
+    # Only the processes started: one dcnfwd per node, each the one
+    # dcn-fabric last started.
+    ours = {n["prefix"]: n["pid"] for n in st["nodes"].values()}
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        for a in argv:
+            if a.startswith(b"--file-prefix=dcnf-%s-" % NAME.encode()):
+                found.setdefault(a.decode().split("=", 1)[1], []).append(int(pid))
+    extra = {k: v for k, v in found.items() if v != [ours.get(k)]}
+    check(not extra and len(found) == len(ours),
+          "one dcnfwd per node is running, the one started last: %d of %d%s" %
+          (len(found), len(ours), "; other: %s" % extra if extra else ""))
+    names = list(ours)
+    r = fabric("down", NAME, check_rc=False, timeout=120)
+    check(r.returncode == 0, "dcn-fabric down")
+    left = leftovers(names)
+    for _ in range(50):
+        if not left:
+            break
+        time.sleep(0.2)
+        left = leftovers(names)
+    check(not left, "nothing of the fabric left: %s" % (left or "none"))
+
+
 def huge_pool():
     """(persistent, surplus) 2 MB hugepages, as dcn-fabric counts them."""
     return dcn_fabric.huge_persistent(), dcn_fabric.huge_count("surplus_hugepages")
@@ -464,7 +734,14 @@ def main():
             skip("%s is not installed (tools/install-deps.sh)" % tool)
     huge_before = huge_pool() if os.path.exists(dcn_fabric.HUGE_DIR) else None
     try:
-        kernel_mode() if MODE == "kernel" else unplug_mode()
+        if MODE == "kernel":
+            kernel_mode()
+        elif MODE == "restart":
+            restart_mode()
+        elif MODE == "soak":
+            soak_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 20)
+        else:
+            unplug_mode()
     except Exception as e:   # any error: report it, and still tear down
         failures.append(repr(e))
         print("FAIL " + repr(e))

@@ -555,7 +555,8 @@ main(int argc, char **argv)
 	if (json) {
 		printf("{\"sent\": %lu, \"tx_fail\": %lu, \"received\": %lu, "
 		       "\"foreign\": %lu, \"lost\": %ld, \"seq_gaps\": %lu, "
-		       "\"reordered\": %lu, \"flows\": %u, \"untracked\": %lu, "
+		       "\"reordered\": %lu, \"flows\": %u, \"sources\": %u, "
+		       "\"untracked\": %lu, "
 		       "\"rx_mpps\": %.4f, "
 		       "\"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
 		       "\"p999\": %.1f, \"max\": %.1f}}\n",
@@ -565,7 +566,7 @@ main(int argc, char **argv)
 		       tx_dev && rx_dev ? (long)gen.sent - (long)(rep.rx - rep.foreign)
 					: (long)rep.lost,
 		       (unsigned long)rep.lost, (unsigned long)rep.reordered,
-		       rep.flows, (unsigned long)rep.untracked,
+		       rep.flows, rep.sources, (unsigned long)rep.untracked,
 		       rep.seconds > 0 ? (double)rep.rx / rep.seconds / 1e6 : 0.0,
 		       rep.p50_us, rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
 	} else {
