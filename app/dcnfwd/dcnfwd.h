@@ -94,6 +94,10 @@ struct dcnfwd_port {
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
 	/* net_af_xdp: dcnfwd's XDP program on the interface (control only) */
 	uint8_t has_xdp;
+	/* net_af_xdp: mbufs its fill ring took at start; the PMD keeps them
+	 * at close (22.11 frees its umem without giving them back), so the
+	 * exit check does not count them as leaked. */
+	unsigned int pmd_kept_mbufs;
 	uint64_t arp_replies;    /* host port: answered for fabric addresses */
 	uint8_t host_mac_known;  /* host port: the host's MAC was learnt */
 #ifdef DCN_HAVE_XDP
@@ -323,7 +327,9 @@ struct dcnfwd {
 	uint64_t next_hello;                /* tsc: the next round of hellos */
 	struct dcnfwd_event ev[DCNFWD_EVENTS];
 	uint64_t n_ev;
-	unsigned int mbufs_leaked;          /* in use when the pool was freed */
+	unsigned int mbufs_leaked;          /* in use when the pool was freed,
+					     * less what PMDs keep by design */
+	unsigned int mbufs_pmd_kept;        /* what net_af_xdp ports kept */
 	uint64_t next_arp_probe;            /* tsc: host ports' MAC probes */
 	unsigned int arp_probes;            /* rounds of them so far */
 };

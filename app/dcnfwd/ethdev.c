@@ -107,6 +107,7 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	struct rte_eth_conf ec;
 	struct rte_eth_dev_info info;
 	uint16_t q, rxd = (uint16_t)d->conf.rx_desc, txd = (uint16_t)d->conf.tx_desc;
+	unsigned int in_use;
 	int ret;
 
 	memset(&ec, 0, sizeof(ec));
@@ -130,6 +131,7 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	ret = rte_eth_dev_configure(p->dp.ethdev, p->dp.nb_rxq, p->dp.nb_txq, &ec);
 	if (ret == 0)
 		ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->dp.ethdev, &rxd, &txd);
+	in_use = rte_mempool_in_use_count(d->mp);	/* net_af_xdp: below */
 	for (q = 0; q < p->dp.nb_rxq && ret == 0; q++)
 		ret = rte_eth_rx_queue_setup(p->dp.ethdev, q, rxd,
 					     rte_eth_dev_socket_id(p->dp.ethdev),
@@ -140,6 +142,9 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 					     NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(p->dp.ethdev);
+	/* Only this thread takes mbufs while ports start. */
+	if (ret == 0 && strncmp(cp->dev, "net_af_xdp", 10) == 0)
+		p->pmd_kept_mbufs = rte_mempool_in_use_count(d->mp) - in_use;
 	if (ret == 0)
 		ret = rte_eth_macaddr_get(p->dp.ethdev, &p->mac);
 	return ret;

@@ -93,14 +93,38 @@ dcnfwd_node_add(struct dcnfwd *d, uint32_t v)
 	return (int)d->n_nodes++;
 }
 
+/*
+ * Rings come from the heap, not one memzone each: an emulated fabric has
+ * a ring per cable direction and per port, and 512 NovaCube nodes need
+ * about 7,700 of them, three times DPDK's RTE_MAX_MEMZONE (2,560).
+ */
 struct rte_ring *
 dcnfwd_ring_make(const char *what, unsigned int a, unsigned int b,
 		 unsigned int size, unsigned int flags)
 {
 	char name[RTE_RING_NAMESIZE];
+	struct rte_ring *r;
+	ssize_t bytes;
 
+	/* The slots rte_ring_create would reserve for size and flags. */
+	bytes = rte_ring_get_memsize(flags & RING_F_EXACT_SZ ?
+				     rte_align32pow2(size + 1) : size);
+	if (bytes < 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	r = rte_zmalloc_socket(NULL, (size_t)bytes, RTE_CACHE_LINE_SIZE,
+			       (int)rte_socket_id());
+	if (r == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	snprintf(name, sizeof(name), "dcn_%s_%u_%u", what, a, b);
-	return rte_ring_create(name, size, (int)rte_socket_id(), flags);
+	if (rte_ring_init(r, name, size, flags) != 0) {
+		rte_free(r);
+		return NULL;
+	}
+	return r;
 }
 
 int
@@ -154,8 +178,8 @@ dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports)
 	d->node = calloc(nodes ? nodes : 1, sizeof(*d->node));
 	d->port = calloc(ports, sizeof(*d->port));
 	d->max_ports = ports;
-	d->ctl_rx = rte_ring_create("dcn_ctl_rx", CTL_RX_RING_SIZE,
-				    (int)rte_socket_id(), RING_F_SC_DEQ);
+	d->ctl_rx = dcnfwd_ring_make("ctlrx", 0, 0, CTL_RX_RING_SIZE,
+				     RING_F_SC_DEQ);
 	if (d->node == NULL || d->port == NULL || d->ctl_rx == NULL)
 		return -ENOMEM;
 	return 0;
@@ -433,7 +457,8 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 			if (d->fcc.in_queue / links[l] < 2) {
 				fprintf(stderr, "dcnfwd: node %s port %s: %u neighbours "
 					"behind its switch share an input queue of %u "
-					"frames: each needs 2 at least (raise in_queue)\n",
+					"frames: each needs 2 at least (raise "
+					"input_queue, --in-queue)\n",
 					n->name, p->name, links[l], d->fcc.in_queue);
 				return -EINVAL;
 			}
@@ -446,7 +471,12 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				"queues: %s%s\n", n->name, rte_strerror(rte_errno),
 				rte_errno == ENOSPC ? " (too many links times VCs: at most "
 				RTE_STR(DCN_FC_MAX_LINKS) " links and "
-				RTE_STR(DCN_FC_MAX_CHANS) " channels a node)" : "");
+				RTE_STR(DCN_FC_MAX_CHANS) " channels a node)" :
+				rte_errno == ENOMEM ? " (every node of the fabric takes "
+				"its own: give EAL more memory, -m, or lower input_queue "
+				"and output_queue)" :
+				rte_errno == EMFILE ? " (a memzone each node: more nodes "
+				"than DPDK's RTE_MAX_MEMZONE allows)" : "");
 			return rte_errno == ENOSPC ? -EINVAL : -ENOMEM;
 		}
 		snprintf(n->fc->name, sizeof(n->fc->name), "%s", n->name);
@@ -474,7 +504,7 @@ ring_drain_free(struct rte_ring *r)
 		return;
 	while (rte_ring_dequeue(r, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
-	rte_ring_free(r);
+	rte_free(r);	/* dcnfwd_ring_make's */
 }
 
 static void
@@ -515,6 +545,8 @@ dcnfwd_teardown(struct dcnfwd *d)
 		struct dcnfwd_port *p = &d->port[i];
 
 		if (p->dp.is_ethdev) {
+			if (p->pmd_kept_mbufs)
+				dcnfwd_xdp_reap_tx(d, p);
 			rte_eth_dev_stop(p->dp.ethdev);
 			rte_eth_dev_close(p->dp.ethdev);
 			dcnfwd_xdp_port_stop(p);
@@ -533,9 +565,15 @@ dcnfwd_teardown(struct dcnfwd *d)
 		dcnfwd_fib_free(d->node[i].fib);
 		dcn_fwd_nbrs_free(&d->node[i].nbrs);
 	}
-	/* Every mbuf is home now: what is not was leaked. */
-	if (d->mp != NULL)
-		d->mbufs_leaked = rte_mempool_in_use_count(d->mp);
+	/* Every mbuf is home now but those net_af_xdp keeps: what else is
+	 * out was leaked. */
+	for (i = 0; i < d->n_ports; i++)
+		d->mbufs_pmd_kept += d->port[i].pmd_kept_mbufs;
+	if (d->mp != NULL) {
+		unsigned int out = rte_mempool_in_use_count(d->mp);
+
+		d->mbufs_leaked = out > d->mbufs_pmd_kept ? out - d->mbufs_pmd_kept : 0;
+	}
 	rte_mempool_free(d->mp);
 	free(d->node);
 	free(d->port);

@@ -254,6 +254,7 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 	 * sent by the peer and freed here for it. */
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost", ch->lost));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost_in", ch->lost_in));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "late", ch->late));
 	if (c % fn->n_vcs == 0) {
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_rx", ch->credit_rx));
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_tx", ch->credit_tx));

@@ -14,6 +14,10 @@
 
 #include <net/if.h>
 
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+
 #include "xdp.h"
 
 #ifdef DCN_HAVE_XDP
@@ -281,3 +285,25 @@ dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e)
 	return -ENOENT;
 }
 #endif
+
+/*
+ * net_af_xdp frees a sent mbuf only when it reaps the frame's completion,
+ * at its next send: the last frames sent before exit would count as
+ * leaked. Empty sends reap them (workers have stopped: the queues are
+ * ours), until a pass frees nothing more.
+ */
+void
+dcnfwd_xdp_reap_tx(const struct dcnfwd *d, const struct dcnfwd_port *p)
+{
+	unsigned int pass, before;
+	uint16_t q;
+
+	for (pass = 0; pass < 100; pass++) {
+		before = rte_mempool_in_use_count(d->mp);
+		for (q = 0; q < p->dp.nb_txq; q++)
+			rte_eth_tx_burst(p->dp.ethdev, q, NULL, 0);
+		if (rte_mempool_in_use_count(d->mp) == before && pass > 0)
+			break;
+		rte_delay_us_sleep(1000);
+	}
+}

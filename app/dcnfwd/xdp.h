@@ -25,6 +25,9 @@ int dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs);
 void dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p,
 			   const char *dev);
 void dcnfwd_xdp_port_stop(struct dcnfwd_port *p);
+/* After the workers stopped: a net_af_xdp port frees the mbufs of the
+ * frames it sent last, so the exit check counts only real leaks. */
+void dcnfwd_xdp_reap_tx(const struct dcnfwd *d, const struct dcnfwd_port *p);
 void dcnfwd_xdp_print(const struct dcnfwd *d, FILE *f);
 /* Port p's XDP verdict counters into dict e; -ENOENT: it has none. */
 int dcnfwd_xdp_tel_port(const struct dcnfwd_port *p, struct rte_tel_data *e);

@@ -159,6 +159,8 @@ struct dcn_fc_chan {
 				    *   credits this sender took back */
 	uint64_t lost_in;          /**< frames the peer sent that never
 				    *   arrived, freed as if they had */
+	uint64_t late;             /**< frames a new base wrote off as gone
+				    *   that arrived after all */
 	/** This node repaired by the peer's sent counts the last time it
 	 * could (the peer's credit frame came to the port's owner). VC 0
 	 * channel. */
@@ -228,7 +230,8 @@ struct dcn_fc_conf {
  * @param names      per local port, a name for views (may be NULL)
  * @return the state, or NULL with rte_errno set: EINVAL (bad sizes, or a
  * switch port whose share of the input queue would be under 2 slots),
- * ENOSPC (over DCN_FC_MAX_LINKS links or DCN_FC_MAX_CHANS channels).
+ * ENOSPC (over DCN_FC_MAX_LINKS links or DCN_FC_MAX_CHANS channels),
+ * ENOMEM (no memory for the memzone), EMFILE (no memzone left), EEXIST.
  */
 struct dcn_fc_node *dcn_fc_node_create(const char *id, uint32_t vertex,
 				       uint16_t n_ports, const uint8_t *kind,

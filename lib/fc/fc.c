@@ -152,8 +152,13 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	snprintf(mzname, sizeof(mzname), DCN_FC_MZ_PREFIX "%s", id);
 	mz = rte_memzone_reserve_aligned(mzname, size, (int)rte_socket_id(), 0,
 					 RTE_CACHE_LINE_SIZE);
-	if (mz == NULL)
+	if (mz == NULL) {
+		/* ENOSPC already means too many links here: out of
+		 * memzones (RTE_MAX_MEMZONE) says so by its own code. */
+		if (rte_errno == ENOSPC)
+			rte_errno = EMFILE;
 		return NULL;
+	}
 	mem = mz->addr;
 	memset(mem, 0, size);
 	fn = (struct dcn_fc_node *)mem;
@@ -322,11 +327,25 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 			c->peer_known = 1;
 			c->link_gen_seen = lg;
 			c->probe_tsc = 0;
-		} else if (!(cr->flags & DCN_FC_CREDIT_REPAIRS)) {
-			repair_lost(fn, c, sent, cr->arrived[vc], now);
 		} else {
-			c->probe_tsc = 0;
-			c->link_gen_seen = lg;
+			/* More arrived than sent since the base: frames that
+			 * were still on the way when the base was set (sent
+			 * before the peer's first word of a new epoch, or of a
+			 * link come back) were written off as gone, and came.
+			 * They hold the peer's room like any other: taken off
+			 * the base, or the grant would count them twice. */
+			int32_t late = (int32_t)(cr->arrived[vc] - (sent - c->base));
+
+			if (late > 0) {
+				c->base -= (uint32_t)late;
+				c->late += (uint32_t)late;
+			}
+			if (!(cr->flags & DCN_FC_CREDIT_REPAIRS)) {
+				repair_lost(fn, c, sent, cr->arrived[vc], now);
+			} else {
+				c->probe_tsc = 0;
+				c->link_gen_seen = lg;
+			}
 		}
 		c->peer_grant = cr->grant;
 		__atomic_store_n(&c->limit, c->base + cr->freed[vc] + cr->grant,

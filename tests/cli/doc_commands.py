@@ -54,6 +54,13 @@ def fabrics():
     return {l.split()[0] for l in out.splitlines() if l.strip()}
 
 
+FABRIC_LOGS = "/var/log/dcn-fabric"
+
+
+def fabric_logs():
+    return set(os.listdir(FABRIC_LOGS)) if os.path.isdir(FABRIC_LOGS) else set()
+
+
 def rundirs():
     return set(os.listdir("/var/run/dpdk")) if os.path.isdir("/var/run/dpdk") \
         else set()
@@ -78,6 +85,7 @@ def main():
                     skipped += 1
                     continue
                 before, up = rundirs(), fabrics() if root else set()
+                logs_before = fabric_logs()
                 p = subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", text],
                                      cwd=src, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True,
@@ -99,7 +107,11 @@ def main():
                 shutil.rmtree("/tmp/dcn-pair", ignore_errors=True)
                 for name in (fabrics() - up) if root else ():
                     subprocess.run([os.path.join(src, "tools", "dcn-fabric"),
-                                    "down", name], capture_output=True)
+                                    "down", "--drop-logs", name],
+                                   capture_output=True)
+                for name in fabric_logs() - logs_before:  # "down" kept them
+                    shutil.rmtree(os.path.join(FABRIC_LOGS, name),
+                                  ignore_errors=True)
                 ran += 1
                 ok = rc == 0
                 print("  %s: %s: %s" % ("ok  " if ok else "FAIL", where, first))

@@ -38,6 +38,13 @@ switches.
       every pair of hosts delivers, only the processes started are left,
       and "dcn-fabric down" leaves no namespace, XDP program or hugepage.
 
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN interrupted SPEC
+      "dcn-fabric up" stopped half-way: by SIGTERM it takes itself down;
+      by SIGKILL, a "down" after it does. Nothing of it is left.
+
+Every "down" keeps the nodes' logs; each node it stopped ended clean
+(its final counters, no mbuf left out at exit).
+
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
 import importlib.machinery
@@ -150,6 +157,17 @@ def leftovers(names):
     return left
 
 
+def leftovers_settled(names, seconds=10):
+    """leftovers, once the kernel has freed what it frees lazily (a
+    namespace's devices and XDP programs)."""
+    left = leftovers(names)
+    deadline = time.time() + seconds
+    while left and time.time() < deadline:
+        time.sleep(0.2)
+        left = leftovers(names)
+    return left
+
+
 def up(*extra):
     r = fabric("up", SPEC, "--name", NAME, "--dcnfwd", DCNFWD, "--dcn-topo",
                TOPO, *extra, timeout=300, check_rc=False)
@@ -226,16 +244,40 @@ def kernel_mode():
     victim = [n for n in st["nodes"].values() if n is not src and n is not dst][-1]
     os.kill(victim["pid"], signal.SIGKILL)
     time.sleep(0.5)
-    r = fabric("down", NAME, check_rc=False, timeout=120)
-    check(r.returncode == 0, "dcn-fabric down after %s was killed: %s" %
-          (victim["name"], (r.stdout + r.stderr).strip()))
-    left = leftovers(names)
-    for _ in range(50):
-        if not left:
-            break
-        time.sleep(0.2)   # the kernel frees a namespace's devices lazily
-        left = leftovers(names)
+    down("dcn-fabric down after %s was killed" % victim["name"],
+         killed=(victim["name"],))
+    left = leftovers_settled(names)
     check(not left, "nothing of the fabric left: %s" % (left or "none"))
+
+
+def down(what="dcn-fabric down", killed=()):
+    """dcn-fabric down, which keeps each node's log: every node it
+    stopped (all but those in killed) wrote its final counters in its
+    last run and no mbuf left out at exit (the fill rings net_af_xdp
+    keeps by design are no leak). The test then removes the logs."""
+    st = state()
+    r = fabric("down", NAME, check_rc=False, timeout=120)
+    check(r.returncode == 0, "%s: %s" % (what, (r.stdout + r.stderr).strip()))
+    logdir = "/var/log/dcn-fabric/" + NAME
+    bad = []
+    for n in st["nodes"].values():
+        path = os.path.join(logdir, n["ns"] + ".log")
+        if not os.path.exists(path):
+            bad.append("%s: no log" % n["name"])
+            continue
+        with open(path, errors="replace") as f:
+            last = f.read().split("---- dcn-fabric: ")[-1]   # the last run
+        if n["name"] in killed:
+            continue
+        if "final counters" not in last:
+            bad.append("%s: no final counters" % n["name"])
+        m = re.search(r"at exit .*", last)
+        if m:
+            bad.append("%s: %s" % (n["name"], m.group(0)))
+    check(not bad, "down keeps every node's log, and each node it stopped "
+          "ended clean (final counters, nothing leaked): %s" %
+          ("; ".join(bad) if bad else "%d logs in %s" % (len(st["nodes"]), logdir)))
+    shutil.rmtree(logdir, ignore_errors=True)
 
 
 def full_credit(st, timeout=5.0):
@@ -450,19 +492,20 @@ def unplug_mode():
     time.sleep(1.0)
     t1 = {k: tel(st, k, "/dcn/stats").get("transit", 0) for k in others}
     middle = max(others, key=lambda k: t1[k] - t0[k])
+    killed = ()
     if t1[middle] - t0[middle] < RATE // 2:
         print("no relay between %s and %s carries the flow: nothing to kill" %
               (src["name"], dst["name"]))
         gen_wait(g, gp)
     else:
+        killed = (middle,)
         fabric("kill", NAME, middle)
         rate_kill = rate_after_repair(st, dst["name"])
         check(rate_kill > 0.9 * RATE,
               "%s (in transit) killed: %s still delivers %.0f frames/s" %
               (middle, dst["name"], rate_kill))
         outage("killed relay (hellos)", gen_wait(g, gp))
-    r = fabric("down", NAME, check_rc=False, timeout=120)
-    check(r.returncode == 0, "dcn-fabric down")
+    down(killed=killed)
 
 
 def lost_inside(st):
@@ -573,6 +616,66 @@ def withdrawn(st, middle, how, timeout=5.0):
           (middle, how, "; still: %s" % down if down else ""))
 
 
+def interrupted_mode():
+    """An up stopped half-way: by SIGTERM (or Ctrl-C) it takes down what
+    it made; by SIGKILL it cannot, and a down afterwards does, the
+    namespace it was making at that moment included."""
+    state_file = "/run/dcn-fabric/%s/state.json" % NAME
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        p = subprocess.Popen([sys.executable, FABRIC, "up", SPEC, "--name", NAME,
+                              "--dcnfwd", DCNFWD, "--dcn-topo", TOPO],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        # Half-way: namespaces made and a dcnfwd or two started.
+        deadline, made = time.time() + 120, None
+        while time.time() < deadline and p.poll() is None:
+            try:
+                with open(state_file) as f:
+                    st = json.load(f)
+            except (OSError, ValueError):
+                st = None
+            if st and sum(1 for n in st["nodes"].values() if n["pid"]) >= 2:
+                made = st
+                break
+            time.sleep(0.01)
+        if made is None:
+            p.kill()
+            p.communicate()
+            check(False, "up reached no half-way point to stop it at")
+            fabric("down", NAME, "--drop-logs", check_rc=False, timeout=120)
+            return
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=120)
+        what = "up stopped by %s with %d namespaces and %d dcnfwd started" % (
+            signal.Signals(sig).name, len(made["netns"]),
+            sum(1 for n in made["nodes"].values() if n["pid"]))
+        if sig == signal.SIGTERM:
+            check(p.returncode != 0 and not os.path.exists(state_file),
+                  "%s: exits %d and takes itself down (%s)" %
+                  (what, p.returncode, err.strip().splitlines()[-1:]))
+        else:
+            r = fabric("down", NAME, check_rc=False, timeout=120)
+            check(r.returncode == 0, "%s: dcn-fabric down after it: %s" %
+                  (what, (r.stdout + r.stderr).strip()))
+        shutil.rmtree("/var/log/dcn-fabric/" + NAME, ignore_errors=True)
+        names = [d for d in os.listdir("/var/run/dpdk")
+                 if d.startswith("dcnf-%s-" % NAME)] \
+            if os.path.isdir("/var/run/dpdk") else []
+        left = leftovers_settled(names)
+        pids = [pid for pid in os.listdir("/proc") if pid.isdigit()
+                and cmdline_has(int(pid), "--file-prefix=dcnf-%s-" % NAME)]
+        check(not left and not pids, "%s: nothing of it left: %s" %
+              (what, (left + ["pid " + x for x in pids]) or "none"))
+
+
+def cmdline_has(pid, text):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return text.encode() in f.read()
+    except OSError:
+        return False
+
+
 def restart_mode():
     st = up("--host", "veth")
     src, dst, relays = pick_pair(st)
@@ -615,8 +718,7 @@ def restart_mode():
     t_back = time.time()
     st, lost0 = returned(st, dst, middle, "stopped 3 s", t_back)
     settled(st, middle, "stopped 3 s", lost0, g, gp)
-    r = fabric("down", NAME, check_rc=False, timeout=120)
-    check(r.returncode == 0, "dcn-fabric down")
+    down()
 
 
 def every_pair(st, seconds=3):
@@ -710,14 +812,8 @@ def soak_mode(cycles):
           "one dcnfwd per node is running, the one started last: %d of %d%s" %
           (len(found), len(ours), "; other: %s" % extra if extra else ""))
     names = list(ours)
-    r = fabric("down", NAME, check_rc=False, timeout=120)
-    check(r.returncode == 0, "dcn-fabric down")
-    left = leftovers(names)
-    for _ in range(50):
-        if not left:
-            break
-        time.sleep(0.2)
-        left = leftovers(names)
+    down()
+    left = leftovers_settled(names)
     check(not left, "nothing of the fabric left: %s" % (left or "none"))
 
 
@@ -740,6 +836,8 @@ def main():
             restart_mode()
         elif MODE == "soak":
             soak_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 20)
+        elif MODE == "interrupted":
+            interrupted_mode()
         else:
             unplug_mode()
     except Exception as e:   # any error: report it, and still tear down
@@ -747,7 +845,7 @@ def main():
         print("FAIL " + repr(e))
     finally:
         if os.path.exists("/run/dcn-fabric/" + NAME):
-            fabric("down", NAME, check_rc=False, timeout=120)
+            fabric("down", NAME, "--drop-logs", check_rc=False, timeout=120)
     if huge_before is not None:
         # The pool comes back at once; pages the kernel still pins are
         # surplus by then and go when it releases them.

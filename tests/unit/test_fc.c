@@ -205,9 +205,37 @@ test_external_credits(void **state)
 	peer_says(&cr, 0, 12);
 	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(dcn_fc_credits(c0), 68);
+	/* A peer restarts while 10 of ours are on the way to it: its first
+	 * word counts none of them, so they are written off; when they
+	 * arrive and its next word counts them, they hold its room again
+	 * (not credit on top of the full grant). */
+	dcn_fc_sent(c0, 10);
+	cr.epoch = 13;
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	peer_says(&cr, 0, 10);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 70);
+	assert_int_equal(c0->late, 10);
+	peer_says(&cr, 10, 10);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	/* The same behind a peer that repairs lost frames itself. */
+	dcn_fc_sent(c0, 4);
+	cr.epoch = 14;
+	cr.flags = DCN_FC_CREDIT_REPAIRS;
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	peer_says(&cr, 4, 4);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(c0->late, 14);
+	cr.flags = 0;
 	/* Port 1 never heard from its peer. */
 	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 1, 0)), 0);
-	assert_int_equal(c0->credit_rx, 8);
+	assert_int_equal(c0->credit_rx, 13);
 	assert_int_equal(c0->lost, 0);
 	dcn_fc_node_free(fn);
 }
