@@ -105,6 +105,46 @@ refuse(struct dcnfwd_port *p, const char *why, const char *who)
 			   (unsigned long)p->hello_refused);
 }
 
+/*
+ * May a hello from mac speak for the neighbour g guards? Its first MAC is
+ * learnt at once. Another is taken only once the one in force has been
+ * silent for the hold-down (a NIC swapped, a relay moved), counted and
+ * logged: a port that claims a live neighbour's name does not draw its
+ * frames, however often it says so. (Proof of who speaks is the fabric
+ * key's; this is the sanity kept without one.)
+ */
+static int
+mac_guard_pass(struct dcnfwd *d, struct dcnfwd_port *p,
+	       struct dcnfwd_mac_guard *g, const struct rte_ether_addr *mac,
+	       const char *who, uint64_t now)
+{
+	uint64_t m = 0, hold = d->lconf.holddown_us * d->tsc_hz / 1000000;
+	char was[RTE_ETHER_ADDR_FMT_SIZE], is[RTE_ETHER_ADDR_FMT_SIZE];
+
+	memcpy(&m, mac, RTE_ETHER_ADDR_LEN);
+	if (g->mac == 0 || g->mac == m) {
+		g->mac = m;
+		g->seen_tsc = now;
+		return 1;
+	}
+	rte_ether_format_addr(was, sizeof(was), (const struct rte_ether_addr *)&g->mac);
+	rte_ether_format_addr(is, sizeof(is), mac);
+	if (now - g->seen_tsc < hold) {
+		p->hello_mac_refused++;
+		if ((p->hello_mac_refused & (p->hello_mac_refused - 1)) == 0)
+			DCNFWD_LOG(WARNING, "port %s: hello for %s from %s refused: "
+				   "%s speaks for it (%lu so far)\n", p->name, who,
+				   is, was, (unsigned long)p->hello_mac_refused);
+		return 0;
+	}
+	p->peer_mac_changes++;
+	DCNFWD_LOG(WARNING, "port %s: %s now speaks from %s (was %s, silent for "
+		   "the hold-down)\n", p->name, who, is, was);
+	g->mac = m;
+	g->seen_tsc = now;
+	return 1;
+}
+
 /* Tell every worker's context the MAC behind port p (a cable's peer, or
  * a host port's host); a MAC already known is not written again. */
 static void
@@ -160,6 +200,20 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		return;
 	}
 	memcpy(&mac, f + 6, 6);
+	if (!rte_is_unicast_ether_addr(&mac) || rte_is_zero_ether_addr(&mac)) {
+		refuse(p, "its source MAC is not unicast", who);
+		return;
+	}
+	{
+		struct dcn_fwd_nbr *e = n->nbr_guard == NULL ? NULL :
+			dcn_fwd_nbr_find(&n->nbrs, (uint32_t)v,
+					 (uint16_t)p->fabric_port);
+
+		if (!mac_guard_pass(d, p, e != NULL ?
+				    &n->nbr_guard[e - n->nbrs.slot] :
+				    &p->peer_guard, &mac, who, now))
+			return;
+	}
 	p->hello_rx++;
 	p->peer_vertex = (uint32_t)v;
 	p->peer_seen_tsc = now;

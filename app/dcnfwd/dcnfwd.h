@@ -58,6 +58,13 @@ enum dcnfwd_owner {
 	OWNER_HOST,     /* an emulated host's NIC (generator and sink) */
 };
 
+/* The MAC a neighbour's hellos come from, and when it last spoke
+ * (control thread only). */
+struct dcnfwd_mac_guard {
+	uint64_t mac;            /* in its first 6 bytes; 0: none yet */
+	uint64_t seen_tsc;
+};
+
 enum dcnfwd_carrier_src {
 	CARRIER_NONE = 0,   /* nothing reports carrier: hellos only */
 	CARRIER_ETHDEV,     /* PMD link status (events, or polled) */
@@ -82,6 +89,10 @@ struct dcnfwd_port {
 	uint64_t hello_rx, hello_refused;
 	uint32_t peer_vertex;    /* last accepted neighbour, UINT32_MAX: none */
 	uint64_t peer_seen_tsc;
+	struct dcnfwd_mac_guard peer_guard; /* a cable's neighbour */
+	uint64_t hello_mac_refused; /* hellos from another MAC than a live
+				     * neighbour's */
+	uint64_t peer_mac_changes;  /* a neighbour's MAC taken anew */
 	/* flow control: the worker that serves this port's queues */
 	uint32_t fc_owner;       /* worker index, UINT32_MAX: none */
 	/* failover (control thread; dp.link_down and dp.cut are read by
@@ -153,6 +164,7 @@ struct dcnfwd_node {
 	struct dcn_link *nbr_link;       /* per nbrs slot: neighbour liveness */
 	uint16_t *nbr_vport;             /* per nbrs slot: its port on the switch */
 	uint64_t *nbr_mac;               /* per nbrs slot: MAC of its last hello */
+	struct dcnfwd_mac_guard *nbr_guard; /* per nbrs slot */
 	struct dcn_link_db *lsdb;        /* others' announcements */
 	uint32_t lsa_seq;
 	uint8_t dirty;                   /* knowledge changed: recompile */
@@ -160,6 +172,9 @@ struct dcnfwd_node {
 	uint8_t lsa_tail;                /* refreshes left after recovery */
 	uint64_t lsa_refresh_tsc;
 	uint64_t lsa_tx, lsa_rx, lsa_relayed, lsa_dup, lsa_refused;
+	uint64_t lsa_contradicted;       /* refused: own hellos say otherwise */
+	uint64_t lsa_aged;               /* forgotten, not repeated in time */
+	uint64_t lsa_age_tsc;            /* next ageing walk */
 	uint32_t n_down;                 /* links this node believes down */
 };
 

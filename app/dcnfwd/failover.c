@@ -241,8 +241,9 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 			n->nbr_link = calloc(n->nbrs.mask + 1, sizeof(*n->nbr_link));
 			n->nbr_vport = calloc(n->nbrs.mask + 1, sizeof(*n->nbr_vport));
 			n->nbr_mac = calloc(n->nbrs.mask + 1, sizeof(*n->nbr_mac));
+			n->nbr_guard = calloc(n->nbrs.mask + 1, sizeof(*n->nbr_guard));
 			if (n->nbr_link == NULL || n->nbr_vport == NULL ||
-			    n->nbr_mac == NULL)
+			    n->nbr_mac == NULL || n->nbr_guard == NULL)
 				return -ENOMEM;
 			for (l = 0; l <= n->nbrs.mask; l++) {
 				const struct dcn_fwd_nbr *e = &n->nbrs.slot[l];
@@ -283,7 +284,9 @@ dcnfwd_failover_teardown(struct dcnfwd *d)
 		free(n->nbr_link);
 		free(n->nbr_vport);
 		free(n->nbr_mac);
+		free(n->nbr_guard);
 		n->nbr_mac = NULL;
+		n->nbr_guard = NULL;
 		n->nbr_link = NULL;
 		n->nbr_vport = NULL;
 	}
@@ -343,6 +346,7 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 	for (i = 0; i < d->n_nodes; i++) {
 		struct dcnfwd_node *n = &d->node[i];
 
+		dcnfwd_lsa_age(d, n, now);
 		if (n->dirty) {
 			n->dirty = 0;
 			if (rebuild(d, i) != 0)

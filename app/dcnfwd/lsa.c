@@ -17,6 +17,50 @@
  * in case a copy was lost, and a few times after the last one clears. */
 #define LSA_REFRESH_MS 500
 #define LSA_TAIL 3
+/* What no origin repeated for this long is forgotten (dcn_link_db_age):
+ * four refreshes, so a lost copy or two does not age out a real
+ * failure, while a forged or stale announcement lasts no longer. */
+#define LSA_MAX_AGE_MS (4 * LSA_REFRESH_MS)
+
+/* Does this node's own view say link (x, port) is up? Its own port, or
+ * a neighbour's port toward it (a cable's other end, or a neighbour's
+ * port on a switch they share) while that neighbour's hellos arrive.
+ * Nobody knows those better: an announcement saying otherwise is
+ * refused whole (a partial failure seen only by its origin is then
+ * ignored here; the origin still routes around it). */
+static int
+seen_up(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t x,
+	uint16_t port)
+{
+	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
+	unsigned int l, k, deg;
+
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+		if (!dcnfwd_port_is_fabric(p))
+			continue;
+		if (x == n->vertex && p->fabric_port == port)
+			return dcn_link_usable(&p->link);
+	}
+	if (x == n->vertex)
+		return 0;
+	deg = dcn_topo_adj(d->t, n->vertex, a);
+	for (k = 0; k < deg; k++) {
+		if (a[k].peer != x || a[k].peer_port != port)
+			continue;
+		for (l = 0; l < n->n_ports; l++) {
+			const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+			if (dcnfwd_port_is_fabric(p) && p->fabric_port == a[k].port)
+				return dcn_link_usable(&p->link);
+		}
+	}
+	for (l = 0; n->nbr_link != NULL && l <= n->nbrs.mask; l++)
+		if (n->nbrs.slot[l].vertex == x && n->nbr_vport[l] == port)
+			return dcn_link_usable(&n->nbr_link[l]);
+	return 0;
+}
 
 unsigned int
 dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v,
@@ -116,6 +160,23 @@ dcnfwd_lsa_originate(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now)
 }
 
 void
+dcnfwd_lsa_age(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now)
+{
+	unsigned int gone;
+
+	/* A walk over every origin: ten times a second is plenty. */
+	if (now < n->lsa_age_tsc)
+		return;
+	n->lsa_age_tsc = now + d->tsc_hz / 10;
+	gone = dcn_link_db_age(n->lsdb, dcnfwd_us_of_tsc(d, now),
+			       LSA_MAX_AGE_MS * 1000ull);
+	if (gone > 0) {
+		n->lsa_aged += gone;
+		n->dirty = 1;
+	}
+}
+
+void
 dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 {
 	struct dcnfwd_port *p = &d->port[pi];
@@ -154,11 +215,15 @@ dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 
 		if (x < 0)
 			continue;
+		if (seen_up(d, n, (uint32_t)x, a.link[k].port)) {
+			n->lsa_contradicted++;
+			return;
+		}
 		v[nv] = (uint32_t)x;
 		port[nv++] = a.link[k].port;
 	}
 	ret = dcn_link_db_accept(n->lsdb, (uint32_t)origin, a.epoch, a.seq, nv,
-				 v, port);
+				 v, port, dcnfwd_us_of_tsc(d, rte_rdtsc()));
 	if (ret <= 0) {
 		n->lsa_dup++;
 		return;

@@ -15,5 +15,7 @@ unsigned int dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n
 void dcnfwd_lsa_originate(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now);
 /* An announcement frame f of len bytes received on port pi. */
 void dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len);
+/* Forget announcements their origins stopped repeating (control tick). */
+void dcnfwd_lsa_age(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now);
 
 #endif /* DCNFWD_LSA_H */

@@ -75,6 +75,9 @@ neighbour_entry(const struct dcnfwd *d, uint32_t ni, const struct dcnfwd_port *p
 	TEL_TRY(rte_tel_data_add_dict_string(e, "last_hello_from", name));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_rx", p->hello_rx));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_refused", p->hello_refused));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_mac_refused",
+					  p->hello_mac_refused));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_mac_changes", p->peer_mac_changes));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "ms_since_hello",
 					  p->peer_seen_tsc ? (now - p->peer_seen_tsc) *
 						  1000 / d->tsc_hz : UINT64_MAX));
@@ -259,6 +262,8 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_rx", ch->credit_rx));
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_tx", ch->credit_tx));
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_lost", ch->credit_lost));
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_clamped",
+						  ch->credit_clamped));
 	}
 	return 0;
 }
@@ -339,6 +344,9 @@ dcnfwd_tel_links(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_relayed", n->lsa_relayed));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_duplicate", n->lsa_dup));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_refused", n->lsa_refused));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_contradicted",
+					  n->lsa_contradicted));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_aged", n->lsa_aged));
 	for (l = 0; l < n->n_ports; l++) {
 		const struct dcnfwd_port *p = &d->port[n->port[l]];
 		struct rte_tel_data *e;

@@ -174,6 +174,9 @@ struct dcn_fc_chan {
 				    *   switch port) from no known neighbour
 				    *   (VC 0 channel) */
 	uint64_t epoch_changes;
+	uint64_t credit_clamped;   /**< credit frames that offered more than an
+				    *   input queue holds, cut to it (VC 0
+				    *   channel) */
 } __rte_cache_aligned;
 
 /** A node's flow-control state: the memzone's head. */
@@ -181,6 +184,9 @@ struct dcn_fc_node {
 	char name[64];             /**< the node, for views */
 	uint32_t vertex;
 	uint32_t epoch;            /**< this incarnation, announced to peers */
+	/** The most credit a peer may give on a (link, VC): the configured
+	 * input queue, which every node of a fabric shares. */
+	uint32_t max_credit;
 	/** Frames missing this long, with nothing sent after them, were lost
 	 * (TSC cycles). */
 	uint64_t repair_tsc;

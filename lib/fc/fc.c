@@ -166,6 +166,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	fn->vertex = vertex;
 	/* Any nonzero value that differs from the last incarnation's. */
 	fn->epoch = (uint32_t)rte_rand() | 1;
+	fn->max_credit = in_queue;
 	fn->repair_tsc = rte_get_tsc_hz() / 1000 *
 			 (conf->repair_ms ? conf->repair_ms : 500);
 	fn->n_ports = n_ports;
@@ -297,6 +298,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr, uint64_t now)
 {
 	unsigned int vc;
+	int clamped = 0;
 
 	/* A peer that keeps other VCs than this node is misconfigured; its
 	 * credits are not taken (senders stall, nothing overflows). */
@@ -310,6 +312,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
 		uint32_t lg = __atomic_load_n(&fn->link_gen[link], __ATOMIC_ACQUIRE);
+		uint32_t limit;
 
 		/* First word from this incarnation of the peer, or since the
 		 * link came back: what it has not counted as arrived is gone;
@@ -336,7 +339,9 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 			 * the base, or the grant would count them twice. */
 			int32_t late = (int32_t)(cr->arrived[vc] - (sent - c->base));
 
-			if (late > 0) {
+			/* More than a queue's worth cannot have been on
+			 * the way: not taken. */
+			if (late > 0 && late <= (int32_t)fn->max_credit) {
 				c->base -= (uint32_t)late;
 				c->late += (uint32_t)late;
 			}
@@ -348,9 +353,18 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 			}
 		}
 		c->peer_grant = cr->grant;
-		__atomic_store_n(&c->limit, c->base + cr->freed[vc] + cr->grant,
-				 __ATOMIC_RELEASE);
+		/* No peer has more room than an input queue: a grant or a
+		 * freed count beyond it (a broken or forged credit frame)
+		 * gives no more, and is counted. */
+		limit = c->base + cr->freed[vc] + cr->grant;
+		if ((int32_t)(limit - sent) > (int32_t)fn->max_credit) {
+			limit = sent + fn->max_credit;
+			clamped = 1;
+		}
+		__atomic_store_n(&c->limit, limit, __ATOMIC_RELEASE);
 	}
+	if (clamped)
+		dcn_fc_chan(fn, link, 0)->credit_clamped++;
 	dcn_fc_chan(fn, link, 0)->credit_rx++;
 }
 

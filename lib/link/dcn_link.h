@@ -168,10 +168,23 @@ void dcn_link_db_free(struct dcn_link_db *db);
  *         refresh: pass it on), 0 when it is a duplicate or older than
  *         what is held,
  *         -1 when origin is out of range.
+ * @param now_us     when, for dcn_link_db_age
  */
 int dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin,
 		       uint32_t epoch, uint32_t seq, unsigned int n,
-		       const uint32_t *vertex, const uint16_t *port);
+		       const uint32_t *vertex, const uint16_t *port,
+		       uint64_t now_us);
+
+/**
+ * Forget what origins announced more than max_age_us ago and did not
+ * announce again: an origin repeats an announcement while it lists a
+ * failure, so a real one stays, and one nobody repeats (lost, stale, or
+ * forged) goes by itself. A forgotten origin's next announcement is
+ * taken whatever its numbers.
+ * @return the origins forgotten that listed links (route again if > 0)
+ */
+unsigned int dcn_link_db_age(struct dcn_link_db *db, uint64_t now_us,
+			     uint64_t max_age_us);
 
 /** Call fn for every link some origin holds down. */
 void dcn_link_db_foreach(const struct dcn_link_db *db,

@@ -218,6 +218,7 @@ dcn_link_lsa_read(const uint8_t *p, size_t len, struct dcn_link_lsa *a)
 
 struct db_entry {
 	uint32_t epoch, seq;
+	uint64_t heard_us;
 	uint8_t valid, n;
 	uint32_t vertex[DCN_LINK_LSA_MAX];
 	uint16_t port[DCN_LINK_LSA_MAX];
@@ -252,7 +253,7 @@ dcn_link_db_free(struct dcn_link_db *db)
 int
 dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 		   uint32_t seq, unsigned int n, const uint32_t *vertex,
-		   const uint16_t *port)
+		   const uint16_t *port, uint64_t now_us)
 {
 	struct db_entry *e;
 	int changed = 1;
@@ -271,12 +272,32 @@ dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 		 !memcmp(e->port, port, n * sizeof(*port)))
 		changed = 0;
 	e->valid = 1;
+	e->heard_us = now_us;
 	e->epoch = epoch;
 	e->seq = seq;
 	e->n = (uint8_t)n;
 	memcpy(e->vertex, vertex, n * sizeof(*vertex));
 	memcpy(e->port, port, n * sizeof(*port));
 	return changed ? 1 : 2;
+}
+
+unsigned int
+dcn_link_db_age(struct dcn_link_db *db, uint64_t now_us, uint64_t max_age_us)
+{
+	unsigned int gone = 0;
+	uint32_t o;
+
+	for (o = 0; o < db->n_vertices; o++) {
+		struct db_entry *e = &db->e[o];
+
+		if (!e->valid || now_us - e->heard_us <= max_age_us)
+			continue;
+		gone += e->n > 0;
+		e->valid = 0;
+		e->n = 0;
+		db->origins--;
+	}
+	return gone;
 }
 
 void

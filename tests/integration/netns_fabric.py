@@ -616,6 +616,183 @@ def withdrawn(st, middle, how, timeout=5.0):
           (middle, how, "; still: %s" % down if down else ""))
 
 
+ROGUE = r"""
+import socket, sys, time
+iface, victim, seconds, rate = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind((iface, 0))
+own, vm = s.getsockname()[4], bytes.fromhex(victim.replace(":", ""))
+s.settimeout(10)
+while True:            # one of the victim's hellos (fabric type 3)
+    f = s.recv(2048)
+    if f[6:12] == vm and f[14] & 0x0F == 3:
+        break
+forged = f[:6] + own + f[12:]          # "I am the victim"
+sent, end = 0, time.time() + seconds
+while time.time() < end:
+    s.send(forged)
+    sent += 1
+    time.sleep(1.0 / rate)
+print(sent)
+"""
+
+
+FORGE_LSA = r"""
+import socket, struct, sys
+iface, origin, hops = sys.argv[1], sys.argv[2], int(sys.argv[3])
+links = [(l.split(":")[0], int(l.split(":")[1])) for l in sys.argv[4].split(",")]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind((iface, 0))
+ip = lambda a: socket.inet_aton(a)
+# An announcement from origin, a fresh epoch and a sequence far ahead,
+# listing links down: fabric header (version 1, type 4), then origin,
+# epoch, seq, hops, n, and (address, port) per link.
+body = ip(origin) + struct.pack("!IIBBxx", 0x5eed, 1 << 30, hops, len(links))
+body += b"".join(ip(a) + struct.pack("!Hxx", p) for a, p in links)
+hdr = bytes([0x14, 0, 1, 0, 0, 0]) + struct.pack("!H", len(body)) + ip(origin) + bytes(8)
+s.send(b"\xff" * 6 + s.getsockname()[4] + b"\x88\xb5" + hdr + body)
+"""
+
+
+def ping_series(node, addr, count, interval=0.1):
+    """Which of count pings of addr from node got a reply, in order."""
+    r = netns_exec(node, "ping", "-c", str(count), "-i", str(interval), "-W", "1",
+                   addr, check_rc=False, timeout=count * interval + 30)
+    got = {int(m) for m in re.findall(r"icmp_seq=(\d+)", r.stdout)}
+    return [i in got for i in range(1, count + 1)]
+
+
+def port_macs(n):
+    out = sh("ip", "-n", n["ns"], "-j", "link", "show").stdout
+    return {l["address"]: l["ifname"] for l in json.loads(out)
+            if l["ifname"].startswith("p")}
+
+
+def rogue_mode():
+    """A rogue port on an L2 switch segment, without a fabric key: it
+    replays a neighbour's hellos from its own MAC, 20 times as often as
+    the neighbour. (From a group MAC the bridge itself drops them, as
+    802.1D has it.) The neighbour keeps its
+    traffic (ping loss 0): its MAC is not taken while it speaks, and the
+    refusals are counted. Once the neighbour is dead for the hold-down,
+    the MAC that speaks for it is taken, and the change is counted and
+    logged."""
+    st = up()
+    sw_ns = "dcnf-%s-sw" % NAME
+    if sw_ns not in st["netns"]:
+        skip("%s has no L2 switch" % SPEC)
+    # A segment where two nodes meet: a bridge that learnt a port MAC of each.
+    owner = {}
+    for n in st["nodes"].values():
+        for mac, ifname in port_macs(n).items():
+            owner[mac] = (n, ifname)
+    a = b = bridge = None
+    links = json.loads(sh("ip", "-n", sw_ns, "-j", "link", "show", "type",
+                          "bridge").stdout)
+    segment = {}
+    for br in sorted(l["ifname"] for l in links):
+        fdb = json.loads(sh("bridge", "-n", sw_ns, "-j", "fdb", "show", "br",
+                            br).stdout)
+        segment[br] = [owner[e["mac"]] for e in fdb if e.get("mac") in owner]
+    for br, seen in segment.items():
+        if len({id(x[0]) for x in seen}) >= 2:
+            (a, a_if), (b, b_if) = seen[0], next(x for x in seen if x[0] is not seen[0][0])
+            bridge = br
+            break
+    check(bridge is not None, "a switch segment with two relays on it: %s" % bridge)
+    if bridge is None:
+        return
+    b_mac = next(m for m, (n, i) in owner.items() if n is b and i == b_if)
+    rogue_ns = "dcnf-%s-rogue" % NAME
+    sh("ip", "netns", "add", rogue_ns)
+    try:
+        sh("ip", "-n", sw_ns, "link", "add", "rogue", "type", "veth", "peer",
+           "name", "r0", "netns", rogue_ns)
+        sh("ip", "-n", sw_ns, "link", "set", "rogue", "master", bridge, "up")
+        sh("ip", "-n", rogue_ns, "link", "set", "r0", "up")
+        before = tel(st, a["name"], "/dcn/neighbours").get(a_if, {})
+        rogue = subprocess.Popen(["ip", "netns", "exec", rogue_ns, sys.executable,
+                                  "-c", ROGUE, "r0", b_mac, "8", "2000"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        time.sleep(1.0)
+        r = netns_exec(a["name"], "ping", "-c", "30", "-i", "0.1", "-W", "1",
+                       b["host_addr"], check_rc=False, timeout=60)
+        out, err = rogue.communicate(timeout=60)
+        m = re.search(r"(\d+) received", r.stdout)
+        got = int(m.group(1)) if m else 0
+        check(rogue.returncode == 0 and got == 30,
+              "a rogue port on %s sends %s hellos claiming to be %s: %s still "
+              "pings it, %d of 30 replies%s" % (bridge, out.strip() or "no",
+                                                b["name"], a["name"], got,
+                                                "" if rogue.returncode == 0 else
+                                                " (rogue: %s)" % err.strip()[-300:]))
+        after = tel(st, a["name"], "/dcn/neighbours").get(a_if, {})
+        d_mac = after.get("hello_mac_refused", 0) - before.get("hello_mac_refused", 0)
+        check(d_mac > 1000 and after.get("peer_mac_changes", 0) == 0,
+              "%s %s counts the forged hellos refused (%d), its neighbour's MAC "
+              "unchanged (%d changes)" % (a["name"], a_if, d_mac,
+                                          after.get("peer_mac_changes", 0)))
+        # A forged announcement, once, on a segment b is not on: a node
+        # says all of b's links are down. Who hears b refuses it (its
+        # hellos say otherwise); who does not takes it until it ages
+        # out, unrepeated (2 s).
+        other = next(br for br, seen in segment.items()
+                     if seen and all(x[0] is not b for x in seen))
+        sh("ip", "-n", sw_ns, "link", "add", "rogue2", "type", "veth", "peer",
+           "name", "r1", "netns", rogue_ns)
+        sh("ip", "-n", sw_ns, "link", "set", "rogue2", "master", other, "up")
+        sh("ip", "-n", rogue_ns, "link", "set", "r1", "up")
+        far = max((n for n in st["nodes"].values() if n is not b),
+                  key=lambda n: len(route(n["name"], b["name"])))
+        origin = next(n for n in st["nodes"].values() if n not in (a, b, far))
+        before = {n["name"]: tel(st, n["name"], "/dcn/links")
+                  for n in st["nodes"].values()}
+        pinger = subprocess.Popen(["ip", "netns", "exec", far["ns"], "ping", "-c",
+                                   "60", "-i", "0.1", "-W", "1", b["host_addr"]],
+                                  stdout=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        sh("ip", "netns", "exec", rogue_ns, sys.executable, "-c", FORGE_LSA,
+           "r1", origin["host_addr"], "8",
+           ",".join("%s:%d" % (b["host_addr"], port) for port in b["ports"]))
+        out, _ = pinger.communicate(timeout=60)
+        got = {int(m) for m in re.findall(r"icmp_seq=(\d+)", out)}
+        lost = [i for i in range(1, 61) if i not in got]
+        after = {n["name"]: tel(st, n["name"], "/dcn/links")
+                 for n in st["nodes"].values()}
+        moved = lambda k: sum(after[x].get(k, 0) - before[x].get(k, 0) for x in after)
+        check(len(lost) <= 25 and all(i in got for i in range(41, 61)),
+              "a forged announcement (%s says %s's links are down): %s pinging "
+              "%s lost %d of 60 at 10/s, none in the last 2 s (ageing: 2 s)"
+              % (origin["name"], b["name"], far["name"], b["name"], len(lost)))
+        check(moved("announcements_contradicted") > 0 and moved("announcements_aged") > 0,
+              "nodes that hear %s refused it (%d), the others forgot it unrepeated (%d)"
+              % (b["name"], moved("announcements_contradicted"),
+                 moved("announcements_aged")))
+        # The neighbour dies: once silent for the hold-down, whoever speaks
+        # for it is taken (without a key nothing tells them apart), and
+        # that is counted and logged.
+        rogue = subprocess.Popen(["ip", "netns", "exec", rogue_ns, sys.executable,
+                                  "-c", ROGUE, "r0", b_mac, "8", "100"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        time.sleep(1.0)    # it has a hello of b's to replay
+        fabric("kill", NAME, b["name"])
+        rogue.communicate(timeout=60)
+        after = tel(st, a["name"], "/dcn/neighbours").get(a_if, {})
+        log = os.path.join("/run/dcn-fabric", NAME, a["ns"] + ".log")
+        with open(log, errors="replace") as f:
+            logged = [l.strip() for l in f if "now speaks from" in l]
+        check(after.get("peer_mac_changes", 0) == 1 and len(logged) == 1,
+              "%s dead: the MAC speaking for it is taken once silent for the "
+              "hold-down, counted (%d) and logged (%s)" % (
+                  b["name"], after.get("peer_mac_changes", 0),
+                  logged[0] if logged else "no log line"))
+    finally:
+        sh("ip", "netns", "del", rogue_ns, check_rc=False)
+    down(killed=(b["name"],))
+
+
 def interrupted_mode():
     """An up stopped half-way: by SIGTERM (or Ctrl-C) it takes down what
     it made; by SIGKILL it cannot, and a down afterwards does, the
@@ -838,6 +1015,8 @@ def main():
             soak_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 20)
         elif MODE == "interrupted":
             interrupted_mode()
+        elif MODE == "rogue":
+            rogue_mode()
         else:
             unplug_mode()
     except Exception as e:   # any error: report it, and still tear down

@@ -233,9 +233,26 @@ test_external_credits(void **state)
 	assert_int_equal(dcn_fc_credits(c0), 80);
 	assert_int_equal(c0->late, 14);
 	cr.flags = 0;
+	/* A grant beyond an input queue (100 here), or a freed count
+	 * beyond what was sent, gives no more than the queue: counted. */
+	cr.epoch = 15;
+	cr.grant = 1u << 30;
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 100);
+	assert_int_equal(c0->credit_clamped, 1);
+	cr.grant = 80;
+	peer_says(&cr, 1u << 30, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 100);
+	assert_int_equal(c0->credit_clamped, 2);
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(c0->credit_clamped, 2);
 	/* Port 1 never heard from its peer. */
 	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 1, 0)), 0);
-	assert_int_equal(c0->credit_rx, 13);
+	assert_int_equal(c0->credit_rx, 16);
 	assert_int_equal(c0->lost, 0);
 	dcn_fc_node_free(fn);
 }

@@ -272,29 +272,62 @@ test_db(void **state)
 
 	(void)state;
 	assert_non_null(db);
-	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 2, v, p), 1);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 2, v, p, 0), 1);
 	/* The same copy again, flooded back by a neighbour: refused. */
-	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 2, v, p), 0);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 2, v, p, 0), 0);
 	/* A refresh: new, but the same links. */
-	assert_int_equal(dcn_link_db_accept(db, 3, 100, 2, 2, v, p), 2);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 2, 2, v, p, 0), 2);
 	/* Newer: replaces (one link left down). */
-	assert_int_equal(dcn_link_db_accept(db, 3, 100, 3, 1, v, p), 1);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 3, 1, v, p, 0), 1);
 	/* Older, arriving late: refused, the newer state stays. */
-	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 2, v, p), 0);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 2, v, p, 0), 0);
 	dcn_link_db_foreach(db, collect, &c);
 	assert_int_equal(c.n, 1);
 	assert_int_equal(c.v[0], 4);
 	assert_int_equal(c.p[0], 1);
 	/* Sequence numbers wrap. */
-	assert_int_equal(dcn_link_db_accept(db, 7, 1, UINT32_MAX, 0, v, p), 1);
-	assert_int_equal(dcn_link_db_accept(db, 7, 1, 0, 2, v, p), 1);
+	assert_int_equal(dcn_link_db_accept(db, 7, 1, UINT32_MAX, 0, v, p, 0), 1);
+	assert_int_equal(dcn_link_db_accept(db, 7, 1, 0, 2, v, p, 0), 1);
 	/* A restarted origin starts its numbering over: accepted. */
-	assert_int_equal(dcn_link_db_accept(db, 3, 101, 1, 0, v, p), 1);
+	assert_int_equal(dcn_link_db_accept(db, 3, 101, 1, 0, v, p, 0), 1);
 	c.n = 0;
 	dcn_link_db_foreach(db, collect, &c);
 	assert_int_equal(c.n, 2); /* origin 7's two links */
 	assert_int_equal(dcn_link_db_origins(db), 2);
-	assert_int_equal(dcn_link_db_accept(db, 10, 1, 1, 0, v, p), -1);
+	assert_int_equal(dcn_link_db_accept(db, 10, 1, 1, 0, v, p, 0), -1);
+	dcn_link_db_free(db);
+}
+
+/*
+ * An announcement nobody repeats ages out; one its origin repeats (every
+ * LSA_REFRESH_MS while it lists a failure) stays. A forged one, with a
+ * sequence number far ahead, goes too, and the origin's real numbers are
+ * taken again after it.
+ */
+static void
+test_db_age(void **state)
+{
+	struct dcn_link_db *db = dcn_link_db_create(10);
+	uint32_t v[1] = { 4 };
+	uint16_t p[1] = { 1 };
+	struct collect c = { 0 };
+
+	(void)state;
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 1, v, p, 0), 1);
+	assert_int_equal(dcn_link_db_accept(db, 5, 200, 1u << 30, 1, v, p, 0), 1);
+	assert_int_equal(dcn_link_db_age(db, 1500, 2000), 0);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 2, 1, v, p, 1500), 2);
+	/* 5 said it once, at 0: gone at 2001; 3 repeated at 1500: stays. */
+	assert_int_equal(dcn_link_db_age(db, 2001, 2000), 1);
+	assert_int_equal(dcn_link_db_origins(db), 1);
+	dcn_link_db_foreach(db, collect, &c);
+	assert_int_equal(c.n, 1);
+	/* 5's own numbering is news again. */
+	assert_int_equal(dcn_link_db_accept(db, 5, 200, 7, 0, v, p, 2100), 1);
+	/* Both go at 4200; only 3 listed a link, so only its going changes
+	 * routes. */
+	assert_int_equal(dcn_link_db_age(db, 4200, 2000), 1);
+	assert_int_equal(dcn_link_db_origins(db), 0);
 	dcn_link_db_free(db);
 }
 
@@ -312,6 +345,7 @@ main(void)
 		cmocka_unit_test(test_flapping_grows_holddown),
 		cmocka_unit_test(test_lsa_round_trip),
 		cmocka_unit_test(test_db),
+		cmocka_unit_test(test_db_age),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
