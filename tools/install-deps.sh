@@ -8,6 +8,7 @@ PKGS=(
 	build-essential pkg-config meson ninja-build  # build
 	libcmocka-dev                                 # unit tests
 	libdpdk-dev dpdk                              # data path
+	libsodium-dev                                 # fabric key (keyed BLAKE2b)
 	dpdk-dev dpdk-doc                             # bench peers: testpmd, l3fwd
 	libbpf-dev clang llvm libclang-rt-14-dev      # XDP program, fuzzers
 	iproute2 procps python3 bpftool               # fabric scripts

@@ -18,10 +18,15 @@
 #include "failover.h"
 #include "lsa.h"
 
+/* Hellos are bound to the station that sends them: another cannot
+ * speak for it with a recorded one. */
+static const struct dcn_auth_span hello_span = { .bind_macs = 1, .zero_at = -1 };
+
 static struct rte_mbuf *
 hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p)
 {
-	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype, 60);
+	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype,
+					      dcnfwd_ctl_len(d, DCN_HELLO_LEN));
 	struct dcn_fabric_hdr h = {
 		.version = DCN_FABRIC_VERSION,
 		.type = DCN_FT_HELLO,
@@ -43,6 +48,9 @@ hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p
 	f = rte_pktmbuf_mtod(m, uint8_t *);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	dcn_fabric_write_hello(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &hello);
+	if (d->auth != NULL)
+		dcn_auth_sign(d->auth, f, DCN_HELLO_LEN, &hello_span, d->epoch,
+			      n->hello_seq);
 	return m;
 }
 
@@ -174,6 +182,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	struct dcn_hello h;
 	struct rte_ether_addr mac;
 	char who[DCN_TOPO_NAME_LEN] = "?";
+	uint32_t epoch = 0, seq = 0;
 	int64_t v;
 
 	if (!dcnfwd_port_is_fabric(p))
@@ -183,6 +192,10 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		refuse(p, "too short", who);
 		return;
 	}
+	/* Before anything is read from it: what a key-less writer says is
+	 * not even a miscabling report. */
+	if (!dcnfwd_auth_check(d, p, f, len, &hello_span, &epoch, &seq))
+		return;
 	dcn_fabric_read_hello(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &h);
 	dcn_topo_format_addr(h.addr, who, sizeof(who));
 	if (h.topo_hash != d->topo_hash) {
@@ -208,10 +221,16 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		struct dcn_fwd_nbr *e = n->nbr_guard == NULL ? NULL :
 			dcn_fwd_nbr_find(&n->nbrs, (uint32_t)v,
 					 (uint16_t)p->fabric_port);
+		struct dcnfwd_mac_guard *g = e != NULL ?
+			&n->nbr_guard[e - n->nbrs.slot] : &p->peer_guard;
 
-		if (!mac_guard_pass(d, p, e != NULL ?
-				    &n->nbr_guard[e - n->nbrs.slot] :
-				    &p->peer_guard, &mac, who, now))
+		/* A signed hello heard before (or an older incarnation's)
+		 * is a recording: it would keep a dead neighbour alive. */
+		if (d->auth != NULL && !dcn_auth_fresh_take(&g->fresh, epoch, seq)) {
+			dcnfwd_auth_refuse(p, DCN_AUTH_REPLAYED, "hello");
+			return;
+		}
+		if (!mac_guard_pass(d, p, g, &mac, who, now))
 			return;
 	}
 	p->hello_rx++;

@@ -46,3 +46,46 @@ dcnfwd_ctl_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
 	dcn_fabric_put16(f + 12, ethertype);
 	return m;
 }
+
+uint32_t
+dcnfwd_ctl_len(const struct dcnfwd *d, uint32_t payload_len)
+{
+	return DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + payload_len +
+	       (d->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0);
+}
+
+void
+dcnfwd_auth_refuse(struct dcnfwd_port *p, enum dcn_auth_result r,
+		   const char *what)
+{
+	uint64_t total = 0, k;
+	unsigned int i;
+
+	p->auth_refused[r]++;
+	for (i = 0; i <= DCN_AUTH_REPLAYED; i++)
+		total += p->auth_refused[i];
+	/* The first and then every power of two: a forger is seen at once
+	 * without filling the log. */
+	k = total;
+	if ((k & (k - 1)) == 0)
+		DCNFWD_LOG(WARNING, "port %s: %s refused: %s (%lu refused so far)\n",
+			   p->name, what, dcn_auth_result_name(r), (unsigned long)total);
+}
+
+int
+dcnfwd_auth_check(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
+		  uint32_t len, const struct dcn_auth_span *span, uint32_t *epoch,
+		  uint32_t *seq)
+{
+	enum dcn_auth_result r;
+
+	if (d->auth == NULL)
+		return 1;
+	r = dcn_auth_check(d->auth, f, len,
+			   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), span, epoch, seq);
+	if (r == DCN_AUTH_OK)
+		return 1;
+	dcnfwd_auth_refuse(p, r, (f[DCN_ETHER_HDR_LEN] & 0x0f) == DCN_FT_HELLO ?
+			   "hello" : "announcement");
+	return 0;
+}

@@ -31,6 +31,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "dcn_auth.h"
 #include "dcn_conf.h"
 #include "dcn_fc.h"
 #include "dcn_fc_dp.h"
@@ -63,6 +64,7 @@ enum dcnfwd_owner {
 struct dcnfwd_mac_guard {
 	uint64_t mac;            /* in its first 6 bytes; 0: none yet */
 	uint64_t seen_tsc;
+	struct dcn_auth_fresh fresh; /* with a fabric key: its newest hello */
 };
 
 enum dcnfwd_carrier_src {
@@ -93,6 +95,10 @@ struct dcnfwd_port {
 	uint64_t hello_mac_refused; /* hellos from another MAC than a live
 				     * neighbour's */
 	uint64_t peer_mac_changes;  /* a neighbour's MAC taken anew */
+	/* with a fabric key: hellos and announcements refused, by
+	 * enum dcn_auth_result (control thread; replays: hellos only,
+	 * announcements' are the node's lsa_replayed) */
+	uint64_t auth_refused[DCN_AUTH_REPLAYED + 1];
 	/* flow control: the worker that serves this port's queues */
 	uint32_t fc_owner;       /* worker index, UINT32_MAX: none */
 	/* failover (control thread; dp.link_down and dp.cut are read by
@@ -174,6 +180,7 @@ struct dcnfwd_node {
 	uint64_t lsa_tx, lsa_rx, lsa_relayed, lsa_dup, lsa_refused;
 	uint64_t lsa_contradicted;       /* refused: own hellos say otherwise */
 	uint64_t lsa_aged;               /* forgotten, not repeated in time */
+	uint64_t lsa_replayed;           /* fabric key: signed, heard before */
 	uint64_t lsa_age_tsc;            /* next ageing walk */
 	uint32_t n_down;                 /* links this node believes down */
 };
@@ -334,6 +341,7 @@ struct dcnfwd {
 	struct dcn_link_conf lconf;
 	unsigned int lsa_hops;              /* from the paper's routing */
 	uint32_t epoch;                     /* this process's incarnation */
+	struct dcn_auth *auth;              /* the fabric key; NULL: none */
 	struct rte_rcu_qsbr *rcu;
 	struct dcnfwd_fib *retired;
 	int nl_fd;                          /* rtnetlink, -1: none */

@@ -222,7 +222,6 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 	d->lconf.hello_us = (uint64_t)d->hello_interval_ms * 1000;
 	dcn_link_conf_defaults(&d->lconf);
 	d->lsa_hops = dcn_route_lsa_hops(d->r);
-	d->epoch = (uint32_t)rte_rand() | 1;
 	/* Silence counts from the first tick: until then no hello could be
 	 * sent or taken (workers and the run loop are still starting). */
 	d->last_tick_us = us;
@@ -235,6 +234,8 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 		struct dcnfwd_node *n = &d->node[i];
 
 		n->lsdb = dcn_link_db_create(dcn_topo_vertices(d->t));
+		if (n->lsdb != NULL && d->auth != NULL)
+			dcn_link_db_ordered(n->lsdb);
 		if (n->lsdb == NULL)
 			return -ENOMEM;
 		if (n->nbrs.slot != NULL) {

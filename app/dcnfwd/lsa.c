@@ -85,9 +85,17 @@ dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v
 	return k;
 }
 
+/* An announcement is its origin's word, passed on by relays from their
+ * own MACs: the tag binds no MAC, and reads the hop count, which each
+ * relay lowers, as 0. */
+static const struct dcn_auth_span lsa_span = { .bind_macs = 0, .zero_at = 12 };
+
+/* An announcement out of port p. With a fabric key it carries its
+ * origin's trailer: signed here when this node is the origin (trailer
+ * NULL), copied from the copy it came in when relayed. */
 static struct rte_mbuf *
 lsa_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
-	  const struct dcn_link_lsa *a)
+	  const struct dcn_link_lsa *a, const uint8_t *trailer)
 {
 	struct dcn_fabric_hdr h = {
 		.version = DCN_FABRIC_VERSION,
@@ -97,8 +105,7 @@ lsa_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
 		.src = a->origin,
 	};
 	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype,
-					      DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
-					      DCN_LINK_LSA_LEN(a->n));
+					      dcnfwd_ctl_len(d, DCN_LINK_LSA_LEN(a->n)));
 	uint8_t *f;
 
 	if (m == NULL)
@@ -106,15 +113,21 @@ lsa_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
 	f = rte_pktmbuf_mtod(m, uint8_t *);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	dcn_link_lsa_write(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
-			   rte_pktmbuf_data_len(m) - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN,
-			   a);
+			   DCN_LINK_LSA_LEN(a->n), a);
+	if (d->auth == NULL)
+		return m;
+	if (trailer != NULL)
+		memcpy(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + h.len, trailer,
+		       DCN_AUTH_TRAILER_LEN);
+	else
+		dcn_auth_sign(d->auth, f, h.len, &lsa_span, a->epoch, a->seq);
 	return m;
 }
 
 /* Out of every fabric port of node n but the one it came in on. */
 static unsigned int
 lsa_flood(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcn_link_lsa *a,
-	  int except_local)
+	  const uint8_t *trailer, int except_local)
 {
 	unsigned int l, sent = 0;
 
@@ -124,7 +137,7 @@ lsa_flood(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcn_link_lsa *a,
 
 		if (!dcnfwd_port_is_fabric(p) || (int)l == except_local)
 			continue;
-		m = lsa_frame(d, p, a);
+		m = lsa_frame(d, p, a, trailer);
 		if (m != NULL && dcnfwd_inject(d, n->port[l], &m, 1) == 1)
 			sent++;
 	}
@@ -149,7 +162,7 @@ dcnfwd_lsa_originate(struct dcnfwd *d, struct dcnfwd_node *n, uint64_t now)
 		a.link[k].addr = dcn_topo_addr(d->t, v[k]);
 		a.link[k].port = port[k];
 	}
-	n->lsa_tx += lsa_flood(d, n, &a, -1);
+	n->lsa_tx += lsa_flood(d, n, &a, NULL, -1);
 	n->lsa_due = 0;
 	if (a.n > 0)
 		n->lsa_tail = LSA_TAIL;
@@ -185,6 +198,8 @@ dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 	uint32_t v[DCN_LINK_LSA_MAX];
 	uint16_t port[DCN_LINK_LSA_MAX];
 	unsigned int k, nv = 0;
+	uint32_t epoch, seq, plen;
+	const uint8_t *trailer = NULL;
 	int64_t origin;
 	int ret;
 
@@ -199,6 +214,19 @@ dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 		n->lsa_refused++;
 		return;
 	}
+	if (d->auth != NULL) {
+		if (!dcnfwd_auth_check(d, p, f, len, &lsa_span, &epoch, &seq))
+			return;
+		/* The numbers that order announcements are the signed
+		 * payload's; a trailer that names others was not written
+		 * by a dcnfwd. */
+		if (epoch != a.epoch || seq != a.seq) {
+			dcnfwd_auth_refuse(p, DCN_AUTH_BAD_TAG, "announcement");
+			return;
+		}
+		plen = dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6);
+		trailer = f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + plen;
+	}
 	origin = dcn_topo_vertex_of(d->t, a.origin);
 	if (origin < 0 || !dcn_topo_is_router(d->t, (uint32_t)origin) ||
 	    (uint32_t)origin == n->vertex) {
@@ -208,6 +236,15 @@ dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 	}
 	if (!dcn_route_lsa_wants(d->r, n->vertex, (uint32_t)origin)) {
 		n->lsa_refused++;
+		return;
+	}
+	/* Signed words heard before are a recording, whatever they say:
+	 * refused as such before they are weighed. Not logged: an honest
+	 * copy can be as old (one that waited in the ring of a relay still
+	 * starting, and was flooded on once it ran). */
+	if (d->auth != NULL &&
+	    dcn_link_db_replayed(n->lsdb, (uint32_t)origin, a.epoch, a.seq)) {
+		n->lsa_replayed++;
 		return;
 	}
 	for (k = 0; k < a.n; k++) {
@@ -224,6 +261,10 @@ dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 	}
 	ret = dcn_link_db_accept(n->lsdb, (uint32_t)origin, a.epoch, a.seq, nv,
 				 v, port, dcnfwd_us_of_tsc(d, rte_rdtsc()));
+	if (ret == -2) {
+		n->lsa_replayed++;
+		return;
+	}
 	if (ret <= 0) {
 		n->lsa_dup++;
 		return;
@@ -236,6 +277,6 @@ dcnfwd_lsa_rx(struct dcnfwd *d, uint32_t pi, const uint8_t *f, uint32_t len)
 	}
 	if (a.hops > 1) {
 		a.hops--;
-		n->lsa_relayed += lsa_flood(d, n, &a, p->local);
+		n->lsa_relayed += lsa_flood(d, n, &a, trailer, p->local);
 	}
 }

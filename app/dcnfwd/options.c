@@ -349,6 +349,20 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 			return -1;
 		}
 	}
+	/* The incarnation is a time: with a fabric key, a neighbour tells a
+	 * restarted node's words from a recording of its earlier life. */
+	d->epoch = dcn_auth_epoch_now();
+	if (d->epoch == 0)
+		d->epoch = 1;
+	if (c->keyed) {
+		d->auth = dcn_auth_create(c->key);
+		memset(c->key, 0, sizeof(c->key));
+		if (d->auth == NULL) {
+			fprintf(stderr, "dcnfwd: %s: the fabric key could not be "
+				"set up (libsodium)\n", c->key_file);
+			return -1;
+		}
+	}
 	d->burst = c->burst;
 	d->backoff = c->backoff;
 	/* An emulation has a context per node and worker: smaller caches. */

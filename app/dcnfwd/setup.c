@@ -491,6 +491,8 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 			return -EINVAL;
 		}
 		n->fcdp->credit_drop_ppm = (uint32_t)(d->credit_drop * 10000);
+		n->fcdp->auth = d->auth;
+		n->fcdp->auth_epoch = d->epoch;
 	}
 	return 0;
 }
@@ -541,6 +543,8 @@ dcnfwd_teardown(struct dcnfwd *d)
 {
 	unsigned int i;
 
+	dcn_auth_free(d->auth);
+	d->auth = NULL;
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 

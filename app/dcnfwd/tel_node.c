@@ -78,6 +78,13 @@ neighbour_entry(const struct dcnfwd *d, uint32_t ni, const struct dcnfwd_port *p
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_mac_refused",
 					  p->hello_mac_refused));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_mac_changes", p->peer_mac_changes));
+	/* With a fabric key: hellos and announcements refused here. */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "auth_missing",
+					  p->auth_refused[DCN_AUTH_MISSING]));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "auth_bad_tag",
+					  p->auth_refused[DCN_AUTH_BAD_TAG]));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "auth_replayed",
+					  p->auth_refused[DCN_AUTH_REPLAYED]));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "ms_since_hello",
 					  p->peer_seen_tsc ? (now - p->peer_seen_tsc) *
 						  1000 / d->tsc_hz : UINT64_MAX));
@@ -264,6 +271,12 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_lost", ch->credit_lost));
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_clamped",
 						  ch->credit_clamped));
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_unsigned",
+						  ch->credit_unsigned));
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_bad_tag",
+						  ch->credit_bad_tag));
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_replayed",
+						  ch->credit_replayed));
 	}
 	return 0;
 }
@@ -347,6 +360,9 @@ dcnfwd_tel_links(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_contradicted",
 					  n->lsa_contradicted));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_aged", n->lsa_aged));
+	/* With a fabric key: signed ones heard before (a recording, or an
+	 * honest copy that came after its news was forgotten). */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "announcements_replayed", n->lsa_replayed));
 	for (l = 0; l < n->n_ports; l++) {
 		const struct dcnfwd_port *p = &d->port[n->port[l]];
 		struct rte_tel_data *e;

@@ -90,10 +90,10 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	struct dcn_fwd_stats all;
 	struct rte_tel_data *drops;
 	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
-	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0;
+	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, auth_refused = 0;
 	struct dcnfwd_loop_totals lt;
 	struct dcnfwd_drops dr;
-	unsigned int i, r;
+	unsigned int i, r, k;
 
 	(void)params;
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &all);
@@ -115,6 +115,8 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		tx_drop += ps.tx_drop;
 		refused += d->port[i].hello_refused;
 		hellos += d->port[i].hello_rx;
+		for (k = 0; k <= DCN_AUTH_REPLAYED; k++)
+			auth_refused += d->port[i].auth_refused[k];
 	}
 	dcnfwd_drop_totals(d, &dr);
 	rte_tel_data_start_dict(t);
@@ -131,6 +133,10 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "control", all.control));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "hello_rx", hellos));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "hello_refused", refused));
+	/* A fabric key is in force, and what it refused (hellos and
+	 * announcements; credit frames per link in /dcn/fc). */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_key", d->auth != NULL));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "auth_refused", auth_refused));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "control_ring_drop", ctl_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "flow_control", (uint64_t)d->fc_on));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_drops", dr.fabric));

@@ -15,6 +15,7 @@
 
 #include <rte_cfgfile.h>
 
+#include "dcn_auth.h"
 #include "dcn_conf.h"
 #include "dcn_fabric.h"
 
@@ -273,6 +274,37 @@ get_section(const struct ctx *x, const char *section, void *base)
 	return 0;
 }
 
+/*
+ * The fabric key: read from its own file, so the configuration can be
+ * shown and shared without it. A relative path is taken from the
+ * configuration file's folder (a service's working directory is /).
+ */
+static int
+load_key(const struct ctx *x, struct dcn_conf *c)
+{
+	const char *v = get(x, "fabric", "key_file");
+	char path[sizeof(c->key_file)], why[DCN_CONF_ERR_LEN / 2];
+	const char *slash;
+
+	c->keyed = 0;
+	c->key_file[0] = '\0';
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	slash = strrchr(x->file, '/');
+	if (v[0] != '/' && slash != NULL) {
+		if (snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - x->file),
+			     x->file, v) >= (int)sizeof(path))
+			return fail(x, "fabric", "key_file", "path too long");
+	} else if (snprintf(path, sizeof(path), "%s", v) >= (int)sizeof(path)) {
+		return fail(x, "fabric", "key_file", "path too long");
+	}
+	if (dcn_auth_read_key_file(path, c->key, why, sizeof(why)) != 0)
+		return fail(x, "fabric", "key_file", "%s", why);
+	snprintf(c->key_file, sizeof(c->key_file), "%s", path);
+	c->keyed = 1;
+	return 0;
+}
+
 static int
 load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 {
@@ -347,7 +379,7 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		dcn_router_free(r);
 		c->algo = (enum dcn_route_algo)a;
 	}
-	return 0;
+	return load_key(x, c);
 }
 
 static int

@@ -51,6 +51,11 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	{ "fabric", "draw", DCN_CONF_ENUM, 0, 0, 0, "flow|packet", "flow",
 	  NODE(draw_per_packet), "draw",
 	  "next hop by flow hash (a flow keeps its path) or drawn per packet" },
+	{ "fabric", "key_file", DCN_CONF_TEXT, 0, 0, 255, "PATH", NULL, SPECIAL,
+	  NULL, "the fabric key: a file of 64 hex digits, the same on every node "
+	  "(relative: to this file's folder); hellos, announcements and credit "
+	  "frames are then signed, and unsigned or replayed ones refused. "
+	  "Unset: control frames are trusted as they come (doc/failover.md)" },
 	{ "fabric", "partial", DCN_CONF_BOOL, 0, 0, 0, "yes|no", "no",
 	  NODE(partial), NULL,
 	  "yes: not every cabled port of the node needs a [port.NAME]" },

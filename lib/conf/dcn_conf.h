@@ -19,6 +19,7 @@
  *   algo = default                 ; routing algorithm (dcn-topo --algo)
  *   draw = flow                    ; flow (hash) or packet (random)
  *   partial = no                   ; yes: not every cabled port configured
+ *   key_file = fabric.key          ; sign and check control frames
  *
  *   [port.up0]                     ; one section a port, any name
  *   dev = net_memif0,socket=/tmp/a.sock   ; DPDK device or devargs
@@ -113,6 +114,9 @@ struct dcn_conf {
 	enum dcn_route_algo algo;
 	int draw_per_packet;
 	int partial;
+	int keyed;                 /**< a fabric key was read */
+	char key_file[256];        /**< from there */
+	uint8_t key[32];           /**< DCN_AUTH_KEY_LEN bytes */
 	unsigned int burst, rx_desc, tx_desc, mbufs;
 	int backoff;
 	unsigned int route_cache;  /**< entries (a power of two), 0: none */

@@ -177,6 +177,10 @@ struct dcn_fc_chan {
 	uint64_t credit_clamped;   /**< credit frames that offered more than an
 				    *   input queue holds, cut to it (VC 0
 				    *   channel) */
+	/* With a fabric key, credit frames refused (VC 0 channel): */
+	uint64_t credit_unsigned;  /**< too short for a trailer */
+	uint64_t credit_bad_tag;   /**< written without the key, or changed */
+	uint64_t credit_replayed;  /**< signed, but heard before */
 } __rte_cache_aligned;
 
 /** A node's flow-control state: the memzone's head. */

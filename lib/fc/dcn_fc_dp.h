@@ -37,6 +37,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "dcn_auth.h"
 #include "dcn_fc.h"
 #include "dcn_fwd.h"
 #include "dcn_port.h"
@@ -67,6 +68,10 @@ struct dcn_fc_dp_link {
 	/* the port owner's credit announcements */
 	uint64_t credit_tsc;     /**< when the last went out */
 	uint32_t credit_repeats; /**< same state announced again */
+	uint32_t auth_seq;       /**< with a fabric key: the last signed */
+	/** with a fabric key: the newest credit frame taken from the peer
+	 * (the one worker that takes the link's credits) */
+	struct dcn_auth_fresh auth_fresh;
 };
 
 /** A node's flow-control data path. */
@@ -78,6 +83,9 @@ struct dcn_fc_dp {
 	uint32_t credit_batch;        /**< announce after this many freed */
 	uint64_t credit_refresh_tsc;  /**< and at least this often */
 	uint32_t credit_drop_ppm;     /**< testing: credit frames thrown away */
+	/** The fabric key: credit frames signed and checked; NULL: none. */
+	const struct dcn_auth *auth;
+	uint32_t auth_epoch;          /**< this node's incarnation */
 	struct dcn_fc_dp_port port[DCN_FC_MAX_PORTS];
 	struct dcn_fc_dp_link link[DCN_FC_MAX_LINKS];
 };

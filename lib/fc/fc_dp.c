@@ -187,6 +187,42 @@ to_us(const struct dcn_fc_wnode *x, uint16_t port, const struct rte_mbuf *m)
 				      &x->fwd->port[port].mac);
 }
 
+/* Credit frames are bound to the two stations of their link: one cannot
+ * be taken from another sender, or sent to another receiver. */
+static const struct dcn_auth_span credit_span = { .bind_macs = 1, .zero_at = -1 };
+
+/*
+ * With a fabric key: is credit frame m, which names link, signed with the
+ * key and newer than the last taken on the link? (A recording would give
+ * back credit the peer's queue no longer has, or take away what it has.)
+ * A refusal is counted on the link's VC 0 channel.
+ */
+static int
+credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(dp->fn, link, 0);
+	uint32_t epoch, seq;
+
+	switch (dcn_auth_check(dp->auth, f, rte_pktmbuf_data_len(m),
+			       dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6),
+			       &credit_span, &epoch, &seq)) {
+	case DCN_AUTH_OK:
+		break;
+	case DCN_AUTH_MISSING:
+		c0->credit_unsigned++;
+		return 0;
+	default:
+		c0->credit_bad_tag++;
+		return 0;
+	}
+	if (!dcn_auth_fresh_take(&dp->link[link].auth_fresh, epoch, seq)) {
+		c0->credit_replayed++;
+		return 0;
+	}
+	return 1;
+}
+
 /* A credit frame: the peer's input queues have room again. Only a
  * cable's peer, or a neighbour behind a switch port, can speak for the
  * input queue of its link; behind a switch, its source MAC names it, and
@@ -206,6 +242,8 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 		if (link < 0)
 			fn->chan[dcn_fc_port_chan0(fn, local)].credit_bad++;
 	}
+	if (link >= 0 && x->dp->auth != NULL && !credit_signed(x->dp, (uint16_t)link, m))
+		link = -1;
 	if (link >= 0) {
 		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
 				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
@@ -880,7 +918,8 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 				    .type = DCN_FT_CREDIT,
 				    .len = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs) };
 	uint32_t flen = RTE_MAX((uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN),
-				(uint32_t)(DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + h.len));
+				(uint32_t)(DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + h.len +
+					   (dp->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0)));
 	struct dcn_fc_credit cr;
 	struct rte_mbuf *m;
 	unsigned int vc;
@@ -942,6 +981,9 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	dcn_fabric_put16(f + 12, dp->ethertype);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (dp->auth != NULL)
+		dcn_auth_sign(dp->auth, f, h.len, &credit_span, dp->auth_epoch,
+			      ++lk->auth_seq);
 	if (dcn_port_tx(pp->port, dcn_port_txq(pp->port, x->w->idx), &m, 1) == 1) {
 		c0->credit_tx++;
 	} else {

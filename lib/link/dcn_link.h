@@ -167,13 +167,34 @@ void dcn_link_db_free(struct dcn_link_db *db);
  *         route again), 2 when it is new but lists what was known (a
  *         refresh: pass it on), 0 when it is a duplicate or older than
  *         what is held,
- *         -1 when origin is out of range.
+ *         -1 when origin is out of range, -2 when the database is
+ *         ordered and it is a replay (dcn_link_db_replayed).
  * @param now_us     when, for dcn_link_db_age
  */
 int dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin,
 		       uint32_t epoch, uint32_t seq, unsigned int n,
 		       const uint32_t *vertex, const uint16_t *port,
 		       uint64_t now_us);
+
+/**
+ * Announcements are signed (dcn_auth.h), so their numbers are the
+ * origin's own: remember each origin's newest (epoch, seq) even once its
+ * links are forgotten by ageing, and refuse older epochs. Without this a
+ * recording of an announcement would be taken again each time the
+ * original ages out. (Unsigned, that memory would let one forged high
+ * sequence number silence an origin for good: ageing forgets all.)
+ */
+void dcn_link_db_ordered(struct dcn_link_db *db);
+
+/**
+ * In an ordered database: is (epoch, seq) from origin a recording? An
+ * epoch older than the newest heard, or numbers no newer than those of
+ * an announcement already forgotten by ageing. (No newer than one still
+ * held is a flood's duplicate, not counted as a replay.)
+ * @return 1 replayed, 0 not (or the database is not ordered).
+ */
+int dcn_link_db_replayed(const struct dcn_link_db *db, uint32_t origin,
+			 uint32_t epoch, uint32_t seq);
 
 /**
  * Forget what origins announced more than max_age_us ago and did not

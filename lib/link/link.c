@@ -220,6 +220,7 @@ struct db_entry {
 	uint32_t epoch, seq;
 	uint64_t heard_us;
 	uint8_t valid, n;
+	uint8_t heard;            /* epoch and seq hold the newest ever taken */
 	uint32_t vertex[DCN_LINK_LSA_MAX];
 	uint16_t port[DCN_LINK_LSA_MAX];
 };
@@ -227,6 +228,7 @@ struct db_entry {
 struct dcn_link_db {
 	uint32_t n_vertices;
 	uint32_t origins;
+	int ordered;              /* dcn_link_db_ordered */
 	struct db_entry e[];
 };
 
@@ -261,9 +263,16 @@ dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 	if (origin >= db->n_vertices || n > DCN_LINK_LSA_MAX)
 		return -1;
 	e = &db->e[origin];
+	/* Signed words can be trusted to be in order: an epoch older than
+	 * the newest heard, even one forgotten since, is a recording. */
+	if (db->ordered && e->heard && (int32_t)(epoch - e->epoch) < 0)
+		return -2;
 	/* Same incarnation: only a later sequence number is news (serial
 	 * arithmetic, so the counter may wrap). A new epoch is a restarted
 	 * origin, whose numbering starts over. */
+	if (db->ordered && e->heard && !e->valid && e->epoch == epoch &&
+	    (int32_t)(seq - e->seq) <= 0)
+		return -2;
 	if (e->valid && e->epoch == epoch && (int32_t)(seq - e->seq) <= 0)
 		return 0;
 	if (!e->valid)
@@ -272,6 +281,7 @@ dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 		 !memcmp(e->port, port, n * sizeof(*port)))
 		changed = 0;
 	e->valid = 1;
+	e->heard = 1;
 	e->heard_us = now_us;
 	e->epoch = epoch;
 	e->seq = seq;
@@ -279,6 +289,31 @@ dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 	memcpy(e->vertex, vertex, n * sizeof(*vertex));
 	memcpy(e->port, port, n * sizeof(*port));
 	return changed ? 1 : 2;
+}
+
+void
+dcn_link_db_ordered(struct dcn_link_db *db)
+{
+	db->ordered = 1;
+}
+
+int
+dcn_link_db_replayed(const struct dcn_link_db *db, uint32_t origin,
+		     uint32_t epoch, uint32_t seq)
+{
+	const struct db_entry *e;
+
+	if (!db->ordered || origin >= db->n_vertices)
+		return 0;
+	e = &db->e[origin];
+	if (!e->heard)
+		return 0;
+	if ((int32_t)(epoch - e->epoch) < 0)
+		return 1;
+	/* A copy of what is held is the flood's own echo; once forgotten,
+	 * no copy can still be on its way (ageing takes seconds, a flood
+	 * milliseconds). */
+	return !e->valid && epoch == e->epoch && (int32_t)(seq - e->seq) <= 0;
 }
 
 unsigned int

@@ -18,9 +18,10 @@ libs=()
 if [ "$target" = conf ]; then
 	# The loader reads its file with DPDK's rte_cfgfile.
 	pkg-config --exists libdpdk || { echo "SKIP: libdpdk-dev is not installed"; exit 77; }
-	srcs+=("$root"/lib/conf/*.c)
-	incs+=(-I"$root/lib/conf" $(pkg-config --cflags libdpdk))
-	libs+=($(pkg-config --libs libdpdk))
+	# ... and the fabric key with libsodium.
+	srcs+=("$root"/lib/conf/*.c "$root"/lib/auth/*.c)
+	incs+=(-I"$root/lib/conf" -I"$root/lib/auth" $(pkg-config --cflags libdpdk libsodium))
+	libs+=($(pkg-config --libs libdpdk libsodium))
 fi
 if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined "${incs[@]}" "${srcs[@]}" \

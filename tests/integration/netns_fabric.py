@@ -180,8 +180,35 @@ def up(*extra):
     return state()
 
 
+def auth_clean(st, what):
+    """With a fabric key, every node runs with it, and none refused an
+    honest control frame: every hello, announcement and credit frame of
+    the fabric's own checked, and every hello and credit frame was new.
+    (An announcement can come again honestly after its news was
+    forgotten: a relay still starting floods on what waited in its ring.
+    Those are refused as heard before, and only shown.)"""
+    bad, echoes = [], 0
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        refused = s.get("auth_refused", -1)
+        echoes += tel(st, n["name"], "/dcn/links").get("announcements_replayed", 0)
+        for key, c in tel(st, n["name"], "/dcn/fc," + n["name"]).items():
+            if isinstance(c, dict):
+                refused += sum(c.get(k, 0) for k in
+                               ("credit_unsigned", "credit_bad_tag", "credit_replayed"))
+        if s.get("fabric_key") != 1 or refused != 0:
+            bad.append("%s: key %s, refused %d" % (n["name"], s.get("fabric_key"),
+                                                     refused))
+    check(not bad, "%s: every node signs with the fabric key and refused no "
+          "frame of the fabric's own%s (announcements heard again after they "
+          "were forgotten: %d)" % (what, "; " + ", ".join(bad) if bad else "",
+                                   echoes))
+
+
 def kernel_mode():
-    st = up("--cable-ips")
+    # Signed: a fabric key on every node (authenticated hellos,
+    # announcements and credit frames carry the whole test).
+    st = up("--cable-ips", "--key")
     names = [n["prefix"] for n in st["nodes"].values()]
     src, dst, relays = pick_pair(st)
     print("flow %s (%s) -> %s (%s), route %s" % (
@@ -239,6 +266,7 @@ def kernel_mode():
               "relays between carried %d frames in transit (route has %d)" %
               (transit, len(path) - 2))
     full_credit(st)
+    auth_clean(st, "after the transfers")
     kernel_beside(st)
     # A dcnfwd killed outright must not keep the fabric from coming down.
     victim = [n for n in st["nodes"].values() if n is not src and n is not dst][-1]
@@ -638,7 +666,7 @@ print(sent)
 
 
 FORGE_LSA = r"""
-import socket, struct, sys
+import os, socket, struct, sys
 iface, origin, hops = sys.argv[1], sys.argv[2], int(sys.argv[3])
 links = [(l.split(":")[0], int(l.split(":")[1])) for l in sys.argv[4].split(",")]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
@@ -650,7 +678,8 @@ ip = lambda a: socket.inet_aton(a)
 body = ip(origin) + struct.pack("!IIBBxx", 0x5eed, 1 << 30, hops, len(links))
 body += b"".join(ip(a) + struct.pack("!Hxx", p) for a, p in links)
 hdr = bytes([0x14, 0, 1, 0, 0, 0]) + struct.pack("!H", len(body)) + ip(origin) + bytes(8)
-s.send(b"\xff" * 6 + s.getsockname()[4] + b"\x88\xb5" + hdr + body)
+tag = os.urandom(24) if len(sys.argv) > 5 else b""   # a made-up trailer
+s.send(b"\xff" * 6 + s.getsockname()[4] + b"\x88\xb5" + hdr + body + tag)
 """
 
 
@@ -668,6 +697,38 @@ def port_macs(n):
             if l["ifname"].startswith("p")}
 
 
+def switch_segment(st, sw_ns):
+    """A segment where two nodes meet: a bridge that learnt a port MAC of
+    each. Returns (a, a_if, b, b_if, bridge, segment, owner, b_port):
+    segment maps each bridge to the (node, interface) it learnt, owner
+    each port MAC to its (node, interface), b_port is the bridge port b
+    is behind; None when there is none."""
+    owner = {}
+    for n in st["nodes"].values():
+        for mac, ifname in port_macs(n).items():
+            owner[mac] = (n, ifname)
+    a = b = bridge = b_port = None
+    links = json.loads(sh("ip", "-n", sw_ns, "-j", "link", "show", "type",
+                          "bridge").stdout)
+    segment, fdbs = {}, {}
+    for br in sorted(l["ifname"] for l in links):
+        fdbs[br] = json.loads(sh("bridge", "-n", sw_ns, "-j", "fdb", "show", "br",
+                                 br).stdout)
+        segment[br] = [owner[e["mac"]] for e in fdbs[br] if e.get("mac") in owner]
+    for br, seen in segment.items():
+        if len({id(x[0]) for x in seen}) >= 2:
+            (a, a_if), (b, b_if) = seen[0], next(x for x in seen if x[0] is not seen[0][0])
+            bridge = br
+            break
+    check(bridge is not None, "a switch segment with two relays on it: %s" % bridge)
+    if bridge is None:
+        return None
+    for e in fdbs[bridge]:
+        if e.get("mac") in owner and owner[e["mac"]] == (b, b_if):
+            b_port = e.get("ifname")
+    return a, a_if, b, b_if, bridge, segment, owner, b_port
+
+
 def rogue_mode():
     """A rogue port on an L2 switch segment, without a fabric key: it
     replays a neighbour's hellos from its own MAC, 20 times as often as
@@ -681,27 +742,10 @@ def rogue_mode():
     sw_ns = "dcnf-%s-sw" % NAME
     if sw_ns not in st["netns"]:
         skip("%s has no L2 switch" % SPEC)
-    # A segment where two nodes meet: a bridge that learnt a port MAC of each.
-    owner = {}
-    for n in st["nodes"].values():
-        for mac, ifname in port_macs(n).items():
-            owner[mac] = (n, ifname)
-    a = b = bridge = None
-    links = json.loads(sh("ip", "-n", sw_ns, "-j", "link", "show", "type",
-                          "bridge").stdout)
-    segment = {}
-    for br in sorted(l["ifname"] for l in links):
-        fdb = json.loads(sh("bridge", "-n", sw_ns, "-j", "fdb", "show", "br",
-                            br).stdout)
-        segment[br] = [owner[e["mac"]] for e in fdb if e.get("mac") in owner]
-    for br, seen in segment.items():
-        if len({id(x[0]) for x in seen}) >= 2:
-            (a, a_if), (b, b_if) = seen[0], next(x for x in seen if x[0] is not seen[0][0])
-            bridge = br
-            break
-    check(bridge is not None, "a switch segment with two relays on it: %s" % bridge)
-    if bridge is None:
+    seg = switch_segment(st, sw_ns)
+    if seg is None:
         return
+    a, a_if, b, b_if, bridge, segment, owner, _ = seg
     b_mac = next(m for m, (n, i) in owner.items() if n is b and i == b_if)
     rogue_ns = "dcnf-%s-rogue" % NAME
     sh("ip", "netns", "add", rogue_ns)
@@ -793,6 +837,333 @@ def rogue_mode():
     down(killed=(b["name"],))
 
 
+KEYED_ROGUE = r"""
+import json, socket, struct, sys, time
+iface, seconds, rate = sys.argv[1], float(sys.argv[4]), float(sys.argv[5])
+bm, am = (bytes.fromhex(x.replace(":", "")) for x in sys.argv[2:4])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind((iface, 0))
+own = s.getsockname()[4]
+s.settimeout(20)
+hello = credit = None
+while hello is None or credit is None:    # b's, as the mirror shows them
+    f = s.recv(2048)
+    if f[6:12] != bm:
+        continue
+    if f[14] & 0x0F == 3:
+        hello = f
+    elif f[14] & 0x0F == 2 and f[:6] == am:
+        credit = f
+P = 34                                     # Ethernet and fabric headers
+plen = struct.unpack("!H", credit[20:22])[0]
+flip = lambda f, i: f[:i] + bytes([f[i] ^ 0x55]) + f[i + 1:]
+frames = {
+    "hello_other_mac": hello[:6] + own + hello[12:],
+    "hello_replayed": hello,
+    "hello_seq_changed": flip(hello, P + 12),
+    "credit_replayed": credit,
+    "credit_grant_0": credit[:P + 4] + bytes(4) + credit[P + 8:],
+    "credit_grant_huge": credit[:P + 4] + b"\x00\xff\xff\xff" + credit[P + 8:],
+    "credit_unsigned": credit[:P + plen],
+}
+sent = dict.fromkeys(frames, 0)
+end = time.time() + seconds
+while time.time() < end:
+    for k, f in frames.items():
+        s.send(f)
+        sent[k] += 1
+        time.sleep(len(frames) / rate / len(frames))
+print(json.dumps(sent))
+"""
+
+
+CATCH_LSA = r"""
+import socket, sys
+iface, out = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind((iface, 0))
+s.settimeout(30)
+while True:
+    f = s.recv(2048)
+    if f[14] & 0x0F == 4 and f[34 + 13] > 0:   # lists a link down
+        break
+open(out, "w").write(f.hex())
+"""
+
+
+SEND_HEX = r"""
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind((sys.argv[1], 0))
+s.send(bytes.fromhex(open(sys.argv[2]).read()))
+"""
+
+
+def port_auth(st, node, ifname):
+    """(missing, bad_tag, replayed) refused on node's port ifname."""
+    p = tel(st, node, "/dcn/neighbours").get(ifname, {})
+    return (p.get("auth_missing", 0), p.get("auth_bad_tag", 0),
+            p.get("auth_replayed", 0))
+
+
+def all_auth(st):
+    """Each node's refused hellos and announcements, by reason, summed
+    over its ports."""
+    out = {}
+    for n in st["nodes"].values():
+        tot = [0, 0, 0]
+        for p in tel(st, n["name"], "/dcn/neighbours").values():
+            if isinstance(p, dict):
+                for i, k in enumerate(("auth_missing", "auth_bad_tag", "auth_replayed")):
+                    tot[i] += p.get(k, 0)
+        out[n["name"]] = tot
+    return out
+
+
+def link_credit_auth(st, node, port, neighbour=None):
+    """(unsigned, bad_tag, replayed) credit frames node refused on its
+    link out of port (to neighbour, behind a switch): the counters of the
+    link's VC 0 channel."""
+    tot = [0, 0, 0]
+    for key, c in tel(st, node, "/dcn/fc," + node).items():
+        if (isinstance(c, dict) and c.get("port") == port and
+                c.get("neighbour") == neighbour):
+            for i, k in enumerate(("credit_unsigned", "credit_bad_tag", "credit_replayed")):
+                tot[i] += c.get(k, 0)
+    return tot
+
+
+def pings(node, addr, count):
+    r = netns_exec(node, "ping", "-c", str(count), "-i", "0.1", "-W", "1", addr,
+                   check_rc=False, timeout=count * 0.1 + 60)
+    m = re.search(r"(\d+) received", r.stdout)
+    return int(m.group(1)) if m else 0
+
+
+def keyed_switch(st, sw_ns):
+    """A rogue port on an RRect switch segment, the fabric signed: the
+    rogue sees what a neighbour b sends (a mirror of its switch port) and
+    sends it again, and altered: b's hellos from its own MAC, verbatim
+    (its switch port does not learn, so the switch is not fooled: only
+    the relays could be), with a changed sequence; b's credit frames to
+    a verbatim, with grant 0, with a huge grant, without a trailer. Then
+    announcements: forged ones, fresh, and a real one replayed after it
+    aged out. Nothing changes: ping loss 0, no link known down, every
+    refusal counted by its reason."""
+    seg = switch_segment(st, sw_ns)
+    if seg is None:
+        return
+    a, a_if, b, b_if, bridge, segment, owner, b_port = seg
+    b_mac = next(m for m, (n, i) in owner.items() if n is b and i == b_if)
+    a_mac = next(m for m, (n, i) in owner.items() if n is a and i == a_if)
+    rogue_ns = "dcnf-%s-rogue" % NAME
+    sh("ip", "netns", "add", rogue_ns)
+    try:
+        sh("ip", "-n", sw_ns, "link", "add", "rogue", "type", "veth", "peer",
+           "name", "r0", "netns", rogue_ns)
+        sh("ip", "-n", sw_ns, "link", "set", "rogue", "master", bridge, "up")
+        sh("bridge", "-n", sw_ns, "link", "set", "dev", "rogue", "learning", "off")
+        sh("ip", "-n", rogue_ns, "link", "set", "r0", "up")
+        r = sh("ip", "netns", "exec", sw_ns, "tc", "qdisc", "add", "dev", b_port,
+               "clsact", check_rc=False)
+        if r.returncode == 0:
+            r = sh("ip", "netns", "exec", sw_ns, "tc", "filter", "add", "dev", b_port,
+                   "ingress", "protocol", "all", "u32", "match", "u32", "0", "0",
+                   "action", "mirred", "egress", "mirror", "dev", "rogue",
+                   check_rc=False)
+        if r.returncode != 0:
+            skip("no tc mirror (u32, mirred) in this kernel: %s" % r.stderr.strip())
+        hello0 = port_auth(st, a["name"], a_if)
+        credit0 = link_credit_auth(st, a["name"], a_if, b["name"])
+        rogue = subprocess.Popen(["ip", "netns", "exec", rogue_ns, sys.executable,
+                                  "-c", KEYED_ROGUE, "r0", b_mac, a_mac, "8", "2000"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        time.sleep(1.5)
+        got = pings(a["name"], b["host_addr"], 40)
+        out, err = rogue.communicate(timeout=60)
+        try:
+            sent = json.loads(out)
+        except ValueError:
+            sent = {}
+        print("rogue sent: %s %s" % (sent, err.strip()[-300:]))
+        check(rogue.returncode == 0 and got == 40,
+              "a rogue on %s replays and alters %s's hellos and credit frames "
+              "(%d frames): %s pings %s, %d of 40 replies" %
+              (bridge, b["name"], sum(sent.values()), a["name"], b["name"], got))
+        hello1 = port_auth(st, a["name"], a_if)
+        credit1 = link_credit_auth(st, a["name"], a_if, b["name"])
+        dh = [x - y for x, y in zip(hello1, hello0)]
+        dc = [x - y for x, y in zip(credit1, credit0)]
+        n_h = sent.get("hello_replayed", 0)
+        check(dh[1] >= sent.get("hello_other_mac", 1) + sent.get("hello_seq_changed", 1)
+              and dh[2] >= n_h > 0,
+              "%s %s refused the altered hellos as bad tags (%d) and the "
+              "verbatim ones as replays (%d of %d)" % (a["name"], a_if, dh[1], dh[2], n_h))
+        check(dc[0] >= sent.get("credit_unsigned", 1) and
+              dc[1] >= sent.get("credit_grant_0", 1) + sent.get("credit_grant_huge", 1)
+              and dc[2] >= sent.get("credit_replayed", 1) > 0,
+              "%s refused %s's forged credit frames: unsigned %d, bad tag %d, "
+              "replayed %d" % (a["name"], b["name"], dc[0], dc[1], dc[2]))
+        nb = tel(st, a["name"], "/dcn/neighbours").get(a_if, {})
+        check(nb.get("peer_mac_changes", 0) == 0,
+              "%s still knows %s by its own MAC (%d changes)" %
+              (a["name"], b["name"], nb.get("peer_mac_changes", 0)))
+        full_credit(st)
+
+        # Announcements, heard on a segment b is not on.
+        other = next(br for br, seen in segment.items()
+                     if seen and all(x[0] is not b for x in seen))
+        sh("ip", "-n", sw_ns, "link", "add", "rogue2", "type", "veth", "peer",
+           "name", "r1", "netns", rogue_ns)
+        sh("ip", "-n", sw_ns, "link", "set", "rogue2", "master", other, "up")
+        sh("ip", "-n", rogue_ns, "link", "set", "r1", "up")
+        far = max((n for n in st["nodes"].values() if n is not b),
+                  key=lambda n: len(route(n["name"], b["name"])))
+        origin = next(n for n in st["nodes"].values() if n not in (a, b, far))
+        before = all_auth(st)
+        pinger = subprocess.Popen(["ip", "netns", "exec", far["ns"], "ping", "-c",
+                                   "40", "-i", "0.1", "-W", "1", b["host_addr"]],
+                                  stdout=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        links = ",".join("%s:%d" % (b["host_addr"], port) for port in b["ports"])
+        for extra in ((), ("tag",)):
+            sh("ip", "netns", "exec", rogue_ns, sys.executable, "-c", FORGE_LSA,
+               "r1", origin["host_addr"], "8", links, *extra)
+            time.sleep(0.5)
+        out, _ = pinger.communicate(timeout=60)
+        replies = len(set(re.findall(r"icmp_seq=(\d+)", out)))
+        after = all_auth(st)
+        moved = [sum(after[k][i] - before[k][i] for k in after) for i in range(3)]
+        check(replies == 40 and moved[0] > 0 and moved[1] > 0,
+              "forged announcements (%s says %s's links are down), unsigned "
+              "and with a made-up tag: %s pinging %s got %d of 40; refused "
+              "as missing a tag %d times, as bad tags %d" %
+              (origin["name"], b["name"], far["name"], b["name"], replies,
+               moved[0], moved[1]))
+
+        # A real announcement, recorded while origin's cable is out, and
+        # played again once origin has mended it and the fabric forgot.
+        port = origin["ports"][0]
+        catch_file = os.path.join("/run/dcn-fabric", NAME, "lsa.hex")
+        catcher = subprocess.Popen(["ip", "netns", "exec", rogue_ns, sys.executable,
+                                    "-c", CATCH_LSA, "r1", catch_file],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        time.sleep(0.5)
+        fabric("cable", NAME, origin["name"], str(port), "down")
+        _, err = catcher.communicate(timeout=60)
+        fabric("cable", NAME, origin["name"], str(port), "up")
+        check(catcher.returncode == 0, "an announcement of %s's cable out "
+              "recorded on %s%s" % (origin["name"], other, err.strip()[-200:]))
+        withdrawn(st, origin["name"], "cable mended", timeout=15)
+        time.sleep(4.0)      # its last refreshes (1.5 s), then ageing (2 s)
+        replays = lambda: sum(tel(st, n["name"], "/dcn/links").get(
+            "announcements_replayed", 0) for n in st["nodes"].values())
+        before = replays()
+        sh("ip", "netns", "exec", rogue_ns, sys.executable, "-c", SEND_HEX, "r1",
+           catch_file)
+        time.sleep(0.3)
+        known = {n["name"]: tel(st, n["name"], "/dcn/links").get("links_known_down", -1)
+                 for n in st["nodes"].values()}
+        replayed = replays() - before
+        check(replayed > 0 and all(v == 0 for v in known.values()),
+              "the recording played again on %s: refused as a replay by %d "
+              "node(s), no link known down anywhere (%s)" %
+              (other, replayed, known))
+    finally:
+        sh("ip", "netns", "del", rogue_ns, check_rc=False)
+
+
+CABLE_ROGUE = r"""
+import json, os, socket, struct, sys, time
+iface, addr, port, seconds, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind((iface, 0))
+own = s.getsockname()[4]
+ip = socket.inet_aton(addr)
+eth = b"\xff" * 6 + own + b"\x88\xb5"
+def frame(ftype, body, trailer):
+    hdr = bytes([0x10 | ftype, 0, 1, 0, 0, 0]) + struct.pack("!H", len(body)) + ip + bytes(8)
+    return eth + hdr + body + trailer
+fake = lambda: os.urandom(24)
+hello = ip + struct.pack("!HHII", port, 10, 0, 1 << 20)
+vcs = 8
+credit = lambda grant: struct.pack("!IIII", 7, grant, 0, 0) + bytes(12 * vcs)
+frames = {
+    "hello_made_up_tag": lambda: frame(3, hello, fake()),
+    "credit_grant_0_made_up_tag": lambda: frame(2, credit(0), fake()),
+    "credit_grant_huge_unsigned": lambda: frame(2, credit(1 << 24), b""),
+}
+sent = dict.fromkeys(frames, 0)
+end = time.time() + seconds
+while time.time() < end:
+    for k, f in frames.items():
+        s.send(f())
+        sent[k] += 1
+        time.sleep(1.0 / rate)
+print(json.dumps(sent))
+"""
+
+
+def keyed_cable(st):
+    """A rogue on a cable (frames sent into one end of a node's veth,
+    as a tap on the wire would): made-up hellos in the node's name and
+    credit frames that would stall the link (grant 0) or overrun its
+    peer (a huge grant), with made-up tags or none. The peer refuses
+    them all, counted; traffic across the cable is untouched."""
+    x = next(n for n in st["nodes"].values() if n["host_addr"])
+    y = None
+    for n in st["nodes"].values():
+        if n is not x and n["host_addr"] and len(route(x["name"], n["name"])) == 2:
+            y = n
+            break
+    check(y is not None, "a node one cable from %s: %s" % (x["name"], y and y["name"]))
+    if y is None:
+        return
+    port = route(x["name"], y["name"])[0][1]
+    y_if = "p%d" % route(y["name"], x["name"])[0][1]
+    credit0 = link_credit_auth(st, y["name"], y_if)
+    hello0 = all_auth(st)[y["name"]]
+    rogue = subprocess.Popen(["ip", "netns", "exec", x["ns"], sys.executable, "-c",
+                              CABLE_ROGUE, "p%d" % port, x["host_addr"], str(port),
+                              "8", "1000"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    got = pings(x["name"], y["host_addr"], 40)
+    out, err = rogue.communicate(timeout=60)
+    try:
+        sent = json.loads(out)
+    except ValueError:
+        sent = {}
+    print("rogue sent: %s %s" % (sent, err.strip()[-300:]))
+    check(rogue.returncode == 0 and got == 40,
+          "a rogue on the cable %s p%d -> %s (%d frames): %s pings %s, %d of 40 "
+          "replies" % (x["name"], port, y["name"], sum(sent.values()), x["name"],
+                       y["name"], got))
+    dc = [a - b for a, b in zip(link_credit_auth(st, y["name"], y_if), credit0)]
+    dh = [a - b for a, b in zip(all_auth(st)[y["name"]], hello0)]
+    check(dc[0] >= sent.get("credit_grant_huge_unsigned", 1) > 0 and
+          dc[1] >= sent.get("credit_grant_0_made_up_tag", 1) > 0 and
+          dh[1] >= sent.get("hello_made_up_tag", 1) > 0,
+          "%s refused them: credit frames unsigned %d, with bad tags %d; "
+          "hellos with bad tags %d" % (y["name"], dc[0], dc[1], dh[1]))
+    full_credit(st)
+
+
+def keyed_mode():
+    """The fabric signed (dcn-fabric up --key): a rogue on a switch
+    segment (RRect, LaScaDa, Totoro) or on a cable changes nothing."""
+    st = up("--host", "tap", "--key")
+    auth_clean(st, "up")
+    sw_ns = "dcnf-%s-sw" % NAME
+    if sw_ns in st["netns"]:
+        keyed_switch(st, sw_ns)
+    else:
+        keyed_cable(st)
+    down()
+
+
 def interrupted_mode():
     """An up stopped half-way: by SIGTERM (or Ctrl-C) it takes down what
     it made; by SIGKILL it cannot, and a down afterwards does, the
@@ -854,7 +1225,9 @@ def cmdline_has(pid, text):
 
 
 def restart_mode():
-    st = up("--host", "veth")
+    # Signed: a relay back from the dead is told from a recording of its
+    # earlier life by its later epoch, and taken at once.
+    st = up("--host", "veth", "--key")
     src, dst, relays = pick_pair(st)
     sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
     print("flow %s -> %s at %d frames/s, route %s" % (
@@ -895,6 +1268,7 @@ def restart_mode():
     t_back = time.time()
     st, lost0 = returned(st, dst, middle, "stopped 3 s", t_back)
     settled(st, middle, "stopped 3 s", lost0, g, gp)
+    auth_clean(st, "after the restart and the pause")
     down()
 
 
@@ -1017,6 +1391,8 @@ def main():
             interrupted_mode()
         elif MODE == "rogue":
             rogue_mode()
+        elif MODE == "keyed":
+            keyed_mode()
         else:
             unplug_mode()
     except Exception as e:   # any error: report it, and still tear down

@@ -149,6 +149,61 @@ test_conf_errors(void **state)
 		     "no port configured for fabric port 1");
 }
 
+/*
+ * The fabric key: a file of its own, found beside the configuration when
+ * its path is relative; a missing or malformed one is an error at the
+ * key_file line, naming the file and what is wrong with it.
+ */
+static void
+test_conf_key_file(void **state)
+{
+	char text[4096], err[DCN_CONF_ERR_LEN], kpath[96];
+	const char *p = strstr(good, "hello_interval_ms = 20\n");
+	struct dcn_conf c;
+	struct dcn_topo *t;
+	FILE *kf;
+	unsigned int i;
+
+	(void)state;
+	snprintf(kpath, sizeof(kpath), "/tmp/dcn-conf-test-%d.key", (int)getpid());
+	kf = fopen(kpath, "w");
+	assert_non_null(kf);
+	for (i = 0; i < 32; i++)
+		fprintf(kf, "%02x", 0xa0 + i);
+	fputs("\n", kf);
+	fclose(kf);
+	/* Relative: beside the configuration, /tmp. */
+	snprintf(text, sizeof(text), "%.*skey_file = %s\n%s", (int)(p - good), good,
+		 strrchr(kpath, '/') + 1, p);
+	assert_int_equal(write_file(text), 0);
+	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_true(c.keyed);
+	assert_string_equal(c.key_file, kpath);
+	assert_int_equal(c.key[0], 0xa0);
+	assert_int_equal(c.key[31], 0xbf);
+	dcn_topo_free(t);
+	unlink(path);
+	/* Without the key, nothing is signed. */
+	assert_int_equal(write_file(good), 0);
+	assert_int_equal(dcn_conf_load(path, &c, &t, err, sizeof(err)), 0);
+	assert_false(c.keyed);
+	dcn_topo_free(t);
+	unlink(path);
+	expect_error("hello_interval_ms = 20", "key_file = /nonexistent/fabric.key",
+		     6, "key_file", "/nonexistent/fabric.key: No such file");
+	kf = fopen(kpath, "w");
+	assert_non_null(kf);
+	fputs("00112233\n", kf);
+	fclose(kf);
+	snprintf(text, sizeof(text), "key_file = %s", kpath);
+	expect_error("hello_interval_ms = 20", text, 6, "key_file",
+		     "a key is 64 hex digits");
+	expect_error("hello_interval_ms = 20", "key_file = /dev/zero", 6,
+		     "key_file", "not a regular file");
+	unlink(kpath);
+}
+
 static void
 test_conf_good(void **state)
 {
@@ -312,6 +367,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_conf_good),
+		cmocka_unit_test(test_conf_key_file),
 		cmocka_unit_test(test_conf_tester_port),
 		cmocka_unit_test(test_conf_strict),
 		cmocka_unit_test(test_conf_key_table),

@@ -434,6 +434,123 @@ test_lost_credit_frame_repaired(void **state)
 	rte_pktmbuf_free(m);
 }
 
+/* A credit frame from the peer on port o, as credit_from_peer's, with
+ * room for a fabric key's trailer; signed with a (NULL: not signed) as
+ * (epoch, seq). */
+static struct rte_mbuf *
+signed_credit(const struct dcn_auth *a, uint32_t epoch, uint32_t seq,
+	      uint32_t grant, uint32_t freed0)
+{
+	static const struct dcn_auth_span span = { .bind_macs = 1, .zero_at = -1 };
+	struct dcn_fc_credit cr = { .epoch = 7, .grant = grant, .n_vcs = 2,
+				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
+	struct rte_mbuf *m = credit_mbuf(&cr);
+	uint8_t *p;
+
+	assert_non_null(rte_pktmbuf_append(m, DCN_AUTH_TRAILER_LEN));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p + CREDIT_FRAME, 0, DCN_AUTH_TRAILER_LEN);
+	memcpy(p, &mac0, 6);
+	memcpy(p + 6, &mac0, 6);
+	if (a != NULL)
+		dcn_auth_sign(a, p, DCN_FC_CREDIT_LEN(2), &span, epoch, seq);
+	return m;
+}
+
+/*
+ * With a fabric key, credits come only from credit frames signed with it
+ * and newer than the last taken on the link: one without a trailer, one
+ * signed with another key, one whose bound MAC was changed, and a
+ * recording of an earlier one are refused, each counted by its reason,
+ * and change no credit. The node's own credit frames carry a good tag
+ * and a sequence number that grows.
+ */
+static void
+test_signed_credits(void **state)
+{
+	uint8_t key[DCN_AUTH_KEY_LEN], other[DCN_AUTH_KEY_LEN];
+	struct dcn_auth *a, *b;
+	uint32_t addr, epoch, seq;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	struct rte_mbuf *m, *old;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < DCN_AUTH_KEY_LEN; i++) {
+		key[i] = (uint8_t)i;
+		other[i] = (uint8_t)(i + 1);
+	}
+	a = dcn_auth_create(key);
+	b = dcn_auth_create(other);
+	assert_non_null(a);
+	assert_non_null(b);
+	f.dp.auth = a;
+	f.dp.auth_epoch = 500;
+
+	m = signed_credit(NULL, 0, 0, GRANT, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_bad_tag, 1);  /* zeros: no tag */
+	m = credit_mbuf(&(struct dcn_fc_credit){ .epoch = 7, .grant = GRANT,
+						 .n_vcs = 2 });
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_unsigned, 1); /* no room for a trailer */
+	m = signed_credit(b, 100, 1, GRANT, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_bad_tag, 2);
+	m = signed_credit(a, 100, 1, GRANT, 0);
+	rte_pktmbuf_mtod(m, uint8_t *)[11] ^= 1;   /* another sender */
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_bad_tag, 3);
+	assert_int_equal(out->credit_rx, 0);
+	assert_int_equal(dcn_fc_credits(out), 0);
+
+	/* Good: taken. A copy kept to replay later. */
+	m = signed_credit(a, 100, 1, GRANT, 0);
+	old = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
+	assert_non_null(old);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_rx, 1);
+	assert_int_equal(dcn_fc_credits(out), GRANT);
+	dcn_fc_sent(out, 30);
+	m = signed_credit(a, 100, 2, GRANT, 20);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	/* The recording would give back the 20 freed since: refused. */
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &old, 1), 0);
+	assert_int_equal(out->credit_replayed, 1);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	/* An older incarnation's, however high its sequence: refused. */
+	m = signed_credit(a, 99, 1000, GRANT, 30);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_replayed, 2);
+	assert_int_equal(out->credit_rx, 2);
+
+	/* This node's own: signed, its sequence growing. */
+	for (i = 1; i <= 2; i++) {
+		const uint8_t *p;
+
+		__atomic_store_n(&out->freed, 40 * i, __ATOMIC_RELEASE);
+		dcn_fc_announce(&f.x[1], o, 1000000 * i);
+		assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&m), 0);
+		p = rte_pktmbuf_mtod(m, const uint8_t *);
+		assert_int_equal(dcn_auth_check(a, p, rte_pktmbuf_data_len(m),
+						DCN_FC_CREDIT_LEN(f.fn->n_vcs),
+						&(struct dcn_auth_span){ 1, -1 },
+						&epoch, &seq), DCN_AUTH_OK);
+		assert_int_equal(epoch, 500);
+		assert_int_equal(seq, i);
+		assert_int_equal(dcn_auth_check(b, p, rte_pktmbuf_data_len(m),
+						DCN_FC_CREDIT_LEN(f.fn->n_vcs),
+						&(struct dcn_auth_span){ 1, -1 },
+						&epoch, &seq), DCN_AUTH_BAD_TAG);
+		rte_pktmbuf_free(m);
+	}
+	f.dp.auth = NULL;
+	dcn_auth_free(a);
+	dcn_auth_free(b);
+}
+
 /*
  * A port whose link goes down: what waits in its output queue is dropped,
  * counted as down_drop, and the inputs get their internal credits back.
@@ -793,6 +910,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_lost_credit_frame_repaired,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_signed_credits,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_link_down_drops_queued,
 						fix_open, fix_close),

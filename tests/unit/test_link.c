@@ -331,6 +331,53 @@ test_db_age(void **state)
 	dcn_link_db_free(db);
 }
 
+/*
+ * Signed announcements (an ordered database): an origin's newest numbers
+ * outlive the ageing of its links, so a recording of an announcement is
+ * not taken again once the original is forgotten, nor is an earlier
+ * incarnation's; a later incarnation is.
+ */
+static void
+test_db_ordered(void **state)
+{
+	struct dcn_link_db *db = dcn_link_db_create(10);
+	uint32_t v[1] = { 4 };
+	uint16_t p[1] = { 1 };
+
+	(void)state;
+	dcn_link_db_ordered(db);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 5, 1, v, p, 0), 1);
+	assert_int_equal(dcn_link_db_age(db, 2001, 2000), 1);
+	assert_int_equal(dcn_link_db_origins(db), 0);
+	/* The same words again, and older ones: replays. */
+	assert_true(dcn_link_db_replayed(db, 3, 100, 5));
+	assert_true(dcn_link_db_replayed(db, 3, 100, 4));
+	assert_true(dcn_link_db_replayed(db, 3, 99, 1000));
+	assert_false(dcn_link_db_replayed(db, 3, 100, 6));
+	assert_false(dcn_link_db_replayed(db, 4, 1, 1));   /* never heard */
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 5, 1, v, p, 2100), -2);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 4, 1, v, p, 2100), -2);
+	assert_int_equal(dcn_link_db_accept(db, 3, 99, 1000, 1, v, p, 2100), -2);
+	assert_int_equal(dcn_link_db_origins(db), 0);
+	/* The origin's next word, and its next life's, are. */
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 6, 0, v, p, 2200), 1);
+	/* While held, its echo through the flood is a duplicate. */
+	assert_false(dcn_link_db_replayed(db, 3, 100, 6));
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 6, 0, v, p, 2250), 0);
+	assert_int_equal(dcn_link_db_accept(db, 3, 101, 1, 1, v, p, 2300), 1);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 7, 1, v, p, 2400), -2);
+	dcn_link_db_free(db);
+
+	/* Unordered (no key): forgotten is forgotten, whatever it said. */
+	db = dcn_link_db_create(10);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 5, 1, v, p, 0), 1);
+	assert_int_equal(dcn_link_db_age(db, 2001, 2000), 1);
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 5, 1, v, p, 2100), 1);
+	assert_int_equal(dcn_link_db_accept(db, 3, 99, 1, 1, v, p, 2100), 2);
+	assert_false(dcn_link_db_replayed(db, 3, 1, 1));
+	dcn_link_db_free(db);
+}
+
 int
 main(void)
 {
@@ -346,6 +393,7 @@ main(void)
 		cmocka_unit_test(test_lsa_round_trip),
 		cmocka_unit_test(test_db),
 		cmocka_unit_test(test_db_age),
+		cmocka_unit_test(test_db_ordered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
