@@ -243,7 +243,12 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 
 		if (e != NULL) {
 			uint64_t cur = __atomic_load_n(&e->mac, __ATOMIC_RELAXED);
+			uint64_t heard = __atomic_load_n(&e->heard_mac, __ATOMIC_RELAXED);
 
+			/* Its frames are its own at once, link up or not
+			 * (flow control counts them on its link). */
+			if (memcmp(&heard, &mac, 6) != 0)
+				dcn_fwd_nbr_set_heard_mac(e, &mac);
 			/* A neighbour held down gets its MAC back only when
 			 * its hold-down is over. */
 			if (!dcnfwd_nbr_usable(n, (uint32_t)(e - n->nbrs.slot)))

@@ -107,6 +107,13 @@ struct dcnfwd_port {
 	uint8_t carrier_src;     /* enum dcnfwd_carrier_src */
 	volatile uint8_t lsc_pending; /* the PMD raised a link event */
 	int ifindex;             /* kernel interface behind the PMD, 0: none */
+	/* frames the kernel dropped on their way out of that interface
+	 * since dcnfwd started (control thread; read by telemetry) */
+	uint64_t kernel_tx_base, kernel_tx_dropped;
+	uint8_t kernel_tx_known;
+	/* frames the PMD missed on receive (imissed) since dcnfwd started */
+	uint8_t missed_known;
+	uint64_t missed_base, rx_missed;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
 	/* net_af_xdp: dcnfwd's XDP program on the interface (control only) */
@@ -346,6 +353,7 @@ struct dcnfwd {
 	struct dcnfwd_fib *retired;
 	int nl_fd;                          /* rtnetlink, -1: none */
 	uint64_t next_carrier_poll;
+	uint64_t next_kernel_poll;          /* tsc: kernel drop counters */
 	uint64_t last_tick_us;              /* the control thread's last tick */
 	uint64_t next_hello;                /* tsc: the next round of hellos */
 	struct dcnfwd_event ev[DCNFWD_EVENTS];

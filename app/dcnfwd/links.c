@@ -8,7 +8,10 @@
  * a link down while its carrier stays up (a dead neighbour).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
@@ -109,6 +112,80 @@ kernel_carrier(int ifindex)
 		up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
 	close(fd);
 	return up;
+}
+
+/*
+ * What the kernel dropped on the way out of interface ifindex, from its
+ * own counter (sysfs, of the namespace dcnfwd runs in), or -1. A frame
+ * dcnfwd hands to an AF_XDP or packet socket counts as sent; one the
+ * kernel then drops (its cable down, the peer's end down) shows only
+ * here.
+ */
+static int64_t
+kernel_tx_dropped(int ifindex)
+{
+	char name[IF_NAMESIZE], path[96], buf[32];
+	FILE *f;
+	int64_t v = -1;
+
+	if (if_indextoname((unsigned int)ifindex, name) == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_dropped", name);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	if (fgets(buf, sizeof(buf), f) != NULL)
+		v = (int64_t)strtoull(buf, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* Once a second: what each port lost outside dcnfwd since dcnfwd
+ * started (the first reading is the base): frames the PMD missed on
+ * receive (its ring full: imissed), and frames the kernel dropped after
+ * dcnfwd sent them into a kernel-backed port. */
+static void
+kernel_drops_poll(struct dcnfwd *d, uint64_t now)
+{
+	unsigned int i;
+
+	if (now < d->next_kernel_poll)
+		return;
+	d->next_kernel_poll = now + d->tsc_hz;
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port *p = &d->port[i];
+		struct rte_eth_stats es;
+		int64_t v;
+
+		if (p->dp.is_ethdev && rte_eth_stats_get(p->dp.ethdev, &es) == 0) {
+			if (!p->missed_known) {
+				p->missed_base = es.imissed;
+				p->missed_known = 1;
+			}
+			if (es.imissed >= p->missed_base)
+				__atomic_store_n(&p->rx_missed, es.imissed - p->missed_base,
+						 __ATOMIC_RELAXED);
+		}
+		if (p->ifindex <= 0)
+			continue;
+		v = kernel_tx_dropped(p->ifindex);
+		if (v < 0)
+			continue;
+		if (!p->kernel_tx_known) {
+			p->kernel_tx_base = (uint64_t)v;
+			p->kernel_tx_known = 1;
+		}
+		if ((uint64_t)v >= p->kernel_tx_base)
+			__atomic_store_n(&p->kernel_tx_dropped,
+					 (uint64_t)v - p->kernel_tx_base, __ATOMIC_RELAXED);
+	}
+}
+
+void
+dcnfwd_kernel_drops_final(struct dcnfwd *d)
+{
+	d->next_kernel_poll = 0;
+	kernel_drops_poll(d, 1);
 }
 
 static int
@@ -222,6 +299,7 @@ dcnfwd_links_setup(struct dcnfwd *d, uint64_t us)
 		if (d->port[i].carrier_src == CARRIER_NETLINK)
 			dcnfwd_carrier(d, &d->port[i],
 				       kernel_carrier(d->port[i].ifindex), us);
+	kernel_drops_poll(d, rte_rdtsc());
 }
 
 void
@@ -247,6 +325,7 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 
 	if (d->nl_fd >= 0)
 		netlink_read(d, us);
+	kernel_drops_poll(d, now);
 	if (poll_ethdev)
 		d->next_carrier_poll = now + CARRIER_POLL_MS * d->tsc_hz / 1000;
 	for (i = 0; i < d->n_ports; i++) {

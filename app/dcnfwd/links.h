@@ -23,6 +23,8 @@ void dcnfwd_carrier(struct dcnfwd *d, struct dcnfwd_port *p, int up,
 /* What lib/link decided of port p: tell the workers and the node. */
 void dcnfwd_port_event(struct dcnfwd *d, struct dcnfwd_port *p,
 		       enum dcn_link_event ev);
+/* Read the kernel's drop counters now (at exit, for the final figures). */
+void dcnfwd_kernel_drops_final(struct dcnfwd *d);
 /* Sleep up to timeout_us, or until the kernel reports a link change. */
 void dcnfwd_control_wait(struct dcnfwd *d, unsigned int timeout_us);
 

@@ -88,7 +88,8 @@ dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v
 /* An announcement is its origin's word, passed on by relays from their
  * own MACs: the tag binds no MAC, and reads the hop count, which each
  * relay lowers, as 0. */
-static const struct dcn_auth_span lsa_span = { .bind_macs = 0, .zero_at = 12 };
+static const struct dcn_auth_span lsa_span = { .bind_macs = 0,
+						  .zero_at = DCN_LINK_LSA_HOPS_OFF };
 
 /* An announcement out of port p. With a fabric key it carries its
  * origin's trailer: signed here when this node is the origin (trailer

@@ -219,6 +219,7 @@ main(int argc, char **argv)
 		rte_eal_wait_lcore(lcore);
 	/* Counted after the workers stopped: the final figures. */
 	dcnfwd_control_poll(d, rte_rdtsc());
+	dcnfwd_kernel_drops_final(d);
 	dcnfwd_final_report(d);
 	dcnfwd_telemetry_close(d);
 	teardown(d);

@@ -89,6 +89,15 @@ dcnfwd_final_report(const struct dcnfwd *d)
 				printf("  %s: %lu data frames from or to no neighbour "
 				       "behind its switch\n", d->port[i].name,
 				       (unsigned long)ps.nbr_drop);
+			if (d->port[i].rx_missed)
+				printf("  %s: %lu frames missed on receive (its "
+				       "ring full)\n", d->port[i].name,
+				       (unsigned long)d->port[i].rx_missed);
+			if (d->port[i].kernel_tx_dropped)
+				printf("  %s: %lu frames dropped by the kernel after "
+				       "they were sent (its cable down)\n",
+				       d->port[i].name,
+				       (unsigned long)d->port[i].kernel_tx_dropped);
 		}
 		dcnfwd_xdp_print(d, stdout);
 	}

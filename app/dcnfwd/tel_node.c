@@ -30,6 +30,13 @@ port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data 
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_drop", ps.in_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "down_drop", ps.down_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "nbr_drop", ps.nbr_drop));
+	/* sent into the kernel's interface and dropped there (a kernel
+	 * port whose cable was down) */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "kernel_tx_dropped",
+		__atomic_load_n(&p->kernel_tx_dropped, __ATOMIC_RELAXED)));
+	/* received by the NIC (or kernel) and missed: its ring was full */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "rx_missed",
+		__atomic_load_n(&p->rx_missed, __ATOMIC_RELAXED)));
 	if (p->is_host)
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "arp_replies", p->arp_replies));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "forwarded_out",

@@ -91,6 +91,7 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	struct rte_tel_data *drops;
 	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
 	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, auth_refused = 0;
+	uint64_t kernel_drop = 0, missed = 0;
 	struct dcnfwd_loop_totals lt;
 	struct dcnfwd_drops dr;
 	unsigned int i, r, k;
@@ -117,6 +118,9 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		hellos += d->port[i].hello_rx;
 		for (k = 0; k <= DCN_AUTH_REPLAYED; k++)
 			auth_refused += d->port[i].auth_refused[k];
+		kernel_drop += __atomic_load_n(&d->port[i].kernel_tx_dropped,
+					       __ATOMIC_RELAXED);
+		missed += __atomic_load_n(&d->port[i].rx_missed, __ATOMIC_RELAXED);
 	}
 	dcnfwd_drop_totals(d, &dr);
 	rte_tel_data_start_dict(t);
@@ -141,6 +145,15 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "flow_control", (uint64_t)d->fc_on));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_drops", dr.fabric));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "ingress_drops", dr.ingress));
+	/* Frames of any kind the kernel dropped after dcnfwd sent them into
+	 * a kernel-backed port (net_af_xdp, net_af_packet, net_tap): data
+	 * among them is also in lost_repaired, by its receiver. */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "kernel_tx_dropped", kernel_drop));
+	/* Frames the ports' PMDs missed on receive (rings full). */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "rx_missed", missed));
+	/* Data frames lost on the way over credited links, their credits
+	 * taken back (each once, by its receiver or its sender). */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_repaired", dr.lost_repaired));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_tx", dr.credit_tx));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_lost", dr.credit_lost));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_stalls", dr.stalls));

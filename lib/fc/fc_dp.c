@@ -171,10 +171,13 @@ mac_link(const struct dcn_fc_dp *dp, uint16_t port, uint64_t mac)
 
 	if (mac == 0)
 		return -1;
+	/* By the MAC its frames come from, kept while its link is down:
+	 * what a neighbour sent just before is still its link's (arrived,
+	 * in its counts), not a stranger's. */
 	for (; l < end; l++) {
 		const struct dcn_fwd_nbr *e = dp->link[l].nbr;
 
-		if (e != NULL && __atomic_load_n(&e->mac, __ATOMIC_RELAXED) == mac)
+		if (e != NULL && __atomic_load_n(&e->heard_mac, __ATOMIC_RELAXED) == mac)
 			return (int)l;
 	}
 	return -1;

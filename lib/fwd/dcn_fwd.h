@@ -61,7 +61,11 @@ struct dcn_fwd_nbr {
 	uint16_t fabric_port; /**< key: our port that reaches it */
 	uint8_t down;       /**< its hellos stopped (MAC cleared too) */
 	uint8_t reserved;
-	uint64_t mac;       /**< MAC in its first 6 bytes; 0: not learnt */
+	uint64_t mac;       /**< MAC in its first 6 bytes, where frames for
+			     *   it go; 0: not learnt, or its link is down */
+	uint64_t heard_mac; /**< the MAC its frames come from, kept while its
+			     *   link is down: what it still sends is told
+			     *   apart (and counted) as its own */
 };
 
 #define DCN_FWD_NBR_EMPTY UINT32_MAX
@@ -125,7 +129,20 @@ dcn_fwd_nbr_set_mac(struct dcn_fwd_nbr *e, const struct rte_ether_addr *mac)
 	uint64_t v = 0;
 
 	memcpy(&v, mac, RTE_ETHER_ADDR_LEN);
+	if (v != 0)
+		__atomic_store_n(&e->heard_mac, v, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->mac, v, __ATOMIC_RELEASE);
+}
+
+/** Where a neighbour's frames come from, while frames for it do not go
+ * there yet (its link is held down). */
+static inline void
+dcn_fwd_nbr_set_heard_mac(struct dcn_fwd_nbr *e, const struct rte_ether_addr *mac)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, mac, RTE_ETHER_ADDR_LEN);
+	__atomic_store_n(&e->heard_mac, v, __ATOMIC_RELEASE);
 }
 
 /** One local (DPDK) port as the forwarding step sees it. */

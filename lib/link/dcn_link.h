@@ -131,6 +131,9 @@ const char *dcn_link_cause_name(enum dcn_link_cause c);
 #define DCN_LINK_LSA_MAX 64
 /** Payload bytes of an announcement listing n links. */
 #define DCN_LINK_LSA_LEN(n) (16u + 8u * (n))
+/** Where an announcement's hop count is in its payload: the one byte
+ * relays change (signatures leave it out). */
+#define DCN_LINK_LSA_HOPS_OFF 12
 
 /** A link named by one end: the vertex's fabric address and its port. */
 struct dcn_link_id {

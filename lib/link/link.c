@@ -180,7 +180,7 @@ dcn_link_lsa_write(uint8_t *p, size_t room, const struct dcn_link_lsa *a)
 	dcn_fabric_put32(p, a->origin);
 	dcn_fabric_put32(p + 4, a->epoch);
 	dcn_fabric_put32(p + 8, a->seq);
-	p[12] = a->hops;
+	p[DCN_LINK_LSA_HOPS_OFF] = a->hops;
 	p[13] = a->n;
 	p[14] = p[15] = 0;
 	for (i = 0; i < a->n; i++) {
@@ -203,7 +203,7 @@ dcn_link_lsa_read(const uint8_t *p, size_t len, struct dcn_link_lsa *a)
 	a->origin = dcn_fabric_get32(p);
 	a->epoch = dcn_fabric_get32(p + 4);
 	a->seq = dcn_fabric_get32(p + 8);
-	a->hops = p[12];
+	a->hops = p[DCN_LINK_LSA_HOPS_OFF];
 	a->n = p[13];
 	if (a->n > DCN_LINK_LSA_MAX || len < DCN_LINK_LSA_LEN(a->n))
 		return -1;

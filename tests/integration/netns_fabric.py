@@ -872,7 +872,7 @@ while time.time() < end:
     for k, f in frames.items():
         s.send(f)
         sent[k] += 1
-        time.sleep(len(frames) / rate / len(frames))
+        time.sleep(1.0 / rate)
 print(json.dumps(sent))
 """
 
@@ -1090,8 +1090,13 @@ fake = lambda: os.urandom(24)
 hello = ip + struct.pack("!HHII", port, 10, 0, 1 << 20)
 vcs = 8
 credit = lambda grant: struct.pack("!IIII", 7, grant, 0, 0) + bytes(12 * vcs)
+# x announces that all four of its first ports are down, epoch and
+# sequence far ahead
+lsa = ip + struct.pack("!IIBBxx", 0x5eed, 1 << 30, 8, 4) + b"".join(
+    ip + struct.pack("!Hxx", p) for p in range(4))
 frames = {
     "hello_made_up_tag": lambda: frame(3, hello, fake()),
+    "announcement_made_up_tag": lambda: frame(4, lsa, fake()),
     "credit_grant_0_made_up_tag": lambda: frame(2, credit(0), fake()),
     "credit_grant_huge_unsigned": lambda: frame(2, credit(1 << 24), b""),
 }
@@ -1108,9 +1113,12 @@ print(json.dumps(sent))
 
 def keyed_cable(st):
     """A rogue on a cable (frames sent into one end of a node's veth,
-    as a tap on the wire would): made-up hellos in the node's name and
-    credit frames that would stall the link (grant 0) or overrun its
-    peer (a huge grant), with made-up tags or none. The peer refuses
+    as a tap on the wire would): made-up hellos and announcements in the
+    node's name and credit frames that would stall the link (grant 0) or
+    overrun its peer (a huge grant), with made-up tags or none. (A
+    recording cannot be taken off a veth cable: XDP hands the fabric's
+    frames to dcnfwd before any tap sees them; replays are the switch
+    test's, and test_fc_dp's on a cable port.) The peer refuses
     them all, counted; traffic across the cable is untouched."""
     x = next(n for n in st["nodes"].values() if n["host_addr"])
     y = None
@@ -1145,9 +1153,11 @@ def keyed_cable(st):
     dh = [a - b for a, b in zip(all_auth(st)[y["name"]], hello0)]
     check(dc[0] >= sent.get("credit_grant_huge_unsigned", 1) > 0 and
           dc[1] >= sent.get("credit_grant_0_made_up_tag", 1) > 0 and
-          dh[1] >= sent.get("hello_made_up_tag", 1) > 0,
+          dh[1] >= sent.get("hello_made_up_tag", 1) +
+          sent.get("announcement_made_up_tag", 1) > 0,
           "%s refused them: credit frames unsigned %d, with bad tags %d; "
-          "hellos with bad tags %d" % (y["name"], dc[0], dc[1], dh[1]))
+          "hellos and announcements with bad tags %d" %
+          (y["name"], dc[0], dc[1], dh[1]))
     full_credit(st)
 
 
@@ -1161,6 +1171,108 @@ def keyed_mode():
         keyed_switch(st, sw_ns)
     else:
         keyed_cable(st)
+    down()
+
+
+def kernel_tx_dropped(st):
+    """The kernel's own count of frames dropped on their way out of every
+    interface of every node's namespace (ip -s link)."""
+    total = 0
+    for n in st["nodes"].values():
+        links = json.loads(sh("ip", "-n", n["ns"], "-s", "-j", "link", "show").stdout)
+        total += sum(l["stats64"]["tx"]["dropped"] for l in links if l["ifname"] != "lo")
+    return total
+
+
+def flap_mode(flaps=50):
+    """The cable a flow leaves its first relay by, pulled and mended 50
+    times under traffic, flow control on: every frame dcn-gen sent is
+    received, or counted where it was lost, to the frame: dcnfwd's drops
+    (inside the fabric, at a host port's input) and the data frames lost
+    in a kernel under a cable that went down, which their receivers count
+    as they give the credits back (lost_repaired). What the kernels
+    dropped after dcnfwd sent it (data and control) is read back into
+    dcnfwd's figures (kernel_tx_dropped), equal to the kernels' own."""
+    st = up("--host", "veth")
+    src, dst, relays = pick_pair(st)
+    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
+    print("flow %s -> %s at %d frames/s, route %s" % (
+        src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
+    g, gp = gen_flowing(st, sv, dv, flaps * 0.5 + 6)
+    time.sleep(1.0)
+    o0 = ports_out(st, src)
+    time.sleep(0.5)
+    o1 = ports_out(st, src)
+    cable = max(o1, key=lambda p: o1[p] - o0[p])
+    check(o1[cable] > o0[cable], "the flow leaves %s by p%d" % (src["name"], cable))
+    for _ in range(flaps):
+        fabric("cable", NAME, src["name"], str(cable), "down")
+        time.sleep(0.15)
+        fabric("cable", NAME, src["name"], str(cable), "up")
+        time.sleep(0.35)
+    rep = gen_wait(g, gp)
+    print("dcn-gen: %s" % json.dumps(rep))
+    # Nothing in flight any more, and a second poll of the kernel's
+    # counters (dcnfwd reads them once a second).
+    time.sleep(2.5)
+    tot = dict.fromkeys(("fabric_drops", "ingress_drops", "lost_repaired",
+                         "kernel_tx_dropped", "foreign"), 0)
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        for k in tot:
+            tot[k] += s.get(k, 0)
+        # The hosts' kernels' own frames (IPv6 neighbour discovery) are
+        # no fabric traffic.
+        tot["foreign"] += s.get("drop", {}).get("unknown_ethertype", 0)
+    # Past the last relay: what the kernel dropped between its host port
+    # and the host (the veth's backlog full), and what the generator's
+    # own port missed. Data frames only, unlike a fabric port's kernel
+    # drops (hellos and credit frames too), whose data is lost_repaired.
+    host_kernel = host_missed = 0
+    for n in st["nodes"].values():
+        h = tel(st, n["name"], "/dcn/ports").get("host", {})
+        host_kernel += h.get("kernel_tx_dropped", 0)
+        host_missed += h.get("rx_missed", 0)
+    counted = (tot["fabric_drops"] - tot["foreign"] + tot["ingress_drops"] +
+               tot["lost_repaired"] + host_kernel + host_missed +
+               rep.get("rx_missed", 0))
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        why = {k: v for k, v in s.get("drop", {}).items() if v}
+        ports = {k: {c: p[c] for c in ("tx_drop", "in_drop", "down_drop", "nbr_drop")
+                     if p.get(c)}
+                 for k, p in tel(st, n["name"], "/dcn/ports").items()
+                 if isinstance(p, dict)}
+        ports = {k: v for k, v in ports.items() if v}
+        if why or ports or s.get("fabric_drops"):
+            print("%s: drops %d, by reason %s, by port %s" %
+                  (n["name"], s.get("fabric_drops", 0), why, ports))
+    print("counted: %s" % json.dumps(tot))
+    check(rep["sent"] > flaps * 0.5 * RATE * 0.8,
+          "dcn-gen sent %d frames through %d flaps of %s p%d" %
+          (rep["sent"], flaps, src["name"], cable))
+    ok = rep["sent"] == rep["received"] + counted
+    check(ok, "every frame sent is received or counted: sent %d = received %d "
+          "+ dropped inside %d + at host ports %d + lost on cables, credits "
+          "repaired %d + missed by host ports %d + dropped by a kernel toward "
+          "a host %d + missed by the generator's port %d" %
+          (rep["sent"], rep["received"], tot["fabric_drops"] - tot["foreign"],
+           tot["ingress_drops"], tot["lost_repaired"], host_missed, host_kernel,
+           rep.get("rx_missed", 0)))
+    if not ok:
+        # Where else a frame can go: every interface's own drop counters.
+        for ns in st["netns"]:
+            links = json.loads(sh("ip", "-n", ns, "-s", "-j", "link", "show").stdout)
+            for l in links:
+                d = (l["stats64"]["rx"]["dropped"], l["stats64"]["tx"]["dropped"])
+                if any(d):
+                    print("  %s %s: rx_dropped %d tx_dropped %d" % ((ns, l["ifname"]) + d))
+    kernel = kernel_tx_dropped(st)
+    check(tot["kernel_tx_dropped"] > 0 and tot["kernel_tx_dropped"] == kernel,
+          "what the kernels dropped after dcnfwd sent it (cables down), read "
+          "back by dcnfwd: %d, the kernels' own count %d" %
+          (tot["kernel_tx_dropped"], kernel))
+    full_credit(st)
     down()
 
 
@@ -1393,6 +1505,8 @@ def main():
             rogue_mode()
         elif MODE == "keyed":
             keyed_mode()
+        elif MODE == "flap":
+            flap_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 50)
         else:
             unplug_mode()
     except Exception as e:   # any error: report it, and still tear down

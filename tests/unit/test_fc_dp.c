@@ -799,6 +799,15 @@ test_switch_rx_by_source(void **state)
 	/* The one left over is the frame for b's MAC. */
 	assert_int_equal(memcmp(rte_pktmbuf_mtod(m[0], uint8_t *), &b, 6), 0);
 	rte_pktmbuf_free(m[0]);
+	/* a's link goes down (no MAC to send to), and what a sent before
+	 * still arrives: a's own, on a's link, counted as arrived there (its
+	 * credit frames count it as sent), not a stranger's. */
+	__atomic_store_n(&((struct dcn_fwd_nbr *)(uintptr_t)sw_nbr("01"))->mac, 0,
+			 __ATOMIC_RELEASE);
+	m[0] = sw_frame(&a, &mac0, DCN_FT_DATA);
+	assert_int_equal(dcn_fc_rx(&f.x[0], 0, m, 1), 0);
+	assert_int_equal(rte_ring_count(dcn_fc_chan(f.fn, la, 0)->in_q), 3);
+	assert_int_equal(f.x[0].st[0].unknown_src, 1);
 	for (i = 0; i < f.fn->n_chans; i++)
 		drain(f.fn->chan[i].in_q);
 }

@@ -316,7 +316,8 @@ main(int argc, char **argv)
 	struct rte_mbuf *m[BURST];
 	double duration = 5, linger = 1, link_wait = 10, v;
 	uint16_t txp = 0, rxp = 0;
-	uint64_t hz, start, stop_tx, stop_all, tx_fail = 0;
+	uint64_t hz, start, stop_tx, stop_all, tx_fail = 0, rx_missed = 0;
+	struct rte_eth_stats rx_stats0, rx_stats;
 	const char *fabric_spec = NULL;
 	struct dcn_topo *topo = NULL;
 	struct dcn_router *router = NULL;
@@ -510,6 +511,10 @@ main(int argc, char **argv)
 	}
 	if (search)
 		return run_search(&gs, &gen, router, mp, txp, rxp, linger, json);
+	/* What the receiving port missed (its ring or socket full: a
+	 * generator not scheduled in time), counted from here. */
+	if (rx_dev != NULL && rte_eth_stats_get(rxp, &rx_stats0) != 0)
+		memset(&rx_stats0, 0, sizeof(rx_stats0));
 	start = rte_rdtsc();
 	stop_tx = start + (uint64_t)(duration * (double)hz);
 	stop_all = stop_tx + (uint64_t)(linger * (double)hz);
@@ -552,8 +557,12 @@ main(int argc, char **argv)
 			break;
 	}
 	dcn_gen_sink_report(sinks, 1, hz, &rep);
+	if (rx_dev != NULL && rte_eth_stats_get(rxp, &rx_stats) == 0 &&
+	    rx_stats.imissed >= rx_stats0.imissed)
+		rx_missed = rx_stats.imissed - rx_stats0.imissed;
 	if (json) {
 		printf("{\"sent\": %lu, \"tx_fail\": %lu, \"received\": %lu, "
+		       "\"rx_missed\": %lu, "
 		       "\"foreign\": %lu, \"lost\": %ld, \"seq_gaps\": %lu, "
 		       "\"reordered\": %lu, \"flows\": %u, \"sources\": %u, "
 		       "\"untracked\": %lu, "
@@ -562,6 +571,7 @@ main(int argc, char **argv)
 		       "\"p999\": %.1f, \"max\": %.1f}}\n",
 		       (unsigned long)(tx_dev ? gen.sent : 0), (unsigned long)tx_fail,
 		       (unsigned long)(rep.rx - rep.foreign),
+		       (unsigned long)rx_missed,
 		       (unsigned long)rep.foreign,
 		       tx_dev && rx_dev ? (long)gen.sent - (long)(rep.rx - rep.foreign)
 					: (long)rep.lost,
@@ -574,11 +584,13 @@ main(int argc, char **argv)
 			printf("sent %lu frames (%lu not taken by the port)\n",
 			       (unsigned long)gen.sent, (unsigned long)tx_fail);
 		if (rx_dev)
-			printf("received %lu stamped frames (%lu others) in %.2f s, "
+			printf("received %lu stamped frames (%lu others; %lu missed "
+			       "by the port) in %.2f s, "
 			       "%.4f Mpps; %lu missing in sequence, %lu reordered, %u "
 			       "flows\nlatency us: p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f "
 			       "max %.1f\n", (unsigned long)(rep.rx - rep.foreign),
-			       (unsigned long)rep.foreign, rep.seconds,
+			       (unsigned long)rep.foreign, (unsigned long)rx_missed,
+			       rep.seconds,
 			       rep.seconds > 0 ? (double)rep.rx / rep.seconds / 1e6 : 0,
 			       (unsigned long)rep.lost, (unsigned long)rep.reordered,
 			       rep.flows, rep.p50_us, rep.p90_us, rep.p99_us,
