@@ -940,6 +940,24 @@ def pings(node, addr, count):
     return int(m.group(1)) if m else 0
 
 
+def rogue_while_pinging(ns, script, src, dst):
+    """Run a rogue script (its source, then its arguments) in namespace
+    ns while src pings dst 40 times. Returns the rogue's exit code, the
+    replies, and what the rogue says it sent (JSON, by kind)."""
+    rogue = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c"] +
+                             script, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    got = pings(src["name"], dst["host_addr"], 40)
+    out, err = rogue.communicate(timeout=60)
+    try:
+        sent = json.loads(out)
+    except ValueError:
+        sent = {}
+    print("rogue sent: %s %s" % (sent, err.strip()[-300:]))
+    return rogue.returncode, got, sent
+
+
 def keyed_switch(st, sw_ns):
     """A rogue port on an RRect switch segment, the fabric signed: the
     rogue sees what a neighbour b sends (a mirror of its switch port) and
@@ -975,19 +993,10 @@ def keyed_switch(st, sw_ns):
             skip("no tc mirror (u32, mirred) in this kernel: %s" % r.stderr.strip())
         hello0 = port_auth(st, a["name"], a_if)
         credit0 = link_credit_auth(st, a["name"], a_if, b["name"])
-        rogue = subprocess.Popen(["ip", "netns", "exec", rogue_ns, sys.executable,
-                                  "-c", KEYED_ROGUE, "r0", b_mac, a_mac, "8", "2000"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True)
-        time.sleep(1.5)
-        got = pings(a["name"], b["host_addr"], 40)
-        out, err = rogue.communicate(timeout=60)
-        try:
-            sent = json.loads(out)
-        except ValueError:
-            sent = {}
-        print("rogue sent: %s %s" % (sent, err.strip()[-300:]))
-        check(rogue.returncode == 0 and got == 40,
+        rc, got, sent = rogue_while_pinging(rogue_ns, [KEYED_ROGUE, "r0", b_mac,
+                                                       a_mac, "8", "2000"],
+                                            a, b)
+        check(rc == 0 and got == 40,
               "a rogue on %s replays and alters %s's hellos and credit frames "
               "(%d frames): %s pings %s, %d of 40 replies" %
               (bridge, b["name"], sum(sent.values()), a["name"], b["name"], got))
@@ -1133,19 +1142,10 @@ def keyed_cable(st):
     y_if = "p%d" % route(y["name"], x["name"])[0][1]
     credit0 = link_credit_auth(st, y["name"], y_if)
     hello0 = all_auth(st)[y["name"]]
-    rogue = subprocess.Popen(["ip", "netns", "exec", x["ns"], sys.executable, "-c",
-                              CABLE_ROGUE, "p%d" % port, x["host_addr"], str(port),
-                              "8", "1000"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
-    got = pings(x["name"], y["host_addr"], 40)
-    out, err = rogue.communicate(timeout=60)
-    try:
-        sent = json.loads(out)
-    except ValueError:
-        sent = {}
-    print("rogue sent: %s %s" % (sent, err.strip()[-300:]))
-    check(rogue.returncode == 0 and got == 40,
+    rc, got, sent = rogue_while_pinging(x["ns"], [CABLE_ROGUE, "p%d" % port,
+                                                  x["host_addr"], str(port), "8",
+                                                  "1000"], x, y)
+    check(rc == 0 and got == 40,
           "a rogue on the cable %s p%d -> %s (%d frames): %s pings %s, %d of 40 "
           "replies" % (x["name"], port, y["name"], sum(sent.values()), x["name"],
                        y["name"], got))

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# meson install into a scratch root puts every file where the README says
+# (programs, the XDP program, example configurations, the service unit),
+# the installed dcnfwd runs and accepts an installed example, and
+# systemd-analyze verify accepts an instance of the unit.
+#   install.sh BUILD_DIR PREFIX BINDIR DATADIR SYSCONFDIR XDP(0|1)
+set -u
+build=$1 prefix=$2 bindir=$3 datadir=$4 sysconfdir=$5 xdp=$6
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+fail=0
+check() { # what, command...
+	local what=$1
+	shift
+	if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi
+}
+abs() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
+bin=$root$(abs "$bindir") share=$root$(abs "$datadir")/dcnfwd
+units=$root$prefix/lib/systemd/system
+
+if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet >"$root.log" 2>&1; then
+	cat "$root.log"; rm -f "$root.log"
+	echo "FAIL meson install --destdir"
+	exit 1
+fi
+rm -f "$root.log"
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-telemetry; do
+	check "$bin/$p installed, executable" test -x "$bin/$p"
+done
+if [ "$xdp" = 1 ]; then
+	check "XDP program in $share" test -s "$share/dcn_xdp_prog.bpf"
+fi
+n=$(ls "$share/conf/"*.ini 2>/dev/null | wc -l)
+check "example configurations in $share/conf ($n)" test "$n" -ge 8
+check "service unit in $units" test -s "$units/dcnfwd@.service"
+check "installed dcnfwd --help" sh -c "'$bin/dcnfwd' --help >/dev/null"
+check "installed dcnfwd accepts an installed example" \
+	sh -c "'$bin/dcnfwd' --check-config '$share/conf/novacube-relay.ini' >/dev/null"
+etc=$(abs "$sysconfdir")
+check "the unit runs $bindir/dcnfwd on $etc/dcnfwd/%i.ini" \
+	grep -q "^ExecStart=$(abs "$bindir")/dcnfwd .*--config $etc/dcnfwd/%i.ini" "$units/dcnfwd@.service"
+if ! command -v systemd-analyze >/dev/null; then
+	echo "SKIP: systemd-analyze is not installed (the unit was not verified)"
+	exit 77
+fi
+# An instance of the template, its programs where they were installed.
+inst=$root/dcnfwd@relay0.service
+sed "s|$(abs "$bindir")/|$bin/|g" "$units/dcnfwd@.service" >"$inst"
+out=$(systemd-analyze verify --man=no "$inst" 2>&1)
+check "systemd-analyze verify accepts it${out:+: $out}" test -z "$out"
+exit $fail
