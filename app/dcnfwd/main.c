@@ -21,6 +21,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_memzone.h>
+#include <rte_pdump.h>
 
 #include "control.h"
 #include "emu_fabric.h"
@@ -197,6 +198,13 @@ main(int argc, char **argv)
 							       RTE_LOG_INFO);
 	if (dcnfwd_logtype < 0)
 		dcnfwd_logtype = RTE_LOGTYPE_USER1;
+	/* dpdk-dumpcap (a secondary process) captures any port while we
+	 * run; its callbacks cost nothing until a capture starts. A process
+	 * sharing no memory (--no-huge, --in-memory) has no secondaries. */
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && rte_pdump_init() != 0 &&
+	    rte_errno != ENOTSUP)
+		DCNFWD_LOG(NOTICE, "no capture (rte_pdump_init: %s)\n",
+			rte_strerror(rte_errno));
 	d->tsc_hz = rte_get_tsc_hz();
 	d->drain_tsc = (d->tsc_hz + 9999) / 10000; /* 100 us */
 	d->credit_refresh_tsc = d->tsc_hz / 1000000 * d->conf.fc_credit_refresh_us;
@@ -224,6 +232,7 @@ main(int argc, char **argv)
 	dcnfwd_telemetry_close(d);
 	teardown(d);
 	rte_memzone_walk(count_memzone, &mz_end);
+	rte_pdump_uninit();
 	if (d->json && d->emulate != NULL)
 		printf("{\"exit\": {\"mbufs_leaked\": %u, \"memzones_left\": %u}}\n",
 		       d->mbufs_leaked, mz_end - mz_start);

@@ -145,6 +145,10 @@ dcnfwd_usage(FILE *f)
 			 c->params);
 		fprintf(f, "  %-22s %s\n", left, c->help);
 	}
+	fprintf(f,
+		"For Prometheus: tools/dcn-exporter -p PREFIX (HTTP /metrics).\n"
+		"\nCapture: dpdk-dumpcap --file-prefix=PREFIX -i PORT -w FILE while dcnfwd\n"
+		"runs on hugepages; tools/wireshark/dcnfwd.lua dissects the frames.\n");
 }
 
 /* A finite number in [lo, hi]: "nan" and "inf" are not. */

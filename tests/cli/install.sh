@@ -25,7 +25,7 @@ if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet >"$root.lo
 	exit 1
 fi
 rm -f "$root.log"
-for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-telemetry; do
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry; do
 	check "$bin/$p installed, executable" test -x "$bin/$p"
 done
 if [ "$xdp" = 1 ]; then
@@ -34,9 +34,14 @@ fi
 n=$(ls "$share/conf/"*.ini 2>/dev/null | wc -l)
 check "example configurations in $share/conf ($n)" test "$n" -ge 8
 check "service unit in $units" test -s "$units/dcnfwd@.service"
+check "Wireshark dissector in $share/wireshark" test -s "$share/wireshark/dcnfwd.lua"
+check "Grafana dashboard in $share/grafana" test -s "$share/grafana/dcnfwd.json"
 check "installed dcnfwd --help" sh -c "'$bin/dcnfwd' --help >/dev/null"
 check "installed dcnfwd accepts an installed example" \
 	sh -c "'$bin/dcnfwd' --check-config '$share/conf/novacube-relay.ini' >/dev/null"
+check "installed dcn-plan writes a fabric's configurations with the installed dcn-topo" \
+	sh -c "'$bin/dcn-plan' rrect:n=2,m=2,k=1 --out '$root/plan' --no-picture >/dev/null &&
+	       '$bin/dcnfwd' --check-config '$root/plan/relay-00.ini' >/dev/null"
 etc=$(abs "$sysconfdir")
 check "the unit runs $bindir/dcnfwd on $etc/dcnfwd/%i.ini" \
 	grep -q "^ExecStart=$(abs "$bindir")/dcnfwd .*--config $etc/dcnfwd/%i.ini" "$units/dcnfwd@.service"

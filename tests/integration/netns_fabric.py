@@ -177,7 +177,38 @@ def up(*extra):
         if "net_af_xdp" in r.stderr and "not found" in r.stderr:
             skip("no net_af_xdp PMD")
         raise RuntimeError("dcn-fabric up failed")
-    return state()
+    st = state()
+    # One source of configurations: dcn-fabric's come from dcn-plan, from
+    # an inventory of its namespaces, as a rack's do.
+    d = "/run/dcn-fabric/%s" % NAME
+    for n in st["nodes"].values():
+        with open(os.path.join(d, n["ns"] + ".ini")) as f:
+            head = f.readline()
+        check("written by dcn-plan" in head and ("node %s of" % n["name"]) in head,
+              "%s.ini comes from dcn-plan: %r" % (n["ns"], head.strip()))
+    return st
+
+
+def status_picture(st, node, port, loaded_ends):
+    """dcn-fabric status --png while node's port is pulled: that cable
+    drawn down, the others up, the cable a flow takes drawn loaded."""
+    png = "/run/dcn-fabric/%s/status.png" % NAME
+    fabric("status", NAME, "--png", png, timeout=120)
+    with open("/run/dcn-fabric/%s/status.json" % NAME) as f:
+        seen = json.load(f)
+    with open(png, "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "status --png draws a PNG")
+    pulled = "%s:%d" % (node["name"], port)
+    check(seen.get(pulled, {}).get("state") == "down",
+          "status --png: %s drawn %s" % (pulled, seen.get(pulled)))
+    up_ends = [k for k, v in seen.items() if v.get("state") == "up"]
+    check(len(up_ends) >= len(seen) - 2, "status --png: %d of %d cable ends "
+          "up with one cable pulled" % (len(up_ends), len(seen)))
+    busy = max((seen.get(k, {}).get("load", 0), k) for k in loaded_ends)
+    check(busy[0] > 0.5 * RATE, "status --png: the flow's cable %s carries "
+          "%.0f frames/s" % (busy[1], busy[0]))
+    print("status --png: %d cable ends, %s down, %s at %.0f frames/s" %
+          (len(seen), pulled, busy[1], busy[0]))
 
 
 def auth_clean(st, what):
@@ -499,6 +530,9 @@ def unplug_mode():
     check(rate_cut > 0.9 * RATE,
           "p%d of %s down: %s still delivers %.0f frames/s" %
           (cable, src["name"], dst["name"], rate_cut))
+    # The flow now leaves src by another port: that cable is loaded.
+    status_picture(st, src, cable, ["%s:%d" % (src["name"], p)
+                                    for p in o1 if p != cable])
     fabric("cable", NAME, src["name"], str(cable), "up")
     time.sleep(1.5)   # hold-down: 100 ms after the hellos return
     m0 = ports_out(st, src)[cable]

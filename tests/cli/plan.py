@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""dcn-plan on each of the five topologies: every configuration it writes
+passes dcnfwd --check-config and has each cabled port once; its cabling
+plan holds exactly the cables of dcn-topo cables, each end's NIC port
+the one the configuration names; the pictures are PNG and SVG; an
+inventory changes hostnames and ports, and its errors name file, line
+and key.
+
+    plan.py DCNFWD DCN_TOPO
+"""
+import configparser
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLAN = os.path.join(HERE, "..", "..", "tools", "dcn-plan")
+SPECS = ["novacube:k=4,n=2", "diamond:k=4", "rrect:n=2,m=2,k=1",
+         "lascada:n=2,k=2", "totoro:N=4,n=4,K=1"]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def plan(dcn_topo, spec, out, *more):
+    return subprocess.run([sys.executable, PLAN, spec, "--out", out,
+                           "--dcn-topo", dcn_topo] + list(more),
+                          capture_output=True, text=True)
+
+
+def cables_of(dcn_topo, spec):
+    r = subprocess.run([dcn_topo, "cables", spec], capture_output=True,
+                       text=True, check=True)
+    names, cables = {}, set()
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if f[0] == "vertex":
+            names[int(f[1])] = (f[2], f[3], f[4] == "1")
+        elif f[0] == "cable":
+            a, pa, b, pb = (int(x) for x in f[1:5])
+            cables.add(frozenset([(names[a][0], pa), (names[b][0], pb)]))
+    return names, cables
+
+
+def read_ini(path):
+    cp = configparser.ConfigParser(inline_comment_prefixes=(";",),
+                                   interpolation=None)
+    cp.read(path)
+    return cp
+
+
+def one_topology(dcnfwd, dcn_topo, spec, root):
+    out = os.path.join(root, spec.split(":")[0])
+    r = plan(dcn_topo, spec, out)
+    check(r.returncode == 0, "%s: dcn-plan failed: %s" % (spec, r.stderr))
+    if r.returncode:
+        return
+    names, cables = cables_of(dcn_topo, spec)
+    routers = {n for n, role, router in names.values() if router}
+    inis = [f for f in os.listdir(out) if f.endswith(".ini")]
+    check(len(inis) == len(routers), "%s: %d configurations for %d routing "
+          "nodes" % (spec, len(inis), len(routers)))
+    nic_of = {}          # (node, topology port) -> dev, from the configs
+    for f in inis:
+        path = os.path.join(out, f)
+        r = subprocess.run([dcnfwd, "--check-config", path],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "%s: %s fails --check-config: %s" %
+              (spec, f, r.stderr.strip()))
+        cp = read_ini(path)
+        node = cp["fabric"]["node"]
+        check(node in routers, "%s: %s is for node %s, not a routing node"
+              % (spec, f, node))
+        check(os.path.exists(os.path.join(out, f[:-4] + ".env")),
+              "%s: no %s.env" % (spec, f[:-4]))
+        for sec in cp.sections():
+            if sec.startswith("port.") and "fabric_port" in cp[sec]:
+                key = (node, int(cp[sec]["fabric_port"]))
+                check(key not in nic_of, "%s: %s port %d twice" %
+                      (spec, node, key[1]))
+                nic_of[key] = cp[sec]["dev"]
+    cabled = {end for c in cables for end in c if end[0] in routers}
+    check(set(nic_of) == cabled, "%s: configured ports %d, cabled ports of "
+          "routing nodes %d" % (spec, len(nic_of), len(cabled)))
+    with open(os.path.join(out, "cabling.csv")) as f:
+        rows = list(csv.DictReader(f))
+    planned = set()
+    for row in rows:
+        ends = []
+        for side in ("a", "b"):
+            end = (row[side + "_node"], int(row[side + "_port"]))
+            ends.append(end)
+            if row[side + "_kind"] == "server":
+                check(nic_of.get(end) == row[side + "_nic"],
+                      "%s: %s: cabling says %s at %s port %d, its "
+                      "configuration %s" % (spec, row["cable"],
+                                            row[side + "_nic"], end[0], end[1],
+                                            nic_of.get(end)))
+        planned.add(frozenset(ends))
+    check(len(rows) == len(cables) and planned == cables,
+          "%s: cabling plan has %d cables (%d as dcn-topo's), dcn-topo %d"
+          % (spec, len(rows), len(planned & cables), len(cables)))
+    with open(os.path.join(out, "cabling.txt")) as f:
+        text = f.read()
+    check(all(("C%d " % (i + 1)) in text for i in range(len(cables))),
+          "%s: cabling.txt misses a cable" % spec)
+    with open(os.path.join(out, "fabric.png"), "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "%s: fabric.png is not a "
+              "PNG" % spec)
+    with open(os.path.join(out, "fabric.svg")) as f:
+        svg = f.read()
+    check("<svg" in svg and svg.count("class=\"edge\"") == len(cables),
+          "%s: fabric.svg draws %d cables, not %d" %
+          (spec, svg.count("class=\"edge\""), len(cables)))
+    print("ok %s: %d configurations, %d cables" % (spec, len(inis),
+                                                    len(cables)))
+
+
+def inventory(dcnfwd, dcn_topo, root):
+    spec = "rrect:n=2,m=2,k=1"
+    inv = os.path.join(root, "inventory.ini")
+    with open(inv, "w") as f:
+        f.write("; a lab's servers\n[defaults]\nhostname = lab-{tag}\n"
+                "port = net_af_xdp{port},iface=ens{port}\nworkers = 2\n"
+                "\n[node 01]\nhostname = rack1-s3\nport.1 = 0000:5e:00.1\n"
+                "host = none\n")
+    out = os.path.join(root, "inv")
+    r = plan(dcn_topo, spec, out, "--inventory", inv)
+    check(r.returncode == 0, "inventory: dcn-plan failed: %s" % r.stderr)
+    if r.returncode:
+        return
+    cp = read_ini(os.path.join(out, "rack1-s3.ini"))
+    check(cp["port.p0"]["dev"] == "net_af_xdp0,iface=ens0" and
+          cp["port.p1"]["dev"] == "0000:5e:00.1" and
+          not cp.has_section("port.host"),
+          "inventory: rack1-s3's ports %s" % [dict(cp[s]) for s in
+                                              cp.sections()])
+    check(cp.has_section("worker.1"), "inventory: workers = 2 gave one")
+    with open(os.path.join(out, "rack1-s3.env")) as f:
+        env = f.read()
+    check("-a 0000:5e:00.1" in env and "-l 0,1,2" in env,
+          "inventory: rack1-s3.env is %r" % env)
+    check(os.path.exists(os.path.join(out, "lab-00.ini")),
+          "inventory: no lab-00.ini")
+    r = subprocess.run([dcnfwd, "--check-config",
+                        os.path.join(out, "rack1-s3.ini")],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "inventory: rack1-s3.ini fails --check-config: "
+          "%s" % r.stderr.strip())
+    # Errors name the inventory's file, line and key.
+    for text, line, word in (
+            ("[defaults]\nports = 9\n", 2, "ports"),
+            ("[defaults]\nhostname = r{tga}\n", 2, "hostname"),
+            ("[defaults]\n\n[node 01]\nspeed = 10\n", 4, "speed"),
+            ("[node 99]\n", 1, "node 99")):
+        with open(inv, "w") as f:
+            f.write(text)
+        r = plan(dcn_topo, spec, out, "--inventory", inv)
+        want = "%s:%d:" % (inv, line)
+        check(r.returncode == 1 and want in r.stderr and word in r.stderr,
+              "inventory error %r: %r, wanted %s and %s" %
+              (text, r.stderr.strip(), want, word))
+    print("ok inventory")
+
+
+def main():
+    dcnfwd, dcn_topo = sys.argv[1], sys.argv[2]
+    import shutil
+    if not shutil.which("dot"):
+        print("SKIP: Graphviz's dot is not installed (tools/install-deps.sh)")
+        return 77
+    with tempfile.TemporaryDirectory() as root:
+        for spec in SPECS:
+            one_topology(dcnfwd, dcn_topo, spec, root)
+        inventory(dcnfwd, dcn_topo, root)
+    if failures:
+        print("%d failures" % len(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

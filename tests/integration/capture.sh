@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# dpdk-dumpcap captures a running relay's cable, and tshark with dcnfwd's
+# dissector (tools/wireshark/dcnfwd.lua) reads it as fabric frames.
+# Two NovaCube relays from configuration files on a memif cable, flow
+# control on, dcn-gen's traffic crossing them; dumpcap (a DPDK secondary
+# process, so the relays run on hugepages this test reserves in a
+# hugetlbfs mount of its own) captures relay (0,0)'s cable. Checks, field
+# by field: a data frame (version, type, VC, TTL, fabric source and
+# destination, payload length, and the IPv4 packet inside with the
+# generator's addresses), a credit frame (its grant the one the peer's
+# /dcn/fc reports, its VCs, per-VC counts) and a hello (its sender's
+# address and port).
+# Usage: capture.sh DCNFWD DCN_GEN DCN_TOPO  (exit 77: cannot run here)
+set -u
+DCNFWD=$1
+GEN=$2
+TOPO=$3
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TELEMETRY=$ROOT/tools/dcn-telemetry
+LUA=$ROOT/tools/wireshark/dcnfwd.lua
+NR=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+PAGES=512
+SPEC=novacube:k=4,n=2
+dir=$(mktemp -d /tmp/dcn-capture.XXXXXX)
+prefixes=("dcn-cap-a-$$" "dcn-cap-b-$$" "dcn-cap-g-$$")
+pids=()
+old_nr=
+mounted=
+
+skip() { echo "SKIP: $*"; exit 77; }
+stop_relays() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${pids[@]}"; do
+		wait "$p"
+	done
+	pids=()
+}
+cleanup() {
+	stop_relays 2>/dev/null
+	[ -n "$mounted" ] && umount "$dir/huge"
+	[ -n "$old_nr" ] && echo "$old_nr" > $NR
+	for f in "${prefixes[@]}"; do
+		rm -rf "/var/run/dpdk/$f"
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+[ "$(id -u)" = 0 ] || skip "needs root for hugepages"
+command -v dpdk-dumpcap >/dev/null || skip "dpdk-dumpcap is not installed (package dpdk)"
+command -v tshark >/dev/null || skip "tshark is not installed (tools/install-deps.sh)"
+[ -w $NR ] || skip "no 2 MB hugepages here"
+old_nr=$(cat $NR)
+echo $((old_nr + PAGES)) > $NR 2>/dev/null
+[ "$(cat $NR)" -ge $((old_nr + PAGES)) ] || skip "could not reserve $PAGES hugepages"
+mkdir "$dir/huge"
+mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" || skip "cannot mount hugetlbfs"
+mounted=1
+
+SRC_ADDR=$("$TOPO" table $SPEC "(1,0)" | awk '$1 == "(0,0)" { print $2 }')
+DST_ADDR=$("$TOPO" table $SPEC "(0,0)" | awk '$1 == "(1,0)" { print $2 }')
+
+relay_conf() { # file node cable-port cable-role
+	cat > "$1" <<CONF
+[fabric]
+topology = $SPEC
+node = $2
+role = relay
+algo = dor
+partial = yes
+hello_interval_ms = 10
+hello_miss = 20
+[port.cable]
+dev = net_memif0,role=$4,socket=$dir/cable.sock
+fabric_port = $3
+[port.host]
+dev = net_memif1,role=server,socket=$dir/host-$3.sock
+host = yes
+[worker.0]
+lcore = 1
+rx = cable:0, host:0
+[queues]
+mbufs = 16383
+[flow_control]
+input_queue = 1024
+CONF
+}
+wait_for() { # log
+	local i
+	for i in $(seq 100); do
+		grep -q " up: " "$dir/$1.log" && return 0
+		grep -q "EAL init failed" "$dir/$1.log" &&
+			skip "EAL did not start on hugepages: $(tail -2 "$dir/$1.log")"
+		sleep 0.1
+	done
+	echo "FAIL: relay $1 did not come up"; cat "$dir/$1.log"; exit 1
+}
+start_relay() { # index ini log
+	"$DCNFWD" -l 0-1 --no-pci --huge-dir "$dir/huge" -m 256 --log-level=5 \
+		--file-prefix="${prefixes[$1]}" -- --config "$dir/$2" --stats 0 \
+		> "$dir/$3.log" 2>&1 &
+	pids+=($!)
+}
+links_up() { # index
+	local i
+	for i in $(seq 50); do
+		python3 "$TELEMETRY" -p "${prefixes[$1]}" /dcn/links 2>/dev/null |
+			grep -q '"state": "up"' && return 0
+		sleep 0.1
+	done
+	echo "FAIL: relay $1's cable did not come up"; exit 1
+}
+
+relay_conf "$dir/a.ini" "(0,0)" 0 server
+relay_conf "$dir/b.ini" "(1,0)" 1 client
+start_relay 0 a.ini a
+wait_for a
+start_relay 1 b.ini b
+wait_for b
+links_up 0
+links_up 1
+
+"$GEN" -l 0 --no-huge -m 256 --no-pci --log-level=5 \
+	--file-prefix="${prefixes[2]}" -- \
+	--tx "net_memif0,role=client,socket=$dir/host-0.sock" \
+	--rx "net_memif1,role=client,socket=$dir/host-1.sock" \
+	--src "$SRC_ADDR" --dst "$DST_ADDR" --rate 5000 --duration 5 --linger 1 \
+	--json > "$dir/gen.json" 2> "$dir/gen.log" &
+gen=$!
+sleep 1
+# Relay (0,0)'s cable, both directions: its data frames and hellos out,
+# (1,0)'s credit frames and hellos in.
+timeout 20 dpdk-dumpcap -q --file-prefix="${prefixes[0]}" -i net_memif0 \
+	-a duration:2 -w "$dir/cable.pcapng" > "$dir/dumpcap.log" 2>&1
+rc=$?
+python3 "$TELEMETRY" -p "${prefixes[1]}" /dcn/fc > "$dir/fc-b.json" 2>&1
+wait "$gen"
+stop_relays
+cat "$dir/dumpcap.log"
+if [ $rc -ne 0 ] || [ ! -s "$dir/cable.pcapng" ]; then
+	echo "FAIL: dpdk-dumpcap exited $rc"; tail -20 "$dir/a.log"; exit 1
+fi
+
+tshark -X lua_script:"$LUA" -r "$dir/cable.pcapng" -T fields -E separator=';' \
+	-e dcn.version -e dcn.type -e dcn.vc -e dcn.ttl -e dcn.src -e dcn.dst \
+	-e dcn.len -e ip.src -e ip.dst -e ip.len \
+	-e dcn.credit.grant -e dcn.credit.vcs -e dcn.credit.freed \
+	-e dcn.hello.addr -e dcn.hello.port \
+	> "$dir/fields.txt" 2> "$dir/tshark.err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL: tshark exited $rc"; cat "$dir/tshark.err"; exit 1
+fi
+tshark -X lua_script:"$LUA" -r "$dir/cable.pcapng" -V -c 400 2>/dev/null |
+	grep -m1 -B2 -A26 "dcnfwd fabric, credit"
+python3 - "$dir" "$SRC_ADDR" "$DST_ADDR" <<'PY'
+import json, sys
+d, src, dst = sys.argv[1:4]
+rows = [l.rstrip("\n").split(";") for l in open(d + "/fields.txt")]
+fc = json.load(open(d + "/fc-b.json"))
+# (1,0)'s grant toward (0,0) on its cable, as its /dcn/fc says.
+grants = {c["grant"] for node in fc.values() if isinstance(node, dict)
+          for c in node.values()
+          if isinstance(c, dict) and c.get("kind") == "credit" and "grant" in c}
+data = [r for r in rows if r[1] == "1"]
+credit = [r for r in rows if r[1] == "2"]
+hello = [r for r in rows if r[1] == "3"]
+print("captured %d frames: %d data, %d credit, %d hello; (1,0)'s grants %s"
+      % (len(rows), len(data), len(credit), len(hello), sorted(grants)))
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        print("FAIL:", msg)
+        ok = False
+check(len(data) > 100, "only %d data frames decoded" % len(data))
+check(len(credit) > 0, "no credit frame decoded")
+check(len(hello) > 0, "no hello decoded")
+for r in data[:50]:
+    ver, typ, vc, ttl, fsrc, fdst, flen, isrc, idst, ilen = r[:10]
+    check(ver == "1" and vc == "0" and 0 < int(ttl) < 64,
+          "data frame header %s" % r[:4])
+    check(fsrc == src and fdst == dst, "data frame %s -> %s, wanted %s -> %s"
+          % (fsrc, fdst, src, dst))
+    check(isrc == src and idst == dst and flen == ilen,
+          "inner IPv4 %s -> %s length %s (fabric length %s)" %
+          (isrc, idst, ilen, flen))
+for r in credit:
+    grant, vcs, freed = r[10], r[11], r[12]
+    check(int(vcs) >= 1 and len(freed.split(",")) == int(vcs),
+          "credit frame VCs %s, freed %s" % (vcs, freed))
+    check(int(grant) in grants, "credit frame grant %s, (1,0) reports %s" %
+          (grant, sorted(grants)))
+check(any(r[13] == dst and r[14] == "1" for r in hello),
+      "no hello from (1,0) %s port 1 (hellos: %s)" % (dst, hello[:2]))
+check(any(r[13] == src and r[14] == "0" for r in hello),
+      "no hello from (0,0) %s port 0" % src)
+sys.exit(0 if ok else 1)
+PY
