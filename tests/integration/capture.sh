@@ -9,8 +9,9 @@
 # by field: a data frame (version, type, VC, TTL, fabric source and
 # destination, payload length, and the IPv4 packet inside with the
 # generator's addresses), a credit frame (its grant the one the peer's
-# /dcn/fc reports, its VCs, per-VC counts) and a hello (its sender's
-# address and port).
+# /dcn/fc reports, its VCs, per-VC counts), a hello (its sender's
+# address and port), and, the relays sharing a fabric key, the trailer
+# of every control frame.
 # Usage: capture.sh DCNFWD DCN_GEN DCN_TOPO  (exit 77: cannot run here)
 set -u
 DCNFWD=$1
@@ -74,6 +75,7 @@ algo = dor
 partial = yes
 hello_interval_ms = 10
 hello_miss = 20
+key_file = $dir/fabric.key
 [port.cable]
 dev = net_memif0,role=$4,socket=$dir/cable.sock
 fabric_port = $3
@@ -115,6 +117,9 @@ links_up() { # index
 	echo "FAIL: relay $1's cable did not come up"; exit 1
 }
 
+# Signed control frames: the dissector shows their trailers too.
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/fabric.key"
+chmod 600 "$dir/fabric.key"
 relay_conf "$dir/a.ini" "(0,0)" 0 server
 relay_conf "$dir/b.ini" "(1,0)" 1 client
 start_relay 0 a.ini a
@@ -149,7 +154,7 @@ tshark -X lua_script:"$LUA" -r "$dir/cable.pcapng" -T fields -E separator=';' \
 	-e dcn.version -e dcn.type -e dcn.vc -e dcn.ttl -e dcn.src -e dcn.dst \
 	-e dcn.len -e ip.src -e ip.dst -e ip.len \
 	-e dcn.credit.grant -e dcn.credit.vcs -e dcn.credit.freed \
-	-e dcn.hello.addr -e dcn.hello.port \
+	-e dcn.hello.addr -e dcn.hello.port -e dcn.auth.seq -e dcn.auth.tag \
 	> "$dir/fields.txt" 2> "$dir/tshark.err"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -195,6 +200,12 @@ for r in credit:
           "credit frame VCs %s, freed %s" % (vcs, freed))
     check(int(grant) in grants, "credit frame grant %s, (1,0) reports %s" %
           (grant, sorted(grants)))
+# Under the fabric key every control frame ends in its trailer (writer's
+# sequence, 16-byte tag); data frames carry none.
+check(all(r[15] and len(r[16].replace(":", "")) == 32 for r in credit + hello),
+      "a control frame without a trailer: %s" %
+      [r for r in credit + hello if not r[15]][:2])
+check(not any(r[15] for r in data), "a data frame with a trailer")
 check(any(r[13] == dst and r[14] == "1" for r in hello),
       "no hello from (1,0) %s port 1 (hellos: %s)" % (dst, hello[:2]))
 check(any(r[13] == src and r[14] == "0" for r in hello),
