@@ -28,10 +28,17 @@ transit gets a second ratio against that.
 
 Output in --out: zero_loss.csv, zero_loss.json and zero_loss.png (gnuplot).
 The run prints per-core Mpps at 64 bytes and dcnfwd's ratios to the peers.
+
+The machine runs in fast and slow phases tens of seconds long, so a
+ratio of two searches a minute apart compares phases. --pairs N runs
+instead N rounds of one short full-load trial per device in turn and
+gives each ratio as the median [min-max] of the N ratios of neighbouring
+trials (pairs.csv, pairs.json).
 Nothing is asserted about speed; exit 1 only when a run fails, 77 when it
 cannot run here (not root, no hugepages, no memif).
 
   zero_loss.py --build BUILD [--sizes 64,128,...] [--trial SEC] [--out DIR]
+  zero_loss.py --build BUILD --sizes 64 --pairs 10 --trial 1 --same-wire
 """
 import argparse
 import importlib.machinery
@@ -198,13 +205,13 @@ enabled = %s
             vdevs = ["--vdev", self.memif(0, "p0", "server"),
                      "--vdev", self.memif(1, "p1", "server")]
             if dut == "testpmd-io":
-                cmd = [self.a.testpmd] + self.eal("0,1", 512, prefix) + vdevs + \
+                cmd = self.a.wrap.split() + [self.a.testpmd] + self.eal("0,1", 512, prefix) + vdevs + \
                       ["--", "--forward-mode=io", "--auto-start", "--nb-cores=1",
                        "--stats-period", "1000", "--total-num-mbufs", "32768",
                        "--disable-link-check"]
                 ready = ("Press Ctrl+C", logf.name)
             else:
-                cmd = [self.l3fwd] + self.eal("1", 512, prefix) + vdevs + \
+                cmd = self.a.wrap.split() + [self.l3fwd] + self.eal("1", 512, prefix) + vdevs + \
                       ["--", "-p", "0x3", "--config", "(0,0,1),(1,0,1)",
                        "--parse-ptype"]
                 # It waits for links up (or 9 s) before its loop: the
@@ -216,8 +223,8 @@ enabled = %s
                    "--pattern", "list"]
         p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT,
                              start_new_session=True)
-        # Under a wrapper (valgrind) dcnfwd starts many times slower.
-        end = time.time() + (120 if self.a.wrap else 20)
+        # Under a wrapper (valgrind) a device starts many times slower.
+        end = time.time() + (180 if self.a.wrap else 20)
         while time.time() < end and p.poll() is None:
             with open(ready[1], errors="replace") as f:
                 if ready[0] in f.read():
@@ -361,6 +368,98 @@ def report_ratios(rows, small, full_load):
             "; " + ", ".join(ratios) if ratios else ""))
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2.0
+
+
+def ratio_pairs(rates, d, p):
+    """(median, min, max, n) of d's rate over p's, each ratio taken from
+    one round, where the two were measured one after the other."""
+    rs = [rates[d][i] / rates[p][i] for i in range(len(rates[d]))
+          if rates[d][i] and rates[p][i]]
+    return (median(rs), min(rs), max(rs), len(rs)) if rs else None
+
+
+def run_pairs(a, b, duts, sizes):
+    """Short full-load trials of every device in turn (A B C A B C ...,
+    --pairs rounds): a ratio is the median of the ratios of trials
+    neighbouring in one round, given with their range, so that the
+    machine's slow and fast phases (tens of seconds) fall on both sides
+    of a ratio instead of between two devices measured a minute apart."""
+    log("interleaved full-load trials: %s, %d rounds of %.1f s trials, "
+        "flow control %s; generator on lcore 0, DUT on lcore 1" %
+        (",".join(duts), a.pairs, a.trial, a.flow_control))
+    rows, summary = [], []
+    for size in sizes:
+        points = [(d, size) for d in duts]
+        if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
+            points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
+        rates = {pt: [] for pt in points}
+        bound = {pt: 0 for pt in points}
+        wire = {}
+        for rnd in range(a.pairs):
+            # Each round starts one device later: no device always
+            # follows the same one.
+            k = rnd % len(points)
+            for d, sz in points[k:] + points[:k]:
+                r = b.measure(d, sz)
+                rates[d, sz].append(r["full_load_pps"] / 1e6)
+                bound[d, sz] += r["generator_bound"]
+                wire[d, sz] = r["wire_bytes"]
+                rows.append({"dut": d, "frame_bytes": sz, "round": rnd + 1,
+                             "wire_bytes": r["wire_bytes"],
+                             "full_load_mpps": r["full_load_pps"] / 1e6,
+                             "generator_bound": r["generator_bound"],
+                             "busy_cycles_per_frame": r["busy_cycles_per_frame"]})
+        log("%-16s %6s %6s %10s %17s %s" % ("dut", "frame", "wire",
+                                            "Mpps med", "[min-max]", "note"))
+        for pt in points:
+            xs = rates[pt]
+            log("%-16s %6d %6d %10.3f   [%6.3f-%6.3f] %s" % (
+                pt[0], pt[1], wire[pt], median(xs), min(xs), max(xs),
+                "generator-bound in %d of %d" % (bound[pt], len(xs))
+                if bound[pt] else ""))
+        for d in duts:
+            if not d.startswith("dcnfwd") or (d, size) not in rates:
+                continue
+            for p in PEERS:
+                for psz, how in ((size, "same frame"),
+                                 (size + FABRIC_HDR, "same wire size")):
+                    if (p, psz) not in rates or (psz != size and d != "dcnfwd-transit"):
+                        continue
+                    rp = ratio_pairs({d: rates[d, size], p: rates[p, psz]}, d, p)
+                    if rp is None:
+                        continue
+                    note = (" (%s generator-bound in %d rounds: there the "
+                            "ratio is an upper bound)" % (p, bound[p, psz])
+                            if bound[p, psz] else "")
+                    line = ("%s/%s at %d B against %d B (%s): median %.2fx "
+                            "[%.2f-%.2f] over %d pairs%s" %
+                            (d, p, size, psz, how, rp[0], rp[1], rp[2], rp[3], note))
+                    summary.append({"dut": d, "peer": p, "frame_bytes": size,
+                                    "peer_frame_bytes": psz, "median": rp[0],
+                                    "min": rp[1], "max": rp[2], "pairs": rp[3],
+                                    "peer_generator_bound": bound[p, psz]})
+                    log(line)
+    with open(os.path.join(a.out, "pairs.json"), "w") as f:
+        json.dump({"spec": SPEC, "trial_s": a.trial, "rounds": a.pairs,
+                   "flow_control": a.flow_control, "hugepages": not a.no_huge,
+                   "trials": rows, "ratios": summary}, f, indent=1)
+    with open(os.path.join(a.out, "pairs.csv"), "w") as f:
+        f.write("dut,frame_bytes,wire_bytes,round,full_load_mpps,"
+                "generator_bound,busy_cycles_per_frame\n")
+        for r in rows:
+            f.write("%s,%d,%d,%d,%.4f,%d,%s\n" % (
+                r["dut"], r["frame_bytes"], r["wire_bytes"], r["round"],
+                r["full_load_mpps"], r["generator_bound"],
+                r["busy_cycles_per_frame"] or ""))
+    log("written: %s" % ", ".join(os.path.join(a.out, "pairs." + x)
+                                  for x in ("csv", "json")))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -390,14 +489,22 @@ def main():
     ap.add_argument("--no-huge", action="store_true",
                     help="4 KB pages (slower for all: TLB misses)")
     ap.add_argument("--wrap", default="",
-                    help="a command dcnfwd runs under, e.g. \"valgrind "
-                         "--tool=callgrind\" to count its instructions per "
-                         "frame (its figures are then not rates)")
+                    help="a command every device runs under (dcnfwd, "
+                         "testpmd, l3fwd), e.g. \"valgrind --tool=callgrind\" "
+                         "to count their instructions (the figures are then "
+                         "not rates)")
+    ap.add_argument("--pairs", type=int, default=0, metavar="N",
+                    help="instead of searches: N rounds of one full-load "
+                         "trial per device in turn, and each ratio as the "
+                         "median [min-max] of the rounds' ratios (at least 10 "
+                         "for a figure to quote)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     if os.geteuid() != 0 and not a.no_huge:
         log("SKIP: hugepages need root (or give --no-huge)")
         return 77
+    if a.pairs:
+        a.max_trials = 1       # a trial at full load: the rate it carries
     sizes = [int(s) for s in a.sizes.split(",")]
     duts = a.duts.split(",")
     for d in duts:
@@ -423,6 +530,8 @@ def main():
             if b.l3fwd is None:
                 log("cannot build l3fwd (Debian's dpdk-doc): left out")
                 duts.remove("l3fwd")
+        if a.pairs:
+            return run_pairs(a, b, duts, sizes)
         log("zero-loss search: %s, trial %.1f s, resolution %.1f%%, best of %d, "
             "flow control %s, %s pages; generator on lcore 0, DUT on lcore 1" %
             (",".join(duts), a.trial, a.resolution, a.rounds, a.flow_control,
