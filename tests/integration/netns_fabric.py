@@ -799,6 +799,22 @@ def switch_segment(st, sw_ns):
     return a, a_if, b, b_if, bridge, segment, owner, b_port
 
 
+def rogue_elsewhere(st, sw_ns, rogue_ns, segment, a, b):
+    """The rogue's second port "r1", on a switch segment b is not on (its
+    bridge returned); the node farthest from b (to ping it from), and a node other than a, b
+    and that one (whose announcements the rogue forges)."""
+    other = next(br for br, seen in segment.items()
+                 if seen and all(x[0] is not b for x in seen))
+    sh("ip", "-n", sw_ns, "link", "add", "rogue2", "type", "veth", "peer",
+       "name", "r1", "netns", rogue_ns)
+    sh("ip", "-n", sw_ns, "link", "set", "rogue2", "master", other, "up")
+    sh("ip", "-n", rogue_ns, "link", "set", "r1", "up")
+    far = max((n for n in st["nodes"].values() if n is not b),
+              key=lambda n: len(route(n["name"], b["name"])))
+    origin = next(n for n in st["nodes"].values() if n not in (a, b, far))
+    return other, far, origin
+
+
 def rogue_mode():
     """A rogue port on an L2 switch segment, without a fabric key: it
     replays a neighbour's hellos from its own MAC, 20 times as often as
@@ -851,15 +867,7 @@ def rogue_mode():
         # says all of b's links are down. Who hears b refuses it (its
         # hellos say otherwise); who does not takes it until it ages
         # out, unrepeated (2 s).
-        other = next(br for br, seen in segment.items()
-                     if seen and all(x[0] is not b for x in seen))
-        sh("ip", "-n", sw_ns, "link", "add", "rogue2", "type", "veth", "peer",
-           "name", "r1", "netns", rogue_ns)
-        sh("ip", "-n", sw_ns, "link", "set", "rogue2", "master", other, "up")
-        sh("ip", "-n", rogue_ns, "link", "set", "r1", "up")
-        far = max((n for n in st["nodes"].values() if n is not b),
-                  key=lambda n: len(route(n["name"], b["name"])))
-        origin = next(n for n in st["nodes"].values() if n not in (a, b, far))
+        other, far, origin = rogue_elsewhere(st, sw_ns, rogue_ns, segment, a, b)
         before = {n["name"]: tel(st, n["name"], "/dcn/links")
                   for n in st["nodes"].values()}
         pinger = subprocess.Popen(["ip", "netns", "exec", far["ns"], "ping", "-c",
@@ -1091,15 +1099,7 @@ def keyed_switch(st, sw_ns):
         full_credit(st)
 
         # Announcements, heard on a segment b is not on.
-        other = next(br for br, seen in segment.items()
-                     if seen and all(x[0] is not b for x in seen))
-        sh("ip", "-n", sw_ns, "link", "add", "rogue2", "type", "veth", "peer",
-           "name", "r1", "netns", rogue_ns)
-        sh("ip", "-n", sw_ns, "link", "set", "rogue2", "master", other, "up")
-        sh("ip", "-n", rogue_ns, "link", "set", "r1", "up")
-        far = max((n for n in st["nodes"].values() if n is not b),
-                  key=lambda n: len(route(n["name"], b["name"])))
-        origin = next(n for n in st["nodes"].values() if n not in (a, b, far))
+        other, far, origin = rogue_elsewhere(st, sw_ns, rogue_ns, segment, a, b)
         before = all_auth(st)
         pinger = subprocess.Popen(["ip", "netns", "exec", far["ns"], "ping", "-c",
                                    "40", "-i", "0.1", "-W", "1", b["host_addr"]],
