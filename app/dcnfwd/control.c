@@ -120,15 +120,27 @@ refuse(struct dcnfwd_port *p, const char *why, const char *who)
  * logged: a port that claims a live neighbour's name does not draw its
  * frames, however often it says so. (Proof of who speaks is the fabric
  * key's; this is the sanity kept without one.)
+ *
+ * The hold-down here is the link's, but never less than the link's dead
+ * interval nor than DCNFWD_MAC_HOLD_MIN_US: a live neighbour's hellos can
+ * pause for longer than 100 ms on a loaded machine (seen under CI), and a
+ * rogue repeating a name waits for exactly such a pause. A real change of
+ * MAC (a server's NIC replaced) takes far longer than a second anyway.
  */
+#define DCNFWD_MAC_HOLD_MIN_US 1000000
+
 static int
 mac_guard_pass(struct dcnfwd *d, struct dcnfwd_port *p,
 	       struct dcnfwd_mac_guard *g, const struct rte_ether_addr *mac,
 	       const char *who, uint64_t now)
 {
-	uint64_t m = 0, hold = d->lconf.holddown_us * d->tsc_hz / 1000000;
+	uint64_t dead_us = d->lconf.hello_us * d->lconf.miss;
+	uint64_t hold_us = RTE_MAX(d->lconf.holddown_us, dead_us);
+	uint64_t m = 0, hold;
 	char was[RTE_ETHER_ADDR_FMT_SIZE], is[RTE_ETHER_ADDR_FMT_SIZE];
 
+	hold_us = RTE_MAX(hold_us, (uint64_t)DCNFWD_MAC_HOLD_MIN_US);
+	hold = hold_us * d->tsc_hz / 1000000;
 	memcpy(&m, mac, RTE_ETHER_ADDR_LEN);
 	if (g->mac == 0 || g->mac == m) {
 		g->mac = m;
