@@ -52,6 +52,10 @@ extern int dcnfwd_logtype;
 #define DCNFWD_MAX_WORKERS 16
 #define DCNFWD_MAX_BURST DCN_FC_BURST_MAX
 #define DCNFWD_MAX_SW_MACS 256
+/* An idle worker polls on this long before its first sleep: about what
+ * a thousand empty polls of a NIC or memif port take, so a short gap
+ * between bursts costs no wake-up. */
+#define DCNFWD_IDLE_SPIN_US 50
 
 enum dcnfwd_owner {
 	OWNER_NODE = 0, /* a port of a routing node */
@@ -275,12 +279,14 @@ struct dcnfwd_worker {
 	uint64_t ctl_drop;                /* control ring full */
 	uint64_t fc_stray;                /* data frame off flow control: a bug */
 	uint64_t idle_sleeps;
+	uint64_t idle_sleep_us;           /* the sleeps' lengths asked, summed */
 	uint64_t loops;
 	uint64_t busy_loops;              /* loops that moved frames */
 	uint64_t busy_tsc;                /* TSC cycles those took */
 	/* control thread: loops at its last tick (a worker that stops looping
 	 * was not scheduled, and its ports' silence is not the neighbours') */
 	uint64_t loops_seen;
+	uint64_t loops_seen_us;           /* when loops_seen last moved */
 } __rte_cache_aligned;
 
 /* Emulation's run options (--emulate). */
@@ -338,6 +344,8 @@ struct dcnfwd {
 	struct rte_ring *ctl_rx;            /* control frames from workers */
 	uint64_t tsc_hz;
 	uint64_t drain_tsc;
+	uint64_t idle_spin_tsc;             /* DCNFWD_IDLE_SPIN_US */
+	unsigned int idle_sleep_us;         /* an idle worker's longest sleep */
 	volatile int quit;                  /* set by a signal or the run */
 	/* flow control */
 	int fc_on;

@@ -323,14 +323,19 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 	/* The observer is this thread, which sends and takes hellos, and the
 	 * workers, which carry them. Ticks come every millisecond or so: a
 	 * longer gap is this thread away (compiling tables, or not
-	 * scheduled); a worker that has not looped since the last tick was
-	 * not scheduled either. Either way the gap is nobody's silence. */
+	 * scheduled); a worker that has not looped for longer than its
+	 * longest idle sleep (twice, and a millisecond) was not scheduled
+	 * either. Either way the gap is nobody's silence. */
 	for (i = 0; i < d->n_workers; i++) {
 		struct dcnfwd_worker *w = &d->worker[i];
 		uint64_t loops = __atomic_load_n(&w->loops, __ATOMIC_RELAXED);
 
-		away |= loops == w->loops_seen;
-		w->loops_seen = loops;
+		if (loops != w->loops_seen) {
+			w->loops_seen = loops;
+			w->loops_seen_us = us;
+		} else if (us - w->loops_seen_us > 2ull * d->idle_sleep_us + 1000) {
+			away = 1;
+		}
 	}
 	if (us - d->last_tick_us > d->lconf.hello_us || away)
 		observer_away(d, us - d->last_tick_us, us);

@@ -82,6 +82,13 @@ run_node(struct dcnfwd *d)
 {
 	uint64_t start = rte_rdtsc(), next_stats;
 	struct dcnfwd_live prev;
+	/* The control thread's tick: a quarter of the hello interval, so a
+	 * hello is taken at most that late (a neighbour is judged dead after
+	 * several intervals of silence), within 1 to 5 ms; a relay that says
+	 * hello rarely wakes rarely. */
+	unsigned int tick_us = d->hello_interval_ms * 250u;
+
+	tick_us = tick_us < 1000 ? 1000 : tick_us > 5000 ? 5000 : tick_us;
 
 	printf("dcnfwd: node %s of %s up: %u ports, %u workers\n", d->node[0].name,
 	       dcn_topo_spec(d->t), d->n_ports, d->n_workers);
@@ -100,7 +107,7 @@ run_node(struct dcnfwd *d)
 		}
 		if (d->duration > 0 && elapsed >= d->duration)
 			break;
-		dcnfwd_control_wait(d, 1000);
+		dcnfwd_control_wait(d, tick_us);
 	}
 	return 0;
 }
@@ -207,6 +214,7 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 	d->tsc_hz = rte_get_tsc_hz();
 	d->drain_tsc = (d->tsc_hz + 9999) / 10000; /* 100 us */
+	d->idle_spin_tsc = d->tsc_hz * DCNFWD_IDLE_SPIN_US / 1000000;
 	d->credit_refresh_tsc = d->tsc_hz / 1000000 * d->conf.fc_credit_refresh_us;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

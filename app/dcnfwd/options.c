@@ -369,6 +369,7 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	}
 	d->burst = c->burst;
 	d->backoff = c->backoff;
+	d->idle_sleep_us = c->idle_sleep_us;
 	/* An emulation has a context per node and worker: smaller caches. */
 	d->route_cache = d->emulate != NULL && !route_cache_set ? 256 : c->route_cache;
 	d->ethertype = c->ethertype;

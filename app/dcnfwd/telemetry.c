@@ -90,7 +90,8 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	struct dcn_fwd_stats all;
 	struct rte_tel_data *drops;
 	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
-	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, auth_refused = 0;
+	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, sleep_us = 0;
+	uint64_t auth_refused = 0;
 	uint64_t kernel_drop = 0, missed = 0;
 	struct dcnfwd_loop_totals lt;
 	struct dcnfwd_drops dr;
@@ -105,6 +106,7 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		sw_fwd += w->sw_forwarded;
 		sw_flood += w->sw_flooded;
 		sleeps += w->idle_sleeps;
+		sleep_us += w->idle_sleep_us;
 	}
 	dcnfwd_loop_totals(d, &lt);
 	for (i = 0; i < d->n_ports; i++) {
@@ -161,6 +163,7 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "worker_busy_loops", lt.busy_loops));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "worker_busy_cycles", lt.busy_tsc));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "worker_idle_sleeps", sleeps));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "worker_idle_sleep_us", sleep_us));
 	if (d->n_switches) {
 		TEL_TRY(rte_tel_data_add_dict_u64(t, "emulated_switch_forwarded", sw_fwd));
 		TEL_TRY(rte_tel_data_add_dict_u64(t, "emulated_switch_flooded", sw_flood));

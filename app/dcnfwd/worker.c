@@ -145,7 +145,8 @@ dcnfwd_worker_main(void *arg)
 	struct dcnfwd *d = w->d;
 	struct rte_mbuf *m[DCNFWD_MAX_BURST];
 	uint64_t last_drain = rte_rdtsc(), loop_start = last_drain;
-	unsigned int idle = 0, busy = 0;
+	uint64_t idle_since = last_drain;
+	unsigned int sleep_us = 0, busy = 0;
 
 	DCNFWD_LOG(INFO, "worker %u on lcore %u polls %u queues\n", w->idx,
 		   w->lcore, w->n_rx);
@@ -189,21 +190,27 @@ dcnfwd_worker_main(void *arg)
 		w->busy_loops += busy;
 		rte_rcu_qsbr_quiescent(d->rcu, w->idx);
 		if (work) {
-			idle = 0;
+			idle_since = now;
+			sleep_us = 0;
 			continue;
 		}
 		if (!d->backoff)
 			continue;
-		/* Idle: spin a little, then pause, then sleep a little longer
-		 * each time up to 100 us, so idle relays leave the CPU alone. */
-		if (++idle < 64)
-			continue;
-		if (idle < 1024) {
+		/* Idle: poll on for a while (DCNFWD_IDLE_SPIN_US, by the
+		 * clock: an empty poll of a kernel-backed port is a system
+		 * call, so a count of polls would be a hundred times longer
+		 * there than on a NIC or memif), then sleep, from an eighth of
+		 * idle_sleep_us twice as long each time up to it: a wake-up is
+		 * what an idle relay costs, and hellos come every few ms. */
+		if (now - idle_since < d->idle_spin_tsc) {
 			rte_pause();
 			continue;
 		}
+		sleep_us = sleep_us ? RTE_MIN(2 * sleep_us, d->idle_sleep_us) :
+				      (d->idle_sleep_us + 7) / 8;
 		w->idle_sleeps++;
-		rte_delay_us_sleep(RTE_MIN((idle - 1023) * 2u, 100u));
+		w->idle_sleep_us += sleep_us;
+		rte_delay_us_sleep(sleep_us);
 	}
 	flush_all(w);
 	rte_rcu_qsbr_thread_offline(d->rcu, w->idx);

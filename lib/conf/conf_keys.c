@@ -100,6 +100,11 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	{ "queues", "backoff", DCN_CONF_BOOL, 0, 0, 0, "yes|no", "yes",
 	  NODE(backoff), "backoff",
 	  "idle workers pause, then sleep; no: they spin (benchmarks)" },
+	{ "queues", "idle_sleep_us", DCN_CONF_UINT, 0, 1, 10000, "US", "100",
+	  NODE(idle_sleep_us), "idle-sleep-us",
+	  "an idle worker's longest sleep: longer spares the CPU where many "
+	  "relays share few cores, shorter holds a burst after a pause in a "
+	  "small RX ring" },
 	{ "queues", "route_cache", DCN_CONF_UINT, DCN_CONF_F_POW2, 0, 1u << 16,
 	  "N", "1024", NODE(route_cache), "route-cache",
 	  "routing decisions cached per worker and node, a power of two; 0: none "

@@ -45,6 +45,7 @@
  *   tx_desc = 1024
  *   mbufs = 8191
  *   backoff = yes                  ; idle workers pause, then sleep
+ *   idle_sleep_us = 100            ; for as long as this at most
  *   route_cache = 1024             ; decisions cached per worker, 0: none
  */
 
@@ -119,6 +120,7 @@ struct dcn_conf {
 	uint8_t key[32];           /**< DCN_AUTH_KEY_LEN bytes */
 	unsigned int burst, rx_desc, tx_desc, mbufs;
 	int backoff;
+	unsigned int idle_sleep_us; /**< an idle worker's longest sleep */
 	unsigned int route_cache;  /**< entries (a power of two), 0: none */
 	unsigned int n_ports;
 	struct dcn_conf_port port[DCN_CONF_MAX_PORTS];

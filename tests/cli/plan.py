@@ -129,6 +129,7 @@ def inventory(dcnfwd, dcn_topo, root):
     with open(inv, "w") as f:
         f.write("; a lab's servers\n[defaults]\nhostname = lab-{tag}\n"
                 "port = net_af_xdp{port},iface=ens{port}\nworkers = 2\n"
+                "idle_sleep_us = 1000\nhello_interval_ms = 10\n"
                 "\n[node 01]\nhostname = rack1-s3\nport.1 = 0000:5e:00.1\n"
                 "host = none\n")
     out = os.path.join(root, "inv")
@@ -143,6 +144,11 @@ def inventory(dcnfwd, dcn_topo, root):
           "inventory: rack1-s3's ports %s" % [dict(cp[s]) for s in
                                               cp.sections()])
     check(cp.has_section("worker.1"), "inventory: workers = 2 gave one")
+    check(cp.get("queues", "idle_sleep_us", fallback=None) == "1000" and
+          cp.get("fabric", "hello_interval_ms", fallback=None) == "10",
+          "inventory: idle_sleep_us and hello_interval_ms in [queues] and "
+          "[fabric]: %s" % [dict(cp[s]) for s in ("fabric", "queues")
+                            if cp.has_section(s)])
     with open(os.path.join(out, "rack1-s3.env")) as f:
         env = f.read()
     check("-a 0000:5e:00.1" in env and "-l 0,1,2" in env,

@@ -242,7 +242,24 @@ host = yes
 [worker.0]
 lcore = 1
 rx = cable:0, host:0
+[queues]
+idle_sleep_us = 2000
 """
+
+
+def check_idle_sleeps(tel):
+    """An idle worker's sleeps grow to idle_sleep_us (2000 here): the
+    lengths it asks for, not the time they took, so that a loaded machine
+    changes nothing. Hellos (every 10 ms) wake it and start it again
+    from an eighth; the old fixed ceiling was 100 us."""
+    s0 = tel.ask("/dcn/stats")
+    time.sleep(1.0)
+    s1 = tel.ask("/dcn/stats")
+    n = s1["worker_idle_sleeps"] - s0["worker_idle_sleeps"]
+    us = s1["worker_idle_sleep_us"] - s0["worker_idle_sleep_us"]
+    check(n > 0 and us > 400 * n,
+          "an idle relay sleeps up to idle_sleep_us: %d sleeps in a second, "
+          "%.0f us asked on average" % (n, us / max(n, 1)))
 
 
 def from_config(commands, prefix):
@@ -292,6 +309,7 @@ def from_config(commands, prefix):
                   "(1,0) killed: the cable is %s, the table rebuilt "
                   "(generation %d -> %d)" % (links["cable"]["state"], g0, g1))
             sweep(tel, commands, nodes, addrs, procs[0], "relay, neighbour dead")
+            check_idle_sleeps(tel)
         procs[0].send_signal(signal.SIGTERM)
         check(procs[0].wait(timeout=30) == 0, "relay (0,0) stopped cleanly")
     finally:

@@ -129,6 +129,10 @@ test_conf_errors(void **state)
 		     "not yes or no");
 	expect_error("backoff = no", "backoff = no\nroute_cache = 1000", 27,
 		     "route_cache", "not a power of two");
+	expect_error("backoff = no", "backoff = no\nidle_sleep_us = 0", 27,
+		     "idle_sleep_us", "out of range");
+	expect_error("backoff = no", "backoff = no\nidle_sleep_us = 10001", 27,
+		     "idle_sleep_us", "out of range");
 	expect_error("[queues]", "[queue]", 24, NULL, "unknown section");
 	expect_error("burst = 16", "burst 16", 25, NULL, "expected key = value");
 	expect_error("; relay", "stray = 1\n;", 1, NULL, "outside any");
@@ -237,6 +241,7 @@ test_conf_good(void **state)
 	assert_int_equal(c.fc_reserve_pct, 25);
 	assert_int_equal(c.fc_in_queue, 256);
 	assert_false(c.backoff);
+	assert_int_equal(c.idle_sleep_us, 100);
 	assert_int_equal(c.route_cache, 1024);
 	assert_int_equal(c.rx_desc, 1024);
 	/* Hellos and credits are on unless a port faces a tester. */
@@ -345,6 +350,11 @@ test_conf_key_table(void **state)
 	assert_int_equal(c.ethertype, 0x88b5);
 	assert_int_equal(c.fc_in_queue, 256);
 	assert_int_equal(c.backoff, 1);
+	assert_int_equal(c.idle_sleep_us, 100);
+	k = dcn_conf_key_by_option("idle-sleep-us");
+	assert_non_null(k);
+	assert_int_equal(dcn_conf_override(&c, k, "1000", err, sizeof(err)), 0);
+	assert_int_equal(c.idle_sleep_us, 1000);
 	k = dcn_conf_key_by_option("burst");
 	assert_non_null(k);
 	assert_int_equal(dcn_conf_override(&c, k, "32", err, sizeof(err)), 0);
