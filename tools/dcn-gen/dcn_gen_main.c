@@ -32,6 +32,9 @@
 #define SEARCH_FRAMES 256
 
 static volatile int quit;
+/* Signals taken: the first ends sending (receiving lingers, so that the
+ * frames in flight are not counted lost), a second ends the run. */
+static volatile sig_atomic_t signals;
 
 static void
 usage(FILE *f)
@@ -57,6 +60,8 @@ usage(FILE *f)
 		"  --dst-mac MAC     destination MAC (default broadcast)\n"
 		"  --duration SEC    send for SEC seconds (default 5)\n"
 		"  --linger SEC      keep receiving after sending stops (default 1)\n"
+		"                    (SIGINT or SIGTERM stops sending at once; a\n"
+		"                    second one ends the run)\n"
 		"  --link-wait SEC   wait for links to come up first (default 10)\n"
 		"  --fabric SPEC     send fabric data frames instead, as the first\n"
 		"                    relay (--src) would put them on its cable to the\n"
@@ -81,6 +86,7 @@ on_signal(int s)
 {
 	(void)s;
 	quit = 1;
+	signals = signals + 1;
 }
 
 static int
@@ -518,8 +524,13 @@ main(int argc, char **argv)
 	start = rte_rdtsc();
 	stop_tx = start + (uint64_t)(duration * (double)hz);
 	stop_all = stop_tx + (uint64_t)(linger * (double)hz);
-	while (!quit) {
+	while (signals < 2) {
 		uint64_t now = rte_rdtsc();
+
+		if (signals == 1 && stop_tx > now) {
+			stop_tx = now;
+			stop_all = now + (uint64_t)(linger * (double)hz);
+		}
 
 		if (tx_dev != NULL && now < stop_tx) {
 			unsigned int n = dcn_gen_due(&gen, now, BURST);
