@@ -17,12 +17,12 @@ set -u
 DCNFWD=$1
 GEN=$2
 TOPO=$3
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$(dirname "$0")
+ROOT=$(cd "$HERE/../.." && pwd)
 TELEMETRY=$ROOT/tools/dcn-telemetry
 LUA=$ROOT/tools/wireshark/dcnfwd.lua
 NR=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 PAGES=512
-SPEC=novacube:k=4,n=2
 dir=$(mktemp -d /tmp/dcn-capture.XXXXXX)
 prefixes=("dcn-cap-a-$$" "dcn-cap-b-$$" "dcn-cap-g-$$")
 pids=()
@@ -30,16 +30,6 @@ old_nr=
 mounted=
 
 skip() { echo "SKIP: $*"; exit 77; }
-stop_relays() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		wait "$p"
-	done
-	pids=()
-}
 cleanup() {
 	stop_relays 2>/dev/null
 	[ -n "$mounted" ] && umount "$dir/huge"
@@ -50,6 +40,7 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+. "$HERE/memif_pair.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root for hugepages"
 command -v dpdk-dumpcap >/dev/null || skip "dpdk-dumpcap is not installed (package dpdk)"
@@ -62,50 +53,15 @@ mkdir "$dir/huge"
 mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" || skip "cannot mount hugetlbfs"
 mounted=1
 
-SRC_ADDR=$("$TOPO" table $SPEC "(1,0)" | awk '$1 == "(0,0)" { print $2 }')
-DST_ADDR=$("$TOPO" table $SPEC "(0,0)" | awk '$1 == "(1,0)" { print $2 }')
-
 relay_conf() { # file node cable-port cable-role
-	cat > "$1" <<CONF
-[fabric]
-topology = $SPEC
-node = $2
-role = relay
-algo = dor
-partial = yes
-hello_interval_ms = 10
-hello_miss = 20
-key_file = $dir/fabric.key
-[port.cable]
-dev = net_memif0,role=$4,socket=$dir/cable.sock
-fabric_port = $3
-[port.host]
-dev = net_memif1,role=server,socket=$dir/host-$3.sock
-host = yes
-[worker.0]
-lcore = 1
-rx = cable:0, host:0
-[queues]
-mbufs = 16383
-[flow_control]
-input_queue = 1024
-CONF
+	pair_conf "$@" 1024 512 "key_file = $dir/fabric.key"
 }
 wait_for() { # log
-	local i
-	for i in $(seq 100); do
-		grep -q " up: " "$dir/$1.log" && return 0
-		grep -q "EAL init failed" "$dir/$1.log" &&
-			skip "EAL did not start on hugepages: $(tail -2 "$dir/$1.log")"
-		sleep 0.1
-	done
-	echo "FAIL: relay $1 did not come up"; cat "$dir/$1.log"; exit 1
+	pair_wait "$1"
+	case $? in 0) ;; 77) exit 77 ;; *) exit 1 ;; esac
 }
 start_relay() { # index ini log
-	"$DCNFWD" -l 0-1 --no-pci --huge-dir "$dir/huge" -m 256 --log-level=5 \
-		--file-prefix="${prefixes[$1]}" -- --config "$dir/$2" --stats 0 \
-		> "$dir/$3.log" 2>&1 &
-	pids+=($!)
+	pair_start "$@" -l 0-1 --no-pci --huge-dir "$dir/huge" -m 256 --log-level=5
 }
 links_up() { # index
 	local i

@@ -11,14 +11,13 @@ set -u
 DCNFWD=$1
 GEN=$2
 TOPO=$3
-TELEMETRY=$(dirname "$0")/../../tools/dcn-telemetry
-SPEC=novacube:k=4,n=2
-# Each relay's fabric address, from the other's table.
-SRC_ADDR=$("$TOPO" table $SPEC "(1,0)" | awk '$1 == "(0,0)" { print $2 }')
-DST_ADDR=$("$TOPO" table $SPEC "(0,0)" | awk '$1 == "(1,0)" { print $2 }')
+HERE=$(dirname "$0")
+TELEMETRY=$HERE/../../tools/dcn-telemetry
 dir=$(mktemp -d /tmp/dcn-memif.XXXXXX)
 pids=()
 prefixes=("dcn-mr-a-$$" "dcn-mr-b-$$" "dcn-mr-g-$$")
+. "$HERE/memif_pair.sh"
+SPEC=$PAIR_SPEC
 
 cleanup() {
 	stop_relays 2>/dev/null
@@ -29,68 +28,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Both relays' workers share CPU 1, on a shared machine. When one stops
+# for some milliseconds, its peer runs out of credits and its host
+# port's input queue fills: at 256 slots (12 ms of this test's 20 kpps)
+# a stall once dropped 81 frames there, counted as in_drop at the edge.
+# 4096 slots hold 200 ms.
 relay_conf() { # file node cable-port cable-role
-	cat > "$1" <<CONF
-[fabric]
-topology = $SPEC
-node = $2
-role = relay
-algo = dor
-partial = yes
-hello_interval_ms = 10
-; Forwarding is under test here, not failure detection: 30 ms without a
-; hello (3 misses) once took the cable down during a stall of this shared
-; machine and lost frames. 200 ms does not.
-hello_miss = 20
-[port.cable]
-dev = net_memif0,role=$4,socket=$dir/cable.sock
-fabric_port = $3
-[port.host]
-dev = net_memif1,role=server,socket=$dir/host-$3.sock
-host = yes
-[worker.0]
-lcore = 1
-rx = cable:0, host:0
-[queues]
-mbufs = 16383
-[flow_control]
-; Both relays' workers share CPU 1, on a shared machine. When one stops
-; for some milliseconds, its peer runs out of credits and its host
-; port's input queue fills: at 256 slots (12 ms of this test's 20 kpps)
-; a stall once dropped 81 frames there, counted as in_drop at the edge.
-; 4096 slots hold 200 ms.
-input_queue = 4096
-output_queue = 8192
-CONF
+	pair_conf "$@" 4096 8192
 }
-# A memif client needs its server's socket: start in order, each relay
-# once it says it is up.
-wait_for() { # what log
-	local i
-	for i in $(seq 100); do
-		grep -q " up: " "$dir/$2.log" && return 0
-		if grep -q "EAL init failed" "$dir/$2.log"; then
-			echo "SKIP: EAL did not start"; cat "$dir/$2.log"; return 77
-		fi
-		sleep 0.1
-	done
-	echo "FAIL: $1 did not come up"; cat "$dir/$2.log"; return 1
-}
-EAL="-l 0-1 --no-huge -m 256 --no-pci --log-level=5"
+EAL=(-l 0-1 --no-huge -m 256 --no-pci --log-level=5)
 start_relay() { # prefix-index ini log
-	"$DCNFWD" $EAL --file-prefix="${prefixes[$1]}" -- --config "$dir/$2" \
-		--stats 0 > "$dir/$3.log" 2>&1 &
-	pids+=($!)
-}
-stop_relays() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -TERM "$p"
-	done
-	for p in "${pids[@]}"; do
-		wait "$p"
-	done
-	pids=()
+	pair_start "$@" "${EAL[@]}"
 }
 poll_telemetry() { # prefix-index command pattern; leaves the reply in $tel
 	local i
@@ -104,10 +52,12 @@ poll_telemetry() { # prefix-index command pattern; leaves the reply in $tel
 relay_conf "$dir/a.ini" "(0,0)" 0 server
 relay_conf "$dir/b.ini" "(1,0)" 1 client
 
+# A memif client needs its server's socket: start in order, each relay
+# once it says it is up.
 start_relay 0 a.ini a
-wait_for "relay (0,0)" a || exit $?
+pair_wait a || exit $?
 start_relay 1 b.ini b
-wait_for "relay (1,0)" b || exit $?
+pair_wait b || exit $?
 
 # Telemetry: each relay learnt the other from its hellos.
 if ! poll_telemetry 0 /dcn/neighbours '"last_hello_from": "(1,0)"'; then
@@ -223,9 +173,9 @@ PY
 # topology puts (1,1). Both ends refuse the other's hellos and say so.
 sed -i 's/^fabric_port = 1$/fabric_port = 2/' "$dir/b.ini"
 start_relay 0 a.ini a
-wait_for "relay (0,0)" a || exit $?
+pair_wait a || exit $?
 start_relay 1 b.ini b
-wait_for "relay (1,0)" b || exit $?
+pair_wait b || exit $?
 poll_telemetry 1 /dcn/stats '"hello_refused": [1-9]'
 refused=$?
 stop_relays

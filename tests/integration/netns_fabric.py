@@ -47,6 +47,7 @@ Every "down" keeps the nodes' logs; each node it stopped ended clean
 
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
+import contextlib
 import importlib.machinery
 import importlib.util
 import json
@@ -483,6 +484,19 @@ def ports_out(st, node):
     return {p: t.get("p%d" % p, {}).get("forwarded_out", 0) for p in node["ports"]}
 
 
+def flow_cable(st, src):
+    """The fabric port of src a flow from its host leaves by (the one that
+    sends most over half a second, after a second to settle), and the
+    frames each port had sent then."""
+    time.sleep(1.0)
+    o0 = ports_out(st, src)
+    time.sleep(0.5)
+    o1 = ports_out(st, src)
+    cable = max(o1, key=lambda p: o1[p] - o0[p])
+    check(o1[cable] > o0[cable], "the flow leaves %s by p%d" % (src["name"], cable))
+    return cable, o1
+
+
 def host_tx(st, node):
     return tel(st, node, "/dcn/ports").get("host", {}).get("tx", 0)
 
@@ -543,12 +557,7 @@ def unplug_mode():
     # lingers) once the mended cable carries it.
     g, gp = gen_flowing(st, sv, dv, 300)
     t_flow = time.time()
-    time.sleep(1.0)
-    o0 = ports_out(st, src)
-    time.sleep(0.5)
-    o1 = ports_out(st, src)
-    cable = max(o1, key=lambda p: o1[p] - o0[p])
-    check(o1[cable] > o0[cable], "the flow leaves %s by p%d" % (src["name"], cable))
+    cable, o1 = flow_cable(st, src)
     fabric("cable", NAME, src["name"], str(cable), "down")
     rate_cut = rate_after_repair(st, dst["name"])
     check(rate_cut > 0.9 * RATE,
@@ -835,6 +844,27 @@ def switch_segment(st, sw_ns):
     return a, a_if, b, b_if, bridge, segment, owner, b_port
 
 
+@contextlib.contextmanager
+def rogue_port(sw_ns, bridge, learning=True):
+    """A namespace of the rogue's, with its port "r0" on bridge of the
+    switch namespace sw_ns (learning off: a rogue that sends from a
+    relay's MAC does not draw the relay's frames to itself); removed
+    after."""
+    rogue_ns = "dcnf-%s-rogue" % NAME
+    sh("ip", "netns", "add", rogue_ns)
+    try:
+        sh("ip", "-n", sw_ns, "link", "add", "rogue", "type", "veth", "peer",
+           "name", "r0", "netns", rogue_ns)
+        sh("ip", "-n", sw_ns, "link", "set", "rogue", "master", bridge, "up")
+        if not learning:
+            sh("bridge", "-n", sw_ns, "link", "set", "dev", "rogue",
+               "learning", "off")
+        sh("ip", "-n", rogue_ns, "link", "set", "r0", "up")
+        yield rogue_ns
+    finally:
+        sh("ip", "netns", "del", rogue_ns, check_rc=False)
+
+
 def rogue_elsewhere(st, sw_ns, rogue_ns, segment, a, b):
     """The rogue's second port "r1", on a switch segment b is not on (its
     bridge returned); the node farthest from b (to ping it from), and a node other than a, b
@@ -869,13 +899,7 @@ def rogue_mode():
         return
     a, a_if, b, b_if, bridge, segment, owner, _ = seg
     b_mac = next(m for m, (n, i) in owner.items() if n is b and i == b_if)
-    rogue_ns = "dcnf-%s-rogue" % NAME
-    sh("ip", "netns", "add", rogue_ns)
-    try:
-        sh("ip", "-n", sw_ns, "link", "add", "rogue", "type", "veth", "peer",
-           "name", "r0", "netns", rogue_ns)
-        sh("ip", "-n", sw_ns, "link", "set", "rogue", "master", bridge, "up")
-        sh("ip", "-n", rogue_ns, "link", "set", "r0", "up")
+    with rogue_port(sw_ns, bridge) as rogue_ns:
         before = tel(st, a["name"], "/dcn/neighbours").get(a_if, {})
         rogue = subprocess.Popen(["ip", "netns", "exec", rogue_ns, sys.executable,
                                   "-c", ROGUE, "r0", b_mac, "8", "2000"],
@@ -946,8 +970,6 @@ def rogue_mode():
               "hold-down, counted (%d) and logged (%s)" % (
                   b["name"], after.get("peer_mac_changes", 0),
                   logged[0] if logged else "no log line"))
-    finally:
-        sh("ip", "netns", "del", rogue_ns, check_rc=False)
     down(killed=(b["name"],))
 
 
@@ -1088,14 +1110,7 @@ def keyed_switch(st, sw_ns):
     a, a_if, b, b_if, bridge, segment, owner, b_port = seg
     b_mac = next(m for m, (n, i) in owner.items() if n is b and i == b_if)
     a_mac = next(m for m, (n, i) in owner.items() if n is a and i == a_if)
-    rogue_ns = "dcnf-%s-rogue" % NAME
-    sh("ip", "netns", "add", rogue_ns)
-    try:
-        sh("ip", "-n", sw_ns, "link", "add", "rogue", "type", "veth", "peer",
-           "name", "r0", "netns", rogue_ns)
-        sh("ip", "-n", sw_ns, "link", "set", "rogue", "master", bridge, "up")
-        sh("bridge", "-n", sw_ns, "link", "set", "dev", "rogue", "learning", "off")
-        sh("ip", "-n", rogue_ns, "link", "set", "r0", "up")
+    with rogue_port(sw_ns, bridge, learning=False) as rogue_ns:
         r = sh("ip", "netns", "exec", sw_ns, "tc", "qdisc", "add", "dev", b_port,
                "clsact", check_rc=False)
         if r.returncode == 0:
@@ -1186,8 +1201,6 @@ def keyed_switch(st, sw_ns):
               "the recording played again on %s: refused as a replay by %d "
               "node(s), no link known down anywhere (%s)" %
               (other, replayed, known))
-    finally:
-        sh("ip", "netns", "del", rogue_ns, check_rc=False)
 
 
 CABLE_ROGUE = r"""
@@ -1305,12 +1318,7 @@ def flap_mode(flaps=50):
     print("flow %s -> %s at %d frames/s, route %s" % (
         src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
     g, gp = gen_flowing(st, sv, dv, flaps * 0.5 + 6)
-    time.sleep(1.0)
-    o0 = ports_out(st, src)
-    time.sleep(0.5)
-    o1 = ports_out(st, src)
-    cable = max(o1, key=lambda p: o1[p] - o0[p])
-    check(o1[cable] > o0[cable], "the flow leaves %s by p%d" % (src["name"], cable))
+    cable, _ = flow_cable(st, src)
     for _ in range(flaps):
         fabric("cable", NAME, src["name"], str(cable), "down")
         time.sleep(0.15)
