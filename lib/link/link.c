@@ -325,7 +325,11 @@ dcn_link_db_age(struct dcn_link_db *db, uint64_t now_us, uint64_t max_age_us)
 	for (o = 0; o < db->n_vertices; o++) {
 		struct db_entry *e = &db->e[o];
 
-		if (!e->valid || now_us - e->heard_us <= max_age_us)
+		/* An entry taken after now_us was read (the caller's tick
+		 * began before its frames were taken) is young, not aged by a
+		 * negative age wrapping round. */
+		if (!e->valid || e->heard_us >= now_us ||
+		    now_us - e->heard_us <= max_age_us)
 			continue;
 		gone += e->n > 0;
 		e->valid = 0;

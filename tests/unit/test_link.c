@@ -332,6 +332,32 @@ test_db_age(void **state)
 }
 
 /*
+ * The control thread reads its clock at the start of a tick, takes the
+ * tick's frames (each stamped when taken), then ages the database with
+ * the tick's time: an entry stamped after it is young. It was aged at
+ * once, its age a negative number wrapped round, and a failure that its
+ * origin kept announcing was forgotten until the next refresh (a Diamond
+ * edge switch then sent a share of its traffic to a core that had no
+ * route on, for up to 500 ms at a time).
+ */
+static void
+test_db_age_taken_in_tick(void **state)
+{
+	struct dcn_link_db *db = dcn_link_db_create(10);
+	uint32_t v[1] = { 4 };
+	uint16_t p[1] = { 1 };
+
+	(void)state;
+	assert_int_equal(dcn_link_db_accept(db, 3, 100, 1, 1, v, p, 5000), 1);
+	assert_int_equal(dcn_link_db_age(db, 4990, 2000), 0);
+	assert_int_equal(dcn_link_db_age(db, 5000, 2000), 0);
+	assert_int_equal(dcn_link_db_origins(db), 1);
+	assert_int_equal(dcn_link_db_age(db, 7001, 2000), 1);
+	assert_int_equal(dcn_link_db_origins(db), 0);
+	dcn_link_db_free(db);
+}
+
+/*
  * Signed announcements (an ordered database): an origin's newest numbers
  * outlive the ageing of its links, so a recording of an announcement is
  * not taken again once the original is forgotten, nor is an earlier
@@ -393,6 +419,7 @@ main(void)
 		cmocka_unit_test(test_lsa_round_trip),
 		cmocka_unit_test(test_db),
 		cmocka_unit_test(test_db_age),
+		cmocka_unit_test(test_db_age_taken_in_tick),
 		cmocka_unit_test(test_db_ordered),
 	};
 
