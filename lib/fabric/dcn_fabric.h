@@ -131,7 +131,8 @@ enum dcn_frame_type {
 	_(NOT_OUR_MAC, "not_our_mac", "unicast to another station")          \
 	_(LINK_DOWN, "link_down", "every next hop's link is down")          \
 	_(TX_FULL, "tx_full", "output queue full")                            \
-	_(LOOP, "loop", "would go back out of the port it came in on")
+	_(LOOP, "loop", "would go back out of the port it came in on")       \
+	_(TOO_LONG, "too_long", "route longer than its VCs allow (a loop)")
 
 enum dcn_drop_reason {
 	DCN_DROP_NONE = 0,

@@ -188,7 +188,9 @@ struct dcn_fwd_cache_entry {
 	uint8_t no_hdr;       /**< bit k: candidate k leaves no header: drop */
 	uint8_t one_cable;    /**< forward by the only candidate, a cable
 			       * port with a header: nothing to pick */
-	uint8_t reserved[4];
+	uint8_t too_long;     /**< bit k: candidate k's hop would spend the
+			       * route's VCs (DCN_VC_SPENT): drop */
+	uint8_t reserved[3];
 	int8_t local[DCN_FWD_CACHE_HOPS]; /**< local port, or -drop reason */
 	uint8_t hdr[DCN_FWD_CACHE_HOPS][DCN_FABRIC_HDR_LEN];
 	uint32_t nbr[DCN_FWD_CACHE_HOPS]; /**< neighbour slot, or a DCN_FWD_NBR_* */
@@ -225,6 +227,9 @@ struct dcn_fwd_ctx {
 	uint16_t ethertype;
 	int per_packet;         /**< draw per packet (PORA) instead of hash */
 	int router_mode;        /**< Diamond: plain IPv4 router, no fabric header */
+	/** Diamond: a packet from a switch with a TTL this low or lower
+	 * would leave on a VC past the rule's (DCN_VC_SPENT). */
+	uint8_t router_spent_ttl;
 	uint64_t rng;
 	uint16_t n_ports;
 	int16_t host_port;      /**< local port delivering to the host, -1 */

@@ -31,6 +31,8 @@ dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	c->ethertype = ethertype;
 	c->per_packet = per_packet;
 	c->router_mode = dcn_topo_kind(t) == DCN_TOPO_DIAMOND;
+	/* Its next hop between switches would travel on VC 64 - TTL. */
+	c->router_spent_ttl = (uint8_t)(DCN_FWD_ROUTER_TTL - dcn_route_rule_vcs(r));
 	c->rng = c->node_addr | 1;
 	c->host_port = -1;
 	c->pick = dcn_router_pick_mode(r);
@@ -303,8 +305,12 @@ choose(struct dcn_fwd_ctx *c, const struct cand_set *s, uint32_t draw,
 	return local;
 }
 
+/* hdr_image: the hop would take the route past its VCs (DCN_VC_SPENT). */
+#define HDR_TOO_LONG (-2)
+
 /* The fabric header a frame in state st leaves with by hop h (length 0).
- * @return 0, or -1 when a vertex of the state has no address. */
+ * @return 0, -1 when a vertex of the state has no address, or
+ * HDR_TOO_LONG. */
 static int
 hdr_image(const struct dcn_fwd_ctx *c, const struct dcn_route_state *st,
 	  const struct dcn_hop *h, uint8_t *img)
@@ -313,6 +319,8 @@ hdr_image(const struct dcn_fwd_ctx *c, const struct dcn_route_state *st,
 	struct dcn_fabric_hdr hdr;
 
 	dcn_route_advance(c->r, c->node, h, &s);
+	if (s.vc == DCN_VC_SPENT)
+		return HDR_TOO_LONG;
 	if (dcn_fabric_hdr_from_state(c->t, &s, &hdr) < 0)
 		return -1;
 	hdr.type = DCN_FT_DATA;
@@ -462,14 +470,18 @@ cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e, uint64_t k0,
 	e->action = action;
 	e->n = (uint8_t)n;
 	e->no_hdr = 0;
+	e->too_long = 0;
 	for (k = 0; k < n; k++) {
-		int local = hop_local(c, &h[k]);
+		int local = hop_local(c, &h[k]), img;
 
 		e->hop[k] = h[k];
 		e->local[k] = (int8_t)local;
 		e->nbr[k] = local >= 0 ? hop_nbr(c, &h[k], local) : DCN_FWD_NBR_UNKNOWN;
-		if (with_hdr && hdr_image(c, st, &h[k], e->hdr[k]) < 0)
+		img = with_hdr ? hdr_image(c, st, &h[k], e->hdr[k]) : 0;
+		if (img < 0)
 			e->no_hdr |= (uint8_t)(1u << k);
+		if (img == HDR_TOO_LONG)
+			e->too_long |= (uint8_t)(1u << k);
 	}
 	e->one_cable = (uint8_t)(action == DCN_FWD_ACT_FORWARD && n == 1 &&
 				 e->local[0] >= 0 && e->nbr[0] == DCN_FWD_NBR_CABLE &&
@@ -640,7 +652,7 @@ decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
 	if (local < 0)
 		return (enum dcn_drop_reason)-local;
 	if (e->no_hdr >> i & 1)
-		return DCN_DROP_NO_ROUTE;
+		return e->too_long >> i & 1 ? DCN_DROP_TOO_LONG : DCN_DROP_NO_ROUTE;
 	d->mac = mac;
 	d->local = local;
 	d->hdr = with_hdr ? e->hdr[i] : NULL;
@@ -693,8 +705,12 @@ decide(struct dcn_fwd_ctx *c, route_fn route, uint64_t k0, uint64_t k1,
 	local = choose(c, &s, frame_draw(c, n, ip, a, b), &i, &d->mac);
 	if (local < 0)
 		return (enum dcn_drop_reason)-local;
-	if (with_hdr && hdr_image(c, &st, &h[i], d->img) < 0)
-		return DCN_DROP_NO_ROUTE;
+	if (with_hdr) {
+		int img = hdr_image(c, &st, &h[i], d->img);
+
+		if (img < 0)
+			return img == HDR_TOO_LONG ? DCN_DROP_TOO_LONG : DCN_DROP_NO_ROUTE;
+	}
 	d->local = local;
 	d->hdr = with_hdr ? d->img : NULL;
 	return DCN_DROP_NONE;
@@ -800,6 +816,11 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 		return why;
 	if (unlikely(d.local == in))
 		return DCN_DROP_LOOP;
+	/* Past its VCs between switches: a loop of tables that disagree
+	 * (DCN_VC_SPENT), dropped before it can hold queues in a cycle. */
+	if (unlikely(ip[8] <= c->router_spent_ttl) && !c->port[in].host &&
+	    !c->port[d.local].host)
+		return DCN_DROP_TOO_LONG;
 	return emit_router(c, m, fi, d.local, d.mac, c->port[in].host, out);
 }
 

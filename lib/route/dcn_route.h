@@ -100,6 +100,14 @@ struct dcn_route_state {
 };
 
 #define DCN_VC_NONE 0xff
+/**
+ * The VC of a route that has used up its rule's VCs: longer than any
+ * route the routing takes (README.md, "Virtual channels"), so on a loop
+ * that tables which do not agree yet closed. The frame is dropped
+ * (too_long): kept on the last VC, two relays bouncing frames at each
+ * other could hold each other's queues full for good.
+ */
+#define DCN_VC_SPENT 0xfe
 /** Virtual channels a route state can name. */
 #define DCN_ROUTE_MAX_VCS 16
 
@@ -181,11 +189,16 @@ int dcn_route_is_address(const struct dcn_router *r, uint32_t v);
 int dcn_route_server_up(const struct dcn_router *r, uint32_t v);
 
 /**
- * Virtual channels this routing's VC rule uses: 2 with NovaCube's
+ * Virtual channels this routing's VC rule uses: pairs for NovaCube's
  * dateline, else one per hop between routing vertices of its longest
- * route (the h-th hop on VC h-1, the last VC taken again beyond).
+ * route (the h-th hop on VC h-1; a longer route is spent), at most the
+ * configured vcs (whose last VC then takes the rest).
  */
 unsigned int dcn_route_vcs(const struct dcn_router *r);
+
+/** The VCs of the routing's own rule, before a configured limit: a route
+ * that needs more is spent (DCN_VC_SPENT). */
+unsigned int dcn_route_rule_vcs(const struct dcn_router *r);
 /** Is the VC rule the hop count (1), or the algorithm's dateline (0)? */
 int dcn_route_vc_by_hops(const struct dcn_router *r);
 
@@ -195,6 +208,8 @@ int dcn_route_vc_by_hops(const struct dcn_router *r);
 struct dcn_cdg_result {
 	uint32_t sources;      /**< source servers explored */
 	uint64_t routes;       /**< route branches delivered */
+	uint64_t spent;        /**< route branches longer than the rule's VCs
+				*   (DCN_VC_SPENT): dropped */
 	uint32_t channels;     /**< (sender, receiver, VC) channels used */
 	uint64_t deps;         /**< dependencies between channels */
 	uint32_t longest;      /**< longest route, hops between routing vertices */

@@ -110,6 +110,7 @@ route_vc_rule(struct dcn_router *r)
 	case DCN_TOPO_TORUS:
 		v = 2 * (p->n + 3);
 		r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
+		r->rule_vcs = r->vcs;
 		r->vc_hops = 0;
 		route_vc_limit(r);
 		return;
@@ -127,6 +128,7 @@ route_vc_rule(struct dcn_router *r)
 		break;
 	}
 	r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
+	r->rule_vcs = r->vcs;
 	r->vc_hops = 1;
 	route_vc_limit(r);
 }
@@ -135,6 +137,12 @@ unsigned int
 dcn_route_vcs(const struct dcn_router *r)
 {
 	return r->vcs;
+}
+
+unsigned int
+dcn_route_rule_vcs(const struct dcn_router *r)
+{
+	return r->rule_vcs;
 }
 
 int
@@ -306,12 +314,19 @@ dcn_route_advance(const struct dcn_router *r, uint32_t cur,
 {
 	if (r->ops->advance != NULL)
 		r->ops->advance(r, cur, h, st);
-	if (r->vc_hops && dcn_topo_is_router(r->t, cur) &&
-	    dcn_topo_is_router(r->t, h->next))
-		st->vc = st->vc == DCN_VC_NONE ? 0 :
-			 st->vc + 1u < r->vcs ? (uint8_t)(st->vc + 1) : st->vc;
-	else if (st->vc != DCN_VC_NONE && st->vc >= r->vcs)
+	if (st->vc == DCN_VC_SPENT) {
+		/* stays spent */
+	} else if (r->vc_hops && dcn_topo_is_router(r->t, cur) &&
+		   dcn_topo_is_router(r->t, h->next)) {
+		unsigned int v = st->vc == DCN_VC_NONE ? 0 : st->vc + 1u;
+
+		/* Fewer VCs asked for (conf.vcs) merge the last ones: the
+		 * header then no longer counts hops past them. */
+		st->vc = v >= r->rule_vcs ? DCN_VC_SPENT :
+			 v < r->vcs ? (uint8_t)v : (uint8_t)(r->vcs - 1);
+	} else if (st->vc != DCN_VC_NONE && st->vc >= r->vcs) {
 		st->vc = (uint8_t)(r->vcs - 1);
+	}
 	if (st->ttl > 0)
 		st->ttl--;
 }

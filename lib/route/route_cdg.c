@@ -204,6 +204,10 @@ explore(struct cdg *g, uint32_t cur, uint32_t dst, const struct dcn_route_state 
 		if (mode == DCN_PICK_PRIORITY && h[i].weight != best)
 			continue;   /* FAR: only the best priority is taken */
 		dcn_route_advance(r, cur, &h[i], &next);
+		if (next.vc == DCN_VC_SPENT) {
+			g->res->spent++;   /* dropped there: no channel */
+			continue;
+		}
 		if (dcn_topo_is_router(r->t, cur) && dcn_topo_is_router(r->t, h[i].next)) {
 			c = channel(g, cur, h[i].next, next.vc);
 			nh++;

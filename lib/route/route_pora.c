@@ -326,7 +326,9 @@ dcn_pora_source_probs(const struct dcn_router *r, uint32_t src, uint32_t dst,
  * than a ring), so every hop takes a higher channel. A hop that would go
  * lower (the first hop out of dimension order, a turn back after a jump
  * or a failure's detour) starts the next class. The classes end at
- * r->vcs / 2; dcn-topo cdg shows the graph acyclic within them.
+ * r->vcs / 2; dcn-topo cdg shows the graph acyclic within them. A route
+ * that needs one more is spent (DCN_VC_SPENT), unless fewer VCs were
+ * asked for than the rule's (conf.vcs), which merge into the last class.
  */
 static void
 nc_vc_advance(const struct dcn_router *r, uint32_t cur,
@@ -338,6 +340,8 @@ nc_vc_advance(const struct dcn_router *r, uint32_t cur,
 	unsigned int dim, dir;
 	uint8_t c[NC_MAX_DIM];
 
+	if (st->vc == DCN_VC_SPENT)
+		return;
 	if (h->port == 2 * p->n) {
 		dim = p->n;
 		dir = 0;
@@ -349,8 +353,13 @@ nc_vc_advance(const struct dcn_router *r, uint32_t cur,
 		unsigned int ld = st->last_dim / 2u, lr = st->last_dim % 2u;
 
 		if (dim < ld || (dim == ld && (dir != lr || dim == p->n))) {
-			if (cls + 1 < classes)
+			if (cls + 1 < classes) {
 				cls++;
+			} else if (r->vcs >= r->rule_vcs) {
+				/* past the last class: a loop (DCN_VC_SPENT) */
+				st->vc = DCN_VC_SPENT;
+				return;
+			}
 			bit = 0;
 		} else if (dim != ld) {
 			bit = 0;

@@ -54,7 +54,9 @@ struct dcn_router {
 	const struct dcn_topo *t;
 	enum dcn_route_algo algo;
 	const struct route_ops *ops;
-	uint8_t vcs;        /* virtual channels of the VC rule */
+	uint8_t vcs;        /* virtual channels of the VC rule, at most
+			     * conf.vcs */
+	uint8_t rule_vcs;   /* the rule's own; a route past them is spent */
 	uint8_t vc_hops;    /* VC rule by hop count (else the algorithm's) */
 	const struct dcn_failset *fail; /* NULL when nothing has failed */
 	struct dcn_route_conf conf;

@@ -346,6 +346,103 @@ test_diamond_router(void **state)
 	dcn_topo_free(t);
 }
 
+/*
+ * A frame whose next hop would take it past its route's VCs is on a loop
+ * (tables that disagree while news of a failure spreads): dropped as
+ * too_long, not kept on the last VC where two relays could hold each
+ * other's queues full for good. Totoro(4,4,1) has 5 VCs: at [0,2], a
+ * frame for [1,1] that came on VC 3 leaves on VC 4, one on VC 4 is
+ * dropped. A Diamond switch reads the hops from the TTL: 5 VCs between
+ * switches, the edge switch's own server still reached past them.
+ */
+static void
+test_too_long_dropped(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("totoro:N=4,n=4,K=1");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "[0,2]"));
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct dcn_fabric_hdr h = { .version = 1, .type = DCN_FT_DATA, .ttl = 9,
+				    .len = 46 };
+	struct dcn_frame_info fi;
+	struct rte_mbuf *m[1], *good;
+	uint16_t out[1];
+	uint8_t f[128], *p;
+	unsigned int base = rte_mempool_in_use_count(mp), vc;
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	good = host_packet(dcn_topo_addr(t, vertex_or_fail(t, "[1,1]")), 1);
+	memset(f, 0, sizeof(f));
+	memcpy(f, &mac0, 6);
+	memcpy(f + 34, rte_pktmbuf_mtod_offset(good, uint8_t *, 14), 46);
+	rte_pktmbuf_free(good);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	h.src = dcn_topo_addr(t, vertex_or_fail(t, "[0,0]"));
+	h.dst = dcn_topo_addr(t, vertex_or_fail(t, "[1,1]"));
+	for (vc = 3; vc <= 4; vc++) {
+		h.vc = (uint8_t)vc;
+		dcn_fabric_write_hdr(f + 14, &h);
+		m[0] = raw(f, 80);
+		assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), vc == 3);
+	}
+	assert_int_equal(out[0], 1);   /* to [1,2] behind switch (1-1) */
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	assert_int_equal(dcn_fabric_classify(p, rte_pktmbuf_data_len(m[0]), 0,
+					     DCN_FABRIC_ETHERTYPE, &fi),
+			 DCN_FC_FABRIC_DATA);
+	assert_int_equal(fi.hdr.vc, 4);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(c->st.transit, 1);
+	assert_int_equal(c->st.drop[DCN_DROP_TOO_LONG], 1);
+	/* The same again, the decision now from the route cache. */
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_TOO_LONG], 2);
+	/* Without a route cache. */
+	dcn_fwd_set_cache(c, NULL, 0);
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, 0, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_TOO_LONG], 3);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+
+	/* Diamond E11: from C11 (port 2) to 10.1.2.2 goes on to E14 (port
+	 * 1). Arriving with TTL 60 it had 4 hops between switches and leaves
+	 * on VC 4; with TTL 59, VC 5: dropped. To its own server (port 3)
+	 * it goes whatever its hops. */
+	t = topo_or_fail("diamond:k=4");
+	r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	tb = dcn_rtable_compile(r, vertex_or_fail(t, "E11"));
+	assert_int_equal(dcn_fwd_init(c, r, tb, DCN_FABRIC_ETHERTYPE, 0), 0);
+	for (vc = 0; vc < 4; vc++)
+		assert_int_equal(dcn_fwd_add_port(c, (int)vc, vc == 3, &mac0), (int)vc);
+	m[0] = host_packet(0x0a010202, 7);
+	p = rte_pktmbuf_mtod(m[0], uint8_t *);
+	dcn_ipv4_set_ttl(p + 14, 60);
+	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 1);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(dcn_fwd_router_vc(p[22]), 4);
+	rte_pktmbuf_free(m[0]);
+	m[0] = host_packet(0x0a010202, 7);
+	dcn_ipv4_set_ttl(rte_pktmbuf_mtod_offset(m[0], uint8_t *, 14), 59);
+	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_TOO_LONG], 1);
+	m[0] = host_packet(0x0a010102, 7);
+	dcn_ipv4_set_ttl(rte_pktmbuf_mtod_offset(m[0], uint8_t *, 14), 50);
+	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 1);
+	assert_int_equal(out[0], 3);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 /* Send n host packets to dst in on port 5 (the host port of a 2D
  * NovaCube node), one flow each when flows is set, else all one flow;
  * count them by output port in cnt. */
@@ -955,6 +1052,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_bad_frames_dropped),
 		cmocka_unit_test(test_encap_transit_decap),
 		cmocka_unit_test(test_diamond_router),
+		cmocka_unit_test(test_too_long_dropped),
 		cmocka_unit_test(test_pora_per_packet),
 		cmocka_unit_test(test_port_down_alternates),
 		cmocka_unit_test(test_detour_goes_to_proxy),

@@ -284,6 +284,74 @@ test_dor(void **state)
 	dcn_topo_free(t);
 }
 
+/*
+ * A route past its rule's VCs is spent (DCN_VC_SPENT) rather than kept on
+ * the last VC, where two relays bouncing frames at each other (tables
+ * that disagree for a moment) could hold each other's queues full for
+ * good: by hop count, one hop beyond the last VC; by NovaCube's dateline,
+ * one break of order beyond the last class. Fewer VCs asked for merge
+ * the last ones instead, as before.
+ */
+static void
+test_vcs_spent(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("totoro:N=4,n=4,K=1");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	struct dcn_route_conf conf = { .algo = DCN_ALGO_DEFAULT, .vcs = 3 };
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_router *r3 = dcn_router_create_conf(t, &conf, err, sizeof(err));
+	uint32_t a = vertex_or_fail(t, "[0,2]"), b = vertex_or_fail(t, "[2,2]");
+	struct dcn_hop ab = { .next = b, .via = 21, .port = 1, .weight = 1 };
+	struct dcn_hop ba = { .next = a, .via = 21, .port = 1, .weight = 1 };
+	struct dcn_route_state st;
+	unsigned int hops;
+
+	(void)state;
+	assert_non_null(r3);
+	assert_int_equal(dcn_route_rule_vcs(r), 5);   /* 2K + 3 */
+	assert_int_equal(dcn_route_vcs(r3), 3);
+	assert_int_equal(dcn_route_rule_vcs(r3), 5);
+	/* [0,2] and [2,2] bouncing a frame for [1,1]: VC 0 .. 4, then spent. */
+	dcn_route_state_init(r, a, vertex_or_fail(t, "[1,1]"), &st);
+	for (hops = 0; hops < 5; hops++) {
+		dcn_route_advance(r, hops % 2 ? b : a, hops % 2 ? &ba : &ab, &st);
+		assert_int_equal(st.vc, hops);
+	}
+	dcn_route_advance(r, b, &ba, &st);
+	assert_int_equal(st.vc, DCN_VC_SPENT);
+	dcn_route_advance(r, a, &ab, &st);
+	assert_int_equal(st.vc, DCN_VC_SPENT);
+	/* Three VCs asked for: the last takes every later hop. */
+	dcn_route_state_init(r3, a, vertex_or_fail(t, "[1,1]"), &st);
+	for (hops = 0; hops < 8; hops++) {
+		dcn_route_advance(r3, hops % 2 ? b : a, hops % 2 ? &ba : &ab, &st);
+		assert_int_equal(st.vc, hops < 3 ? hops : 2);
+	}
+	dcn_router_free(r3);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+
+	/* DOR on a 2D torus: n + 3 = 5 classes of two VCs. Bouncing along
+	 * x, each turn back is a break of order: a new class, until the
+	 * fifth turn finds none left. */
+	t = topo_or_fail("torus:k=8,n=2");
+	r = router_or_fail(t, DCN_ALGO_DOR);
+	a = vertex_or_fail(t, "(3,3)");
+	b = vertex_or_fail(t, "(4,3)");
+	ab = (struct dcn_hop){ .next = b, .via = DCN_ROUTE_NONE, .port = 0, .weight = 1 };
+	ba = (struct dcn_hop){ .next = a, .via = DCN_ROUTE_NONE, .port = 1, .weight = 1 };
+	assert_int_equal(dcn_route_rule_vcs(r), 10);
+	dcn_route_state_init(r, a, vertex_or_fail(t, "(6,6)"), &st);
+	for (hops = 0; hops < 5; hops++) {
+		dcn_route_advance(r, hops % 2 ? b : a, hops % 2 ? &ba : &ab, &st);
+		assert_int_equal(st.vc, 2 * hops);     /* class = turns so far */
+	}
+	dcn_route_advance(r, b, &ba, &st);
+	assert_int_equal(st.vc, DCN_VC_SPENT);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 struct far_row {
 	const char *dest, *mask, *next;
 };
@@ -740,6 +808,7 @@ main(void)
 		cmocka_unit_test(test_pora_walks),
 		cmocka_unit_test(test_pora_literal_revisits),
 		cmocka_unit_test(test_dor),
+		cmocka_unit_test(test_vcs_spent),
 		cmocka_unit_test(test_cdg),
 		cmocka_unit_test(test_far_brt_paper),
 		cmocka_unit_test(test_far_priorities),

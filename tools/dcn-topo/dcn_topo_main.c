@@ -465,13 +465,14 @@ cmd_cdg(const char *spec, const struct opts *o)
 	if (o->json) {
 		printf("{\"spec\": \"%s\", \"algo\": \"%s\", \"vc_rule\": \"%s\", "
 		       "\"vcs\": %u, \"vcs_used\": %u, \"sources\": %u, "
-		       "\"routes\": %" PRIu64 ", \"channels\": %u, "
+		       "\"routes\": %" PRIu64 ", \"too_long\": %" PRIu64 ", "
+		       "\"channels\": %u, "
 		       "\"dependencies\": %" PRIu64 ", \"longest_route\": %u, "
 		       "\"acyclic\": %s, \"cycle\": [", dcn_topo_spec(t),
 		       dcn_route_algo_name(dcn_router_algo(r)),
 		       dcn_route_vc_by_hops(r) ? "hops" : "dateline", res.vcs,
-		       res.vcs_used, res.sources, res.routes, res.channels, res.deps,
-		       res.longest, res.cycle_len ? "false" : "true");
+		       res.vcs_used, res.sources, res.routes, res.spent, res.channels,
+		       res.deps, res.longest, res.cycle_len ? "false" : "true");
 	} else {
 		printf("%s (%s): VC rule %s, %u VCs (%u used); %u sources, %" PRIu64
 		       " route branches, longest %u hops between routing vertices\n"
@@ -481,6 +482,9 @@ cmd_cdg(const char *spec, const struct opts *o)
 		       res.vcs, res.vcs_used, res.sources, res.routes, res.longest,
 		       res.channels, res.deps,
 		       res.cycle_len ? "a cycle" : "acyclic");
+		if (res.spent)
+			printf("%" PRIu64 " route branches longer than the VCs allow: "
+			       "dropped as too_long\n", res.spent);
 	}
 	for (i = 0; i < res.cycle_len && i < DCN_CDG_CYCLE_MAX; i++) {
 		char a[DCN_TOPO_NAME_LEN], b[DCN_TOPO_NAME_LEN];
