@@ -339,9 +339,10 @@ void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
  * They are freed as if they had (counted in lost_in), so the peer gets
  * their credits back. A count made in another epoch of this node is
  * ignored.
+ * @return the frames so freed.
  */
-void dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
-			const struct dcn_fc_credit *cr);
+uint32_t dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
+			    const struct dcn_fc_credit *cr);
 
 /** The credit frame a link's receiver would send now. */
 void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,

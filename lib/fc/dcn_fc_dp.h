@@ -58,6 +58,14 @@ extern "C" {
 struct dcn_fc_dp_port {
 	struct dcn_port *port;
 	uint32_t owner;          /**< worker that serves its queues */
+	/** Something may wait in the port's input queues (held frames
+	 * included) / output queues: set by whoever queues a frame, cleared
+	 * by the owner before it looks, so that a pass over ports with
+	 * nothing queued (the rule while nothing pushes back: cut-through)
+	 * costs a load each instead of a look at every channel. */
+	uint32_t in_waiting;
+	uint32_t out_waiting;
+	uint32_t send_turn;      /**< the owner's: which channel sends first */
 } __rte_cache_aligned;
 
 /** A node's link as the data path sends on it. */
@@ -68,6 +76,10 @@ struct dcn_fc_dp_link {
 	/* the port owner's credit announcements */
 	uint64_t credit_tsc;     /**< when the last went out */
 	uint32_t credit_repeats; /**< same state announced again */
+	/** the owner's: frames freed on the link, all VCs, and that count
+	 * when it was last announced (a batch is due only past it) */
+	uint32_t freed_total;
+	uint32_t announced_total;
 	uint32_t auth_seq;       /**< with a fabric key: the last signed */
 	/** with a fabric key: the newest credit frame taken from the peer
 	 * (the one worker that takes the link's credits) */
@@ -97,7 +109,6 @@ struct dcn_fc_worker {
 	struct rte_mbuf *(*stage)[DCN_FC_BURST_MAX];
 	uint16_t (*stage_src)[DCN_FC_BURST_MAX]; /**< their input channels */
 	uint16_t *stage_n;
-	uint64_t sends;               /**< send steps: which VC goes first */
 	uint64_t overflow;            /**< output queue refused: a bug */
 };
 

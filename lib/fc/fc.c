@@ -368,15 +368,16 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 	dcn_fc_chan(fn, link, 0)->credit_rx++;
 }
 
-void
+uint32_t
 dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 		   const struct dcn_fc_credit *cr)
 {
+	uint32_t repaired = 0;
 	unsigned int vc;
 
 	if (link >= fn->n_links || cr->n_vcs < fn->n_vcs ||
 	    cr->sent_epoch != fn->epoch)
-		return;
+		return 0;
 	for (vc = 0; vc < fn->n_vcs; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
 		int32_t missing = (int32_t)(cr->sent[vc] - c->freed -
@@ -388,10 +389,12 @@ dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 		if (missing <= 0)
 			continue;
 		c->lost_in += (uint32_t)missing;
+		repaired += (uint32_t)missing;
 		__atomic_store_n(&c->freed, c->freed + (uint32_t)missing,
 				 __ATOMIC_RELEASE);
 	}
 	dcn_fc_chan(fn, link, 0)->repairs = 1;
+	return repaired;
 }
 
 void

@@ -253,7 +253,8 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 		/* The peer's sent counts, read against the input queues by
 		 * the one worker that keeps them (between its passes). */
 		if (x->dp->port[local].owner == x->w->idx)
-			dcn_fc_credit_sent(fn, (uint16_t)link, &cr);
+			x->dp->link[link].freed_total +=
+				dcn_fc_credit_sent(fn, (uint16_t)link, &cr);
 		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
 	}
 	rte_pktmbuf_free(m);
@@ -442,6 +443,7 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	n -= k;
 	m += k;
 	k = rte_ring_enqueue_burst(c->out_q, (void **)m, n, NULL);
+	__atomic_store_n(&x->dp->port[o].out_waiting, 1, __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
 		x->w->overflow += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);
@@ -611,13 +613,19 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 	for (w = 0; w < nw; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b));
-	if (ps->done)
+	if (ps->done) {
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
+		x->dp->link[(in - x->dp->fn->chan) / x->dp->fn->n_vcs].freed_total += ps->done;
+	}
 	/* The held list's blocked outputs, for the next pass's check; read
 	 * only while frames are held, and every pass that leaves some held
 	 * ends here. */
-	if (in->held_n != 0)
+	if (in->held_n != 0) {
 		memcpy(in->held_blocked, ps->blocked.w, nw * sizeof(uint64_t));
+		__atomic_store_n(&x->dp->port[x->dp->fn->link_port[(in - x->dp->fn->chan) /
+								   x->dp->fn->n_vcs]].in_waiting,
+				 1, __ATOMIC_RELEASE);
+	}
 }
 
 /* Has any output channel that blocked input in_idx room again? */
@@ -669,6 +677,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 			return;
 	}
 	k = rte_ring_enqueue_burst(ch->in_q, (void **)m, n, NULL);
+	__atomic_store_n(&x->dp->port[in].in_waiting, 1, __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
 		x->st[in].in_drop += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);
@@ -793,9 +802,16 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 	struct dcn_fc_node *fn = x->dp->fn;
 	uint32_t in_idx = dcn_fc_port_chan0(fn, local);
 	uint32_t end = dcn_fc_port_chan_end(fn, local);
+	uint32_t *waiting = &x->dp->port[local].in_waiting;
 	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
 
+	if (!__atomic_load_n(waiting, __ATOMIC_ACQUIRE))
+		return 0;
+	/* Cleared before the look: a frame queued after it sets it again
+	 * for the next pass. */
+	__atomic_store_n(waiting, 0, __ATOMIC_RELAXED);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (; in_idx < end; in_idx++) {
 		struct dcn_fc_chan *in = &fn->chan[in_idx];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
@@ -838,6 +854,9 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 		}
 		pass_end(x, in, &ps);
 		total += ps.done;
+		/* Left in the ring (more than a pass takes): look again. */
+		if (!rte_ring_empty(in->in_q))
+			__atomic_store_n(waiting, 1, __ATOMIC_RELAXED);
 	}
 	return total;
 }
@@ -876,16 +895,22 @@ unsigned int
 dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
+	struct dcn_fc_dp_port *pp = &x->dp->port[local];
 	uint32_t first = dcn_fc_port_chan0(fn, local);
 	uint32_t count = dcn_fc_port_chan_end(fn, local) - first, i, k0;
-	unsigned int total = 0;
+	unsigned int total = 0, left = 0;
 
-	if (unlikely(__atomic_load_n(&x->dp->port[local].port->link_down,
-				     __ATOMIC_ACQUIRE)))
+	if (!__atomic_load_n(&pp->out_waiting, __ATOMIC_ACQUIRE))
+		return 0;
+	/* Cleared before the look, as dcn_fc_route does. */
+	__atomic_store_n(&pp->out_waiting, 0, __ATOMIC_RELAXED);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (unlikely(__atomic_load_n(&pp->port->link_down, __ATOMIC_ACQUIRE)))
 		return flush_down(x, local);
 	/* Take turns at which channel goes first, so none starves the
 	 * others. */
-	k0 = (uint32_t)(x->w->sends++ % count);
+	k0 = pp->send_turn < count ? pp->send_turn : 0;
+	pp->send_turn = k0 + 1;
 	for (i = 0; i < count; i++, k0 = k0 + 1 < count ? k0 + 1 : 0) {
 		struct dcn_fc_chan *c = &fn->chan[first + k0];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
@@ -903,7 +928,10 @@ dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 		rte_ring_dequeue_finish(c->out_q, sent);
 		ic_return(c, src, 0, sent);
 		total += sent;
+		left |= !rte_ring_empty(c->out_q);
 	}
+	if (left)
+		__atomic_store_n(&pp->out_waiting, 1, __ATOMIC_RELAXED);
 	return total;
 }
 
@@ -931,6 +959,18 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	int due = 0, changed = 0;
 	uint8_t *f;
 
+	uint32_t fresh = lk->freed_total - lk->announced_total;
+
+	/* What the full check below would find, in two compares: no VC
+	 * can have a batch freed while all of them together have not;
+	 * before the refresh interval nothing else is due, and after it,
+	 * with nothing freed (fresh 0: no VC changed) and the repeats
+	 * done, only the slow refresh is. */
+	if (fresh < dp->credit_batch &&
+	    (since < dp->credit_refresh_tsc ||
+	     (fresh == 0 && lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
+	      since < 100 * dp->credit_refresh_tsc)))
+		return;
 	/* The cable's peer, or everyone on it until a hello names the peer;
 	 * behind a switch, the neighbour alone (a frame to all would speak
 	 * for every link of the segment): none until its MAC is known. */
@@ -959,6 +999,7 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 		return;
 	lk->credit_tsc = now;
 	lk->credit_repeats = changed ? 0 : lk->credit_repeats + 1;
+	lk->announced_total = lk->freed_total;
 	dcn_fc_credit_state(fn, link, &cr);
 	for (vc = 0; vc < fn->n_vcs; vc++)
 		dcn_fc_chan(fn, link, vc)->announced = cr.freed[vc];
