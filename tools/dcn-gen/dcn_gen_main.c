@@ -78,7 +78,11 @@ usage(FILE *f)
 		"  --resolution PCT  stop when the bounds are this close (default 1)\n"
 		"  --max-trials N    at most N trials (default 16)\n"
 		"  --credits         answer a dcnfwd's NovaCube credits on --rx, as\n"
-		"                    the next relay would (flow control on)\n");
+		"                    the next relay would (flow control on)\n"
+		"  --obey-credits    send fabric frames only while the device's\n"
+		"                    credit frames on --tx leave room on their VC,\n"
+		"                    as the relay before it would (nothing before\n"
+		"                    the first; held frames count as refused)\n");
 }
 
 static void
@@ -235,13 +239,14 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 		for (i = 0; i < r.n_trials; i++)
 			printf("%s{\"rate_pps\": %.0f, \"offered\": %lu, "
 			       "\"received\": %lu, \"refused\": %lu, "
-			       "\"skipped\": %lu, \"skips\": %lu, "
+			       "\"skipped\": %lu, \"skips\": %lu, \"held\": %lu, "
 			       "\"passed\": %s}", i ? ", " : "",
 			       r.trial[i].rate_pps, (unsigned long)r.trial[i].offered,
 			       (unsigned long)r.trial[i].received,
 			       (unsigned long)r.trial[i].refused,
 			       (unsigned long)r.trial[i].skipped,
 			       (unsigned long)r.trial[i].skips,
+			       (unsigned long)r.trial[i].held,
 			       r.trial[i].passed ? "true" : "false");
 		printf("]}\n");
 	} else {
@@ -308,6 +313,7 @@ main(int argc, char **argv)
 		{ "resolution", required_argument, NULL, 'E' },
 		{ "max-trials", required_argument, NULL, 'N' },
 		{ "credits", no_argument, NULL, 'C' },
+		{ "obey-credits", no_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -448,6 +454,9 @@ main(int argc, char **argv)
 		case 'C':
 			gs.credits = 1;
 			break;
+		case 'O':
+			gs.obey = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -458,6 +467,15 @@ main(int argc, char **argv)
 	}
 	if (tx_dev == NULL && rx_dev == NULL) {
 		fprintf(stderr, "dcn-gen: give --tx and/or --rx (--help)\n");
+		return 2;
+	}
+	if ((gs.credits || gs.obey) && !search) {
+		fprintf(stderr, "dcn-gen: --credits and --obey-credits go with --search\n");
+		return 2;
+	}
+	if (gs.obey && fabric_spec == NULL) {
+		fprintf(stderr, "dcn-gen: --obey-credits needs --fabric (credits are "
+			"for fabric frames)\n");
 		return 2;
 	}
 	if (search && (tx_dev == NULL || rx_dev == NULL)) {

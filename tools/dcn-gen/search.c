@@ -31,6 +31,14 @@
  * With credits on, the sink plays a relay's input queue for a dcnfwd
  * that sends under NovaCube credits: it announces what it freed, per VC,
  * after every credit batch, as dcnfwd itself does.
+ *
+ * With obey, the sender plays the relay before the device: it sends a
+ * fabric frame only while the device's credit frames (on the port we
+ * send on) leave room on the frame's VC, as dcnfwd would, so that a
+ * device under flow control is measured on what it forwards, not on
+ * frames it reads only to drop at a full input queue. Nothing is sent
+ * before the first credit frame; a frame held back for credits is
+ * refused (the device's backpressure).
  */
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +61,14 @@
  * not running, not just slow; what fell due meanwhile is skipped. */
 #define PACE_SKIP_US 20
 
+/* What the device grants us, per VC, in its own count of arrivals. */
+struct tx_credit {
+	int known;              /* a credit frame came */
+	uint32_t epoch;
+	uint32_t limit[DCN_FC_MAX_VCS];   /* freed + grant */
+	uint32_t sent[DCN_FC_MAX_VCS];    /* as the device counts arrivals */
+};
+
 struct sink {
 	uint32_t tag;
 	uint64_t rx;            /* frames of this trial */
@@ -60,7 +76,71 @@ struct sink {
 	uint32_t freed[DCN_FC_MAX_VCS];
 	uint32_t announced[DCN_FC_MAX_VCS];
 	uint64_t announce_tsc;
+	struct tx_credit tx;
 };
+
+/* A credit frame from the device on the port we send on. A new epoch
+ * (its first frame, or a restart) starts our count at what it says
+ * arrived: nothing of ours is in flight then. */
+static void
+take_tx_credit(struct tx_credit *c, const uint8_t *p, uint32_t len)
+{
+	struct dcn_fc_credit cr;
+	unsigned int vc;
+
+	if (len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_FC_CREDIT_MIN_LEN)
+		return;
+	dcn_fc_read_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+			   len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN, &cr);
+	if (!c->known || cr.epoch != c->epoch) {
+		memset(c->sent, 0, sizeof(c->sent));
+		for (vc = 0; vc < cr.n_vcs; vc++)
+			c->sent[vc] = cr.arrived[vc];
+		c->epoch = cr.epoch;
+		c->known = 1;
+	}
+	memset(c->limit, 0, sizeof(c->limit));
+	for (vc = 0; vc < cr.n_vcs; vc++)
+		c->limit[vc] = cr.freed[vc] + cr.grant;
+	/* VCs it keeps no queue for: none granted (limit = sent) */
+	for (; vc < DCN_FC_MAX_VCS; vc++)
+		c->limit[vc] = c->sent[vc];
+}
+
+/* How many of the n frames from next on the device has credits for
+ * (stopping at the first it has none for: frames keep their order). */
+static unsigned int
+tx_allowed(const struct gen_search *s, const struct tx_credit *c,
+	   unsigned int next, unsigned int n)
+{
+	uint32_t want[DCN_FC_MAX_VCS] = { 0 };
+	unsigned int i;
+
+	if (!c->known)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(s->frames[next], const uint8_t *);
+		unsigned int vc = dcn_fabric_vc_of(p[DCN_ETHER_HDR_LEN + 1]);
+
+		if ((int32_t)(c->limit[vc] - c->sent[vc] - want[vc]) <= 0)
+			break;
+		want[vc]++;
+		next = next + 1 == s->n_frames ? 0 : next + 1;
+	}
+	return i;
+}
+
+static void
+tx_sent(const struct gen_search *s, struct tx_credit *c, struct rte_mbuf **m,
+	unsigned int n)
+{
+	unsigned int i;
+
+	(void)s;
+	for (i = 0; i < n; i++)
+		c->sent[dcn_fabric_vc_of(rte_pktmbuf_mtod(m[i], const uint8_t *)
+					 [DCN_ETHER_HDR_LEN + 1])]++;
+}
 
 static void
 write_tag(struct rte_mbuf *const *f, unsigned int n, uint32_t tag)
@@ -161,6 +241,15 @@ sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
 	if (s->txp != s->rxp) {
 		uint16_t back = rte_eth_rx_burst(s->txp, 0, m, SEARCH_BURST);
 
+		for (i = 0; s->obey && i < back; i++) {
+			const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+			uint32_t len = rte_pktmbuf_data_len(m[i]);
+
+			if (len >= DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN &&
+			    dcn_fabric_get16(p + 12) == s->ethertype &&
+			    (p[14] & 0x0f) == DCN_FT_CREDIT)
+				take_tx_credit(&k->tx, p, len);
+		}
 		if (back)
 			rte_pktmbuf_free_bulk(m, back);
 	}
@@ -182,7 +271,7 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
       struct gen_trial *t)
 {
 	uint64_t hz = s->hz, start, stop_tx, stop, now;
-	uint64_t sent = 0, refused = 0, skipped = 0, skips = 0, last;
+	uint64_t sent = 0, refused = 0, skipped = 0, skips = 0, held = 0, last;
 	uint64_t away = hz / 1000000 * PACE_SKIP_US;
 	unsigned int next = 0;
 
@@ -217,14 +306,21 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 					      total - sent - refused - skipped : 0;
 				due = RTE_MIN(due, (uint64_t)SEARCH_BURST);
 			}
+			/* With obey: the frames the device has credits for;
+			 * the rest of due is refused, as a full ring would. */
+			uint64_t go = s->obey ? tx_allowed(s, &k->tx, next, (unsigned int)due) : due;
+
 			for (i = 0; i < due; i++) {
 				m[i] = s->frames[next];
 				next = next + 1 == s->n_frames ? 0 : next + 1;
 				rte_mbuf_refcnt_update(m[i], 1);
 			}
-			took = due ? rte_eth_tx_burst(s->txp, 0, m, (uint16_t)due) : 0;
+			took = go ? rte_eth_tx_burst(s->txp, 0, m, (uint16_t)go) : 0;
 			for (i = took; i < due; i++)
 				rte_mbuf_refcnt_update(m[i], -1);
+			if (s->obey)
+				tx_sent(s, &k->tx, m, took);
+			held += due - go;
 			sent += took;
 			/* Even at full load: a frame the device had no room
 			 * for is one a NIC would have dropped. */
@@ -240,6 +336,7 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 	t->refused = refused;
 	t->skipped = skipped;
 	t->skips = skips;
+	t->held = held;
 	t->passed = k->rx >= t->offered && refused == 0;
 	t->offered_pps = (double)t->offered / s->trial_s;
 }

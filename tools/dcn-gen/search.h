@@ -24,6 +24,8 @@ struct gen_search {
 	double resolution;           /* stop when hi - lo <= this x hi */
 	unsigned int max_trials;
 	int credits;                 /* return NovaCube credits on rxp */
+	int obey;                    /* send only what the device's credit
+				      * frames on txp allow (fabric frames) */
 	uint16_t ethertype;
 	uint32_t epoch;
 	volatile int *quit;
@@ -34,6 +36,8 @@ struct gen_trial {
 	double offered_pps;          /* what the generator managed */
 	uint64_t offered, received, refused;
 	uint64_t skipped;            /* not offered: the generator was away */
+	uint64_t held;               /* not sent for want of credits (with
+				      * obey; counted in refused) */
 	uint64_t skips;              /* times it was */
 	int passed;
 };
