@@ -14,6 +14,7 @@ PKGS=(
 	iproute2 procps python3 bpftool               # fabric scripts
 	iperf3 iputils-ping                           # fabric tests: kernel traffic
 	gnuplot-nox                                   # benchmark plots
+	valgrind                                      # instructions per frame (callgrind)
 	graphviz                                      # dcn-plan's fabric pictures
 	prometheus tshark                             # tests: promtool, the dissector
 )

@@ -34,11 +34,18 @@ ratio of two searches a minute apart compares phases. --pairs N runs
 instead N rounds of one short full-load trial per device in turn and
 gives each ratio as the median [min-max] of the N ratios of neighbouring
 trials (pairs.csv, pairs.json).
+--instructions counts instead what each device's forwarding thread
+executes per frame forwarded, under callgrind, at full load, the passes
+of its loop that found no frame taken out (count_instructions says
+how): dcnfwd transit, ingress and egress with flow control on and off,
+testpmd io and l3fwd, at the first size (instructions.csv). Unlike a
+rate, this figure does not move with the machine's phases.
 Nothing is asserted about speed; exit 1 only when a run fails, 77 when it
-cannot run here (not root, no hugepages, no memif).
+cannot run here (not root, no hugepages, no memif, no valgrind).
 
   zero_loss.py --build BUILD [--sizes 64,128,...] [--trial SEC] [--out DIR]
   zero_loss.py --build BUILD --sizes 64 --pairs 10 --trial 1 --same-wire
+  zero_loss.py --build BUILD --sizes 64 --instructions [--window SEC]
 """
 import argparse
 import importlib.machinery
@@ -48,6 +55,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -189,17 +197,24 @@ enabled = %s
             west, east, host = (self.memif(0, "west", "client"),
                                 self.memif(1, "east", "client"),
                                 self.memif(2, "host", "client"))
-            credits = ["--credits"] if self.a.flow_control == "on" else []
+            fc = self.a.flow_control == "on"
+            # The sink answers credits as the next relay would; the
+            # sender obeys the device's, as the relay before it would
+            # (a device is then measured on what it forwards, not on
+            # frames it reads to drop at a full input queue).
+            credits = ["--credits"] if fc else []
+            obey = ["--obey-credits"] if fc and not self.a.disobey else []
             src, dut_addr = self.addr[PREV_NODE], self.addr[DUT_NODE]
             if dut == "dcnfwd-transit":
                 gen = ["--tx", west, "--rx", east, "--fabric", SPEC, "--src", src,
-                       "--dst", ",".join(self.transit_dst), "--pattern", "list"] + credits
+                       "--dst", ",".join(self.transit_dst), "--pattern", "list"] + \
+                      credits + obey
             elif dut == "dcnfwd-ingress":
                 gen = ["--tx", host, "--rx", east, "--src", dut_addr,
                        "--dst", ",".join(self.ingress_dst), "--pattern", "list"] + credits
             else:
                 gen = ["--tx", west, "--rx", host, "--fabric", SPEC, "--src", src,
-                       "--dst", dut_addr]
+                       "--dst", dut_addr] + obey
             ready = (" up: ", logf.name)
         else:
             vdevs = ["--vdev", self.memif(0, "p0", "server"),
@@ -460,6 +475,247 @@ def run_pairs(a, b, duts, sizes):
     return 0
 
 
+def telemetry(prefix, cmd):
+    """A DPDK process's reply to cmd on its telemetry socket (every EAL
+    application has one: testpmd and l3fwd too), None when it cannot."""
+    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+            s.settimeout(20)       # a device under valgrind answers slowly
+            s.connect(path)
+            hello = json.loads(s.recv(1024))
+            s.send(cmd.encode())
+            return json.loads(s.recv(hello.get("max_output_len", 16384)))[cmd.split(",")[0]]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def callgrind_threads(work, pid, part):
+    """{thread: (instructions, {function: calls})} of dump part of process
+    pid (one file per thread, --separate-threads=yes), the calls counted
+    only into the memif driver (--compress-strings=no: names in full)."""
+    out = {}
+    for name in os.listdir(work):
+        if not name.startswith("cg.%d." % pid):
+            continue
+        head, calls, cob, cfn = {}, {}, "", None
+        with open(os.path.join(work, name), errors="replace") as f:
+            for line in f:
+                if line.startswith("cob="):
+                    cob = line[4:]
+                elif line.startswith("cfn="):
+                    cfn = line[4:].strip()
+                elif line.startswith("calls="):
+                    if "memif" in cob and cfn:
+                        calls[cfn] = calls.get(cfn, 0) + int(line[6:].split()[0])
+                    cob = ""
+                elif not line[:1].isdigit() and not line.startswith("+") and \
+                        not line.startswith("-"):
+                    k, sep, v = line.partition(":")
+                    if sep and k in ("part", "thread", "summary", "totals"):
+                        head.setdefault(k, v.strip())
+        if head.get("part") == str(part) and ("summary" in head or "totals" in head):
+            out[int(head.get("thread", 1))] = (
+                int((head.get("summary") or head["totals"]).split()[0]), calls)
+    return out
+
+
+# The RX queues a pass of each device's loop polls (dcnfwd: west, east
+# and host; testpmd io and l3fwd: both ports), and a peer's burst.
+POLLS = {"dcnfwd-transit": 3, "dcnfwd-ingress": 3, "dcnfwd-egress": 3,
+         "testpmd-io": 2, "l3fwd": 2}
+PEER_BURST = 32
+
+
+def port_of(prefix, name):
+    """The ethdev id of the port named name (net_memif1) in a process."""
+    for pid in telemetry(prefix, "/ethdev/list") or []:
+        info = telemetry(prefix, "/ethdev/info,%d" % pid) or {}
+        if info.get("name") == name:
+            return pid
+    return None
+
+
+# What each device's frames leave by (the generator's --rx): its memif
+# index, named net_memifN in the device.
+OUT_MEMIF = {"dcnfwd-transit": 1, "dcnfwd-ingress": 1, "dcnfwd-egress": 2,
+             "testpmd-io": 1, "l3fwd": 1}
+
+
+def count_instructions(a, b, dut, size, work):
+    """What dut's forwarding thread executes per frame at full load,
+    under callgrind, idle passes of its loop left out.
+
+    One generator runs throughout (a device under valgrind takes long to
+    accept a memif connection), stopped (SIGSTOP) at both ends of the
+    window until the device has worked off what it had: the window
+    starts and ends idle, so its frames are exactly the output port's
+    count between them. The idle passes inside it (while the device
+    drains, and the commands take effect) are taken out at the cost of
+    an idle pass, measured in an idle window of the same process just
+    after. A pass polls each RX queue once, so the passes are the calls
+    to the memif receive function (callgrind counts them; idle, it is
+    the one function of the driver a pass calls) over the queues; the
+    busy ones are dcnfwd's own count (/dcn/stats), or for testpmd and
+    l3fwd frames / 32, their bursts being full at full load under
+    callgrind."""
+    b.n += 1
+    prefixes = ["dcn-zl-d%d-%d" % (os.getpid(), b.n),
+                "dcn-zl-g%d-%d" % (os.getpid(), b.n)]
+    a.wrap = ("valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes "
+              "--compress-strings=no "
+              "--callgrind-out-file=%s/cg.%%p" % work)
+    p = g = None
+    ctl = lambda *args: subprocess.run(["callgrind_control"] + list(args) + [str(p.pid)],
+                                       capture_output=True, text=True, timeout=120)
+
+    def stats():
+        """dcnfwd's loop counts ({} from a peer, which has none)."""
+        if not dut.startswith("dcnfwd"):
+            return {}
+        for _ in range(10):
+            st = telemetry(prefixes[0], "/dcn/stats") or {}
+            if "worker_loops" in st:
+                return st
+            time.sleep(1)
+        raise RuntimeError("no /dcn/stats from %s" % dut)
+
+    def out_count():
+        """The frames forwarded once the count stops moving: dcnfwd's own
+        (its port also sends credit frames now and then), else the
+        output port's."""
+        last = None
+        for _ in range(60):
+            if dut.startswith("dcnfwd"):
+                st = stats()
+                n = st["transit"] + st["encap"] + st["decap"]
+            else:
+                st = telemetry(prefixes[0], "/ethdev/stats,%d" % port)
+                n = st.get("opackets") if st else None
+            if n is not None and n == last:
+                return n
+            last = n
+            time.sleep(0.5)
+        raise RuntimeError("%s: output count never settled" % dut)
+
+    try:
+        p, gen_args = b.start_dut(dut, prefixes[0])
+        port = port_of(prefixes[0], "net_memif%d" % OUT_MEMIF[dut])
+        if port is None:
+            raise RuntimeError("%s: no port net_memif%d" % (dut, OUT_MEMIF[dut]))
+        g = subprocess.Popen([b.gen] + b.eal("0", 256, prefixes[1]) + ["--"] + gen_args +
+                             # one long full-load trial, whose sink answers
+                             # credits (--credits)
+                             ["--size", str(size - 4), "--rate", "0", "--search",
+                              "--max-trials", "1", "--trial", "3600", "--json",
+                              "--link-wait", "300"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        end, first = time.time() + 300, None
+        while time.time() < end:
+            n = (telemetry(prefixes[0], "/ethdev/stats,%d" % port) or {}).get("opackets")
+            if n is not None and first is None:
+                first = n
+            elif n is not None and n > first:
+                break
+            time.sleep(1)
+        else:
+            raise RuntimeError("%s forwards nothing under callgrind" % dut)
+        if ctl("-i", "on").returncode != 0:
+            raise RuntimeError("callgrind_control -i on %d failed" % p.pid)
+        time.sleep(3)                          # warm-up, not counted
+        g.send_signal(signal.SIGSTOP)
+        f0 = out_count()
+        s0 = stats()
+        ctl("-z")
+        t0 = time.time()
+        g.send_signal(signal.SIGCONT)
+        time.sleep(a.window)
+        g.send_signal(signal.SIGSTOP)
+        f1 = out_count()
+        s1 = stats()
+        ctl("-d")
+        window = time.time() - t0
+        ctl("-z")
+        time.sleep(5)                          # the idle pass's cost
+        ctl("-d")
+        busy, idle = callgrind_threads(work, p.pid, 1), callgrind_threads(work, p.pid, 2)
+        if not busy or not idle:
+            raise RuntimeError("no callgrind dump of %s" % dut)
+        # The forwarding thread: the one that executed most.
+        w = max(busy, key=lambda t: busy[t][0])
+        # The memif receive function: idle, a pass calls nothing else of
+        # the driver (no symbol: named by its address).
+        rx = max(idle[w][1], key=idle[w][1].get) if idle[w][1] else None
+        if rx is None:
+            raise RuntimeError("%s: no call into the memif driver counted" % dut)
+        frames = f1 - f0
+        passes = busy[w][1].get(rx, 0) / POLLS[dut]
+        busy_passes = (s1["worker_busy_loops"] - s0["worker_busy_loops"]
+                       if dut.startswith("dcnfwd") else frames / PEER_BURST)
+        idle_passes = max(passes - busy_passes, 0)
+        idle_cost = idle[w][0] / max(idle[w][1][rx] / POLLS[dut], 1)
+        return {"frames": frames, "worker": busy[w][0], "passes": passes,
+                "idle_passes": idle_passes, "idle_pass_cost": idle_cost,
+                "busy": busy[w][0] - idle_passes * idle_cost,
+                "all": sum(v[0] for v in busy.values()), "threads": len(busy),
+                "window_s": window}
+    finally:
+        if g is not None:
+            g.send_signal(signal.SIGCONT)
+            b.stop(g)
+        if p is not None:
+            b.stop(p)
+        for pf in prefixes:
+            shutil.rmtree("/var/run/dpdk/" + pf, ignore_errors=True)
+        a.wrap = ""
+
+
+def run_instructions(a, b, duts, size, work):
+    """Instructions per frame forwarded of every device in one run."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        log("SKIP: no valgrind (callgrind); tools/install-deps.sh installs it")
+        return 77
+    log("instructions per frame at %d B: the forwarding thread under callgrind, "
+        "%.0f s of full load, its idle passes taken out" % (size, a.window))
+    log("%-16s %4s %10s %14s %11s %9s %10s" % (
+        "dut", "fc", "frames", "instructions", "idle passes", "per pass", "per frame"))
+    rows = []
+    for d in duts:
+        for fc in (("on", "off") if d.startswith("dcnfwd") else ("-",)):
+            if fc != "-":
+                a.flow_control = fc
+            r = count_instructions(a, b, d, size, work)
+            if r["frames"] <= 0:
+                raise RuntimeError("%s forwarded nothing under callgrind" % d)
+            r.update(dut=d, flow_control=fc, frame_bytes=size,
+                     per_frame=r["busy"] / r["frames"])
+            rows.append(r)
+            log("%-16s %4s %10d %14d %11.0f %9.0f %10.1f" % (
+                d, fc, r["frames"], r["worker"], r["idle_passes"],
+                r["idle_pass_cost"], r["per_frame"]))
+    per = {(r["dut"], r["flow_control"]): r["per_frame"] for r in rows}
+    for d in ("dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress"):
+        if per.get((d, "off")):
+            log("%s: flow control on costs %+.0f%% instructions per frame" % (
+                d, 100.0 * (per[d, "on"] / per[d, "off"] - 1)))
+    for p in PEERS:
+        if per.get((p, "-")) and per.get(("dcnfwd-transit", "on")):
+            log("dcnfwd-transit (flow control on) / %s: %.2fx the instructions "
+                "per frame" % (p, per["dcnfwd-transit", "on"] / per[p, "-"]))
+    with open(os.path.join(a.out, "instructions.csv"), "w") as f:
+        f.write("dut,flow_control,frame_bytes,window_s,frames,worker_instructions,"
+                "idle_passes,idle_pass_instructions,instructions_per_frame,"
+                "all_thread_instructions,threads\n")
+        for r in rows:
+            f.write("%s,%s,%d,%.1f,%d,%d,%.0f,%.0f,%.1f,%d,%d\n" % (
+                r["dut"], r["flow_control"], r["frame_bytes"], r["window_s"],
+                r["frames"], r["worker"], r["idle_passes"], r["idle_pass_cost"],
+                r["per_frame"], r["all"], r["threads"]))
+    log("written: %s" % os.path.join(a.out, "instructions.csv"))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -482,6 +738,10 @@ def main():
                     help="search resolution, percent (default %(default)s)")
     ap.add_argument("--flow-control", choices=("on", "off"), default="on",
                     help="dcnfwd's credits and queues (default on)")
+    ap.add_argument("--disobey", action="store_true",
+                    help="flow control on: the generator sends at full load "
+                         "whatever credits dcnfwd grants (by default it "
+                         "obeys them, as the relay before would)")
     ap.add_argument("--same-wire", action="store_true",
                     help="also measure the peers at the transit frames' size "
                          "on the wire (the size plus the 20-byte fabric header, "
@@ -498,6 +758,13 @@ def main():
                          "trial per device in turn, and each ratio as the "
                          "median [min-max] of the rounds' ratios (at least 10 "
                          "for a figure to quote)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instead of rates: instructions per frame forwarded "
+                         "of every device's forwarding thread, under callgrind "
+                         "at full load (dcnfwd with flow control on and off), "
+                         "at the first size")
+    ap.add_argument("--window", type=float, default=30.0,
+                    help="--instructions: seconds counted (default %(default)s)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     if os.geteuid() != 0 and not a.no_huge:
@@ -532,6 +799,8 @@ def main():
                 duts.remove("l3fwd")
         if a.pairs:
             return run_pairs(a, b, duts, sizes)
+        if a.instructions:
+            return run_instructions(a, b, duts, sizes[0], work)
         log("zero-loss search: %s, trial %.1f s, resolution %.1f%%, best of %d, "
             "flow control %s, %s pages; generator on lcore 0, DUT on lcore 1" %
             (",".join(duts), a.trial, a.resolution, a.rounds, a.flow_control,
