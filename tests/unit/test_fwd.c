@@ -190,6 +190,25 @@ raw(const uint8_t *bytes, unsigned int len)
 	return m;
 }
 
+/* A fabric data frame of 80 bytes into f (128), to mac0, carrying a host
+ * packet from src to dst (named vertices of t); *h gets its addresses
+ * and is written once the caller has set the rest. */
+static void
+fabric_frame(uint8_t *f, const struct dcn_topo *t, const char *src,
+	     const char *dst, struct dcn_fabric_hdr *h)
+{
+	struct rte_mbuf *good = host_packet(dcn_topo_addr(t, vertex_or_fail(t, dst)), 1);
+
+	memset(f, 0, 128);
+	memcpy(f, &mac0, 6);
+	memcpy(f + 34, rte_pktmbuf_mtod_offset(good, uint8_t *, 14), 46);
+	rte_pktmbuf_free(good);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	h->src = dcn_topo_addr(t, vertex_or_fail(t, src));
+	h->dst = dcn_topo_addr(t, vertex_or_fail(t, dst));
+}
+
 /* Bad frames: each counted under its reason; no mbuf lost. */
 static void
 test_bad_frames_dropped(void **state)
@@ -198,7 +217,7 @@ test_bad_frames_dropped(void **state)
 	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
 	struct dcn_rtable *tb = dcn_rtable_compile(r, vertex_or_fail(t, "07"));
 	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
-	struct rte_mbuf *m[8], *good;
+	struct rte_mbuf *m[8];
 	uint16_t out[8];
 	uint8_t f[128];
 	struct dcn_fabric_hdr h = { .version = 1, .type = DCN_FT_DATA, .ttl = 9,
@@ -207,15 +226,7 @@ test_bad_frames_dropped(void **state)
 
 	(void)state;
 	setup_ctx(c, r, tb, 0);
-	good = host_packet(dcn_topo_addr(t, vertex_or_fail(t, "37")), 1);
-	memset(f, 0, sizeof(f));
-	memcpy(f, &mac0, 6);
-	memcpy(f + 34, rte_pktmbuf_mtod_offset(good, uint8_t *, 14), 46);
-	rte_pktmbuf_free(good);
-	f[12] = 0x88;
-	f[13] = 0xb5;
-	h.src = dcn_topo_addr(t, vertex_or_fail(t, "00"));
-	h.dst = dcn_topo_addr(t, vertex_or_fail(t, "37"));
+	fabric_frame(f, t, "00", "37", &h);
 	m[0] = raw(f, 10);                         /* runt */
 	dcn_fabric_write_hdr(f + 14, &h);
 	f[14] = 0x21;                              /* version 2 */
@@ -365,22 +376,14 @@ test_too_long_dropped(void **state)
 	struct dcn_fabric_hdr h = { .version = 1, .type = DCN_FT_DATA, .ttl = 9,
 				    .len = 46 };
 	struct dcn_frame_info fi;
-	struct rte_mbuf *m[1], *good;
+	struct rte_mbuf *m[1];
 	uint16_t out[1];
 	uint8_t f[128], *p;
 	unsigned int base = rte_mempool_in_use_count(mp), vc;
 
 	(void)state;
 	setup_ctx(c, r, tb, 0);
-	good = host_packet(dcn_topo_addr(t, vertex_or_fail(t, "[1,1]")), 1);
-	memset(f, 0, sizeof(f));
-	memcpy(f, &mac0, 6);
-	memcpy(f + 34, rte_pktmbuf_mtod_offset(good, uint8_t *, 14), 46);
-	rte_pktmbuf_free(good);
-	f[12] = 0x88;
-	f[13] = 0xb5;
-	h.src = dcn_topo_addr(t, vertex_or_fail(t, "[0,0]"));
-	h.dst = dcn_topo_addr(t, vertex_or_fail(t, "[1,1]"));
+	fabric_frame(f, t, "[0,0]", "[1,1]", &h);
 	for (vc = 3; vc <= 4; vc++) {
 		h.vc = (uint8_t)vc;
 		dcn_fabric_write_hdr(f + 14, &h);
