@@ -608,23 +608,24 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 static inline void
 pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 {
-	uint32_t w, nw = chan_words(x->dp->fn);
+	const struct dcn_fc_node *fn = x->dp->fn;
+	uint32_t w, nw = chan_words(fn);
+	uint32_t link = (uint32_t)(in - fn->chan) / fn->n_vcs;
 
 	for (w = 0; w < nw; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b));
 	if (ps->done) {
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
-		x->dp->link[(in - x->dp->fn->chan) / x->dp->fn->n_vcs].freed_total += ps->done;
+		x->dp->link[link].freed_total += ps->done;
 	}
 	/* The held list's blocked outputs, for the next pass's check; read
 	 * only while frames are held, and every pass that leaves some held
 	 * ends here. */
 	if (in->held_n != 0) {
 		memcpy(in->held_blocked, ps->blocked.w, nw * sizeof(uint64_t));
-		__atomic_store_n(&x->dp->port[x->dp->fn->link_port[(in - x->dp->fn->chan) /
-								   x->dp->fn->n_vcs]].in_waiting,
-				 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&x->dp->port[fn->link_port[link]].in_waiting, 1,
+				 __ATOMIC_RELEASE);
 	}
 }
 

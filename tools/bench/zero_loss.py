@@ -55,7 +55,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -476,18 +475,10 @@ def run_pairs(a, b, duts, sizes):
 
 
 def telemetry(prefix, cmd):
-    """A DPDK process's reply to cmd on its telemetry socket (every EAL
-    application has one: testpmd and l3fwd too), None when it cannot."""
-    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
-            s.settimeout(20)       # a device under valgrind answers slowly
-            s.connect(path)
-            hello = json.loads(s.recv(1024))
-            s.send(cmd.encode())
-            return json.loads(s.recv(hello.get("max_output_len", 16384)))[cmd.split(",")[0]]
-    except (OSError, ValueError, KeyError):
-        return None
+    """A DPDK process's reply to cmd, None when it cannot answer (a
+    device under valgrind answers slowly)."""
+    return (dcn_fabric.telemetry_prefix(prefix, cmd, timeout=20) or {}).get(
+        cmd.split(",")[0])
 
 
 def callgrind_threads(work, pid, part):
