@@ -102,12 +102,12 @@ struct dcn_fc_dp {
 	struct dcn_fc_dp_link link[DCN_FC_MAX_LINKS];
 };
 
-/** One worker's scratch: frames staged per output channel during a pass. */
+/** One worker's scratch: frames staged per output channel during a pass
+ * (a pass routes from one input channel: all staged frames are its). */
 struct dcn_fc_worker {
 	uint32_t idx;                 /**< owner number, TX queue choice */
 	uint32_t max_chans;
 	struct rte_mbuf *(*stage)[DCN_FC_BURST_MAX];
-	uint16_t (*stage_src)[DCN_FC_BURST_MAX]; /**< their input channels */
 	uint16_t *stage_n;
 	uint64_t overflow;            /**< output queue refused: a bug */
 };
@@ -177,16 +177,36 @@ void dcn_fc_worker_fini(struct dcn_fc_worker *w);
 uint16_t dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
 		   uint16_t n);
 
+/* The three steps below are called for every port on every pass of a
+ * worker's loop; most find nothing to do. That look is inline (a load or
+ * two), the work out of line. */
+unsigned int dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local);
+unsigned int dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local);
+void dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
+			  uint64_t now);
+
 /** Route from the input queues of local port (its owner only).
  * @return frames that left them. */
-unsigned int dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local);
+static inline unsigned int
+dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
+{
+	if (!__atomic_load_n(&x->dp->port[local].in_waiting, __ATOMIC_ACQUIRE))
+		return 0;
+	return dcn_fc_route_waiting(x, local);
+}
 
 /**
  * Send from the output queues of local port what credits and the port
  * allow (its owner only); on a port whose link is down, drop (counted)
  * what waits. @return frames sent or dropped.
  */
-unsigned int dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local);
+static inline unsigned int
+dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
+{
+	if (!__atomic_load_n(&x->dp->port[local].out_waiting, __ATOMIC_ACQUIRE))
+		return 0;
+	return dcn_fc_send_waiting(x, local);
+}
 
 /**
  * Tell the peers of a credited port (its cable's, or each neighbour
@@ -195,7 +215,33 @@ unsigned int dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local);
  * every refresh interval while it changes, so that a lost credit frame
  * is repaired.
  */
-void dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now);
+static inline void
+dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
+{
+	const struct dcn_fc_dp *dp = x->dp;
+	const struct dcn_fc_node *fn = dp->fn;
+	uint16_t l, end = (uint16_t)(fn->port_link[local] + fn->port_links[local]);
+
+	if (!dcn_fc_kind_credited(fn->kind[local]))
+		return;
+	for (l = fn->port_link[local]; l < end; l++) {
+		const struct dcn_fc_dp_link *lk = &dp->link[l];
+		uint32_t fresh = lk->freed_total - lk->announced_total;
+		uint64_t since = now - lk->credit_tsc;
+
+		/* What the full look would find, in a few compares: no VC
+		 * can have a batch freed while all of them together have
+		 * not; before the refresh interval nothing else is due, and
+		 * after it, with nothing freed (no VC changed) and the
+		 * repeats done, only the slow refresh is. */
+		if (fresh < dp->credit_batch &&
+		    (since < dp->credit_refresh_tsc ||
+		     (fresh == 0 && lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
+		      since < 100 * dp->credit_refresh_tsc)))
+			continue;
+		dcn_fc_announce_link(x, local, l, now);
+	}
+}
 
 #ifdef __cplusplus
 }

@@ -121,12 +121,9 @@ dcn_fc_worker_init(struct dcn_fc_worker *w, uint32_t idx, uint32_t max_chans)
 	w->max_chans = max_chans;
 	w->stage = rte_zmalloc("dcn_fc_stage", max_chans * sizeof(*w->stage),
 			       RTE_CACHE_LINE_SIZE);
-	w->stage_src = rte_zmalloc("dcn_fc_stage_src",
-				   max_chans * sizeof(*w->stage_src),
-				   RTE_CACHE_LINE_SIZE);
 	w->stage_n = rte_zmalloc("dcn_fc_stage_n", max_chans * sizeof(*w->stage_n),
 				 RTE_CACHE_LINE_SIZE);
-	if (w->stage == NULL || w->stage_src == NULL || w->stage_n == NULL) {
+	if (w->stage == NULL || w->stage_n == NULL) {
 		dcn_fc_worker_fini(w);
 		return -ENOMEM;
 	}
@@ -137,10 +134,8 @@ void
 dcn_fc_worker_fini(struct dcn_fc_worker *w)
 {
 	rte_free(w->stage);
-	rte_free(w->stage_src);
 	rte_free(w->stage_n);
 	w->stage = NULL;
-	w->stage_src = NULL;
 	w->stage_n = NULL;
 }
 
@@ -313,7 +308,7 @@ in_chan(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
 	return link < 0 ? IN_UNKNOWN : link * fn->n_vcs + vc;
 }
 
-/* Bytes 12 to 15 of a frame (at least 16 long), as loaded, masked to what
+/* Bytes 12 to 15 of a frame, as loaded, masked to what
  * in_vc and out_chan read: the EtherType, a fabric header's frame type
  * and VC bits. Frames whose words are equal go to the same channel. */
 #define CHAN_BYTES rte_cpu_to_be_32(0xffff0f71u)
@@ -327,18 +322,17 @@ chan_word(const struct rte_mbuf *m)
 	return w & CHAN_BYTES;
 }
 
-/* A frame's channel key: its channel word, and in a Diamond switch
- * (router) its TTL, which holds the VC; UINT64_MAX when the frame is too
- * short to have them. */
-static inline uint64_t
-chan_key(const struct rte_mbuf *m, int router)
+/*
+ * The loops below read bytes 12 to 15 (and 22, a Diamond packet's TTL) of
+ * every frame before they know its length, so as not to branch on each:
+ * those bytes are inside the mbuf's data room whatever the frame (a
+ * frame starts after the headroom, in a room of at least a full frame),
+ * and a frame too short to have them is refused by its length after.
+ */
+static inline uint8_t
+frame_ttl(const struct rte_mbuf *m)
 {
-	if (!router)
-		return rte_pktmbuf_data_len(m) < 16 ? UINT64_MAX : chan_word(m);
-	if (rte_pktmbuf_data_len(m) <= ROUTER_TTL_OFF)
-		return UINT64_MAX;
-	return chan_word(m) |
-	       (uint64_t)rte_pktmbuf_mtod(m, const uint8_t *)[ROUTER_TTL_OFF] << 32;
+	return rte_pktmbuf_mtod(m, const uint8_t *)[ROUTER_TTL_OFF];
 }
 
 /* Have the n frames of m all frame 0's channel key, which they are long
@@ -347,14 +341,24 @@ chan_key(const struct rte_mbuf *m, int router)
 static inline int
 same_chan(struct rte_mbuf *const *m, uint16_t n, int router, int mac)
 {
-	uint64_t k0 = chan_key(m[0], router), mac0;
-	uint16_t i;
+	uint32_t w0 = chan_word(m[0]), diff = 0, shorter = 0;
+	uint16_t min = router ? ROUTER_TTL_OFF + 1 : 16, i;
+	uint64_t mac0;
 
-	if (k0 == UINT64_MAX)
+	for (i = 0; i < n; i++) {
+		diff |= chan_word(m[i]) ^ w0;
+		shorter |= rte_pktmbuf_data_len(m[i]) < min;
+	}
+	if (diff != 0 || shorter != 0)
 		return 0;
-	for (i = 1; i < n; i++)
-		if (chan_key(m[i], router) != k0)
+	if (router) {
+		uint8_t t0 = frame_ttl(m[0]);
+
+		for (i = 1; i < n; i++)
+			diff |= (uint32_t)(frame_ttl(m[i]) ^ t0);
+		if (diff != 0)
 			return 0;
+	}
 	if (mac < 0)
 		return 1;
 	mac0 = frame_mac(m[0], (unsigned int)mac);
@@ -393,52 +397,53 @@ chan_tx(struct dcn_fc_wnode *x, struct dcn_fc_chan *c, uint16_t o,
 	return sent;
 }
 
-/* Give internal credits back to the inputs of sent frames, one store per
- * run of frames from the same input (the output's owner only); src NULL:
- * all from input one_src. */
+/* Give input in_idx back its internal credits for n frames that left
+ * output c (the output's owner only). */
 static inline void
-ic_return(struct dcn_fc_chan *c, const uint16_t *src, uint16_t one_src, uint32_t n)
+ic_return(struct dcn_fc_chan *c, uint16_t in_idx, uint32_t n)
+{
+	uint32_t *r = &c->ic_returned[in_idx];
+
+	if (n)
+		__atomic_store_n(r, *r + n, __ATOMIC_RELEASE);
+}
+
+/* The same for queued frames, whose inputs src their mbufs carried: one
+ * store per run of frames from the same input. */
+static inline void
+ic_return_runs(struct dcn_fc_chan *c, const uint16_t *src, uint32_t n)
 {
 	uint32_t k, run;
 
-	if (src == NULL) {
-		uint32_t *r = &c->ic_returned[one_src];
-
-		if (n)
-			__atomic_store_n(r, *r + n, __ATOMIC_RELEASE);
-		return;
-	}
 	for (k = 0; k < n; k += run) {
-		uint32_t *r = &c->ic_returned[src[k]];
-
 		for (run = 1; k + run < n && src[k + run] == src[k]; run++)
 			;
-		__atomic_store_n(r, *r + run, __ATOMIC_RELEASE);
+		ic_return(c, src[k], run);
 	}
 }
 
-/* Frames m, admitted to output channel oc from inputs src (NULL: all from
- * one_src), leave or join its queue. */
+/* Frames m of input in_idx, admitted to output channel oc, leave or join
+ * its queue. */
 static inline void
 out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
-	   const uint16_t *src, uint16_t one_src)
+	   uint16_t in_idx)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_chan *c = &fn->chan[oc];
 	uint16_t o = fn->link_port[oc / fn->n_vcs];
-	uint32_t k = 0;
+	uint32_t k = 0, tag = in_idx | oc << 16;
 
 	/* Cut-through: the output's owner with nothing queued ahead sends
 	 * at once and gives the internal credits straight back. */
 	if (x->dp->port[o].owner == x->w->idx && rte_ring_empty(c->out_q)) {
 		k = chan_tx(x, c, o, m, n);
-		ic_return(c, src, one_src, k);
+		ic_return(c, in_idx, k);
 		if (k == n)
 			return;
 	}
 	/* Frames that wait carry their input, for the credits' return. */
 	for (uint32_t i = k; i < n; i++)
-		*DCN_FC_MBUF_FIELD(m[i]) = (src != NULL ? src[i] : one_src) | oc << 16;
+		*DCN_FC_MBUF_FIELD(m[i]) = tag;
 	/* Internal credits keep the sum of shares within the queue. */
 	n -= k;
 	m += k;
@@ -451,7 +456,7 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 }
 
 static inline void
-stage_flush(struct dcn_fc_wnode *x, uint32_t oc)
+stage_flush(struct dcn_fc_wnode *x, uint32_t oc, uint16_t in_idx)
 {
 	struct dcn_fc_worker *w = x->w;
 	uint32_t n = w->stage_n[oc];
@@ -459,47 +464,48 @@ stage_flush(struct dcn_fc_wnode *x, uint32_t oc)
 	if (n == 0)
 		return;
 	w->stage_n[oc] = 0;
-	out_frames(x, oc, w->stage[oc], n, w->stage_src[oc], 0);
+	out_frames(x, oc, w->stage[oc], n, in_idx);
 }
 
 /* One routing pass over an input channel. */
 struct pass {
 	uint32_t done;           /* frames that left the input queue */
+	uint16_t in_idx;         /* the input channel */
 	struct chan_set blocked; /* output channels full for this input */
 	struct chan_set touched; /* output channels with staged frames */
 };
 
 /* Only the node's words of the sets are cleared, and read. */
 static inline void
-pass_init(struct pass *ps, const struct dcn_fc_node *fn)
+pass_init(struct pass *ps, const struct dcn_fc_node *fn, uint32_t in_idx)
 {
 	uint32_t nw = chan_words(fn);
 
 	ps->done = 0;
+	ps->in_idx = (uint16_t)in_idx;
 	memset(ps->blocked.w, 0, nw * sizeof(uint64_t));
 	memset(ps->touched.w, 0, nw * sizeof(uint64_t));
 }
 
-/* Stage m for output channel oc if input in_idx has room there. */
+/* Stage m for output channel oc if the pass's input in has room there. */
 static inline int
-admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
-      uint32_t oc, struct rte_mbuf *m, struct pass *ps)
+admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t oc,
+      struct rte_mbuf *m, struct pass *ps)
 {
 	struct dcn_fc_worker *w = x->w;
 
 	if (cs_has(&ps->blocked, oc) ||
-	    dcn_fc_ic_room(&x->dp->fn->chan[oc], in, in_idx, oc) == 0) {
+	    dcn_fc_ic_room(&x->dp->fn->chan[oc], in, ps->in_idx, oc) == 0) {
 		/* Later frames for the same output stay behind this one. */
 		cs_add(&ps->blocked, oc);
 		return 0;
 	}
 	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + 1, __ATOMIC_RELAXED);
-	w->stage_src[oc][w->stage_n[oc]] = (uint16_t)in_idx;
 	w->stage[oc][w->stage_n[oc]++] = m;
 	cs_add(&ps->touched, oc);
 	ps->done++;
 	if (w->stage_n[oc] == DCN_FC_BURST_MAX)
-		stage_flush(x, oc);
+		stage_flush(x, oc, ps->in_idx);
 	return 1;
 }
 
@@ -533,55 +539,200 @@ out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
 }
 
 /*
- * A relay's usual burst: every frame routed to one output channel, with
- * nothing held or staged ahead of it there and room for all. It is
- * admitted in one step and goes out as staged frames would at the pass's
- * end (it is the same order). @return 0 when the burst is not such, and
- * nothing was done.
+ * k frames of the pass's input, routed to output channel c, in their
+ * order: staged as far as the input's room in c goes (its share of the
+ * queue), the rest held, c then blocked for the pass. Past the room, the
+ * output's owner with nothing queued or staged ahead first sends at
+ * once what the peer's credits allow: frames sent at once take no room
+ * (as if queued and taken straight away). @return frames held.
  */
-static inline int
-route_uniform(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t in_idx,
-	      struct rte_mbuf **m, const uint16_t *out, uint16_t n,
-	      struct pass *ps)
+static inline uint32_t
+place(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t c,
+      struct rte_mbuf **s, uint32_t k, struct pass *ps)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t oc;
-	uint16_t i;
+	struct dcn_fc_worker *w = x->w;
+	struct dcn_fc_chan *ch = &fn->chan[c];
+	uint32_t room = dcn_fc_ic_room(ch, in, ps->in_idx, c), adm, held, j;
 
-	if (out[0] == DCN_FWD_CONTROL || in->held_n != 0)
+	if (unlikely(room < k) && w->stage_n[c] == 0) {
+		uint16_t o = fn->link_port[c / fn->n_vcs];
+
+		if (x->dp->port[o].owner == w->idx && rte_ring_empty(ch->out_q)) {
+			uint32_t sent = chan_tx(x, ch, o, s, k);
+
+			s += sent;
+			k -= sent;
+		}
+	}
+	adm = RTE_MIN(room, k);
+	if (adm != 0) {
+		__atomic_store_n(&in->ic_taken[c], in->ic_taken[c] + adm,
+				 __ATOMIC_RELAXED);
+		if (w->stage_n[c] + adm > DCN_FC_BURST_MAX)
+			stage_flush(x, c, ps->in_idx);
+		memcpy(&w->stage[c][w->stage_n[c]], s, adm * sizeof(*s));
+		w->stage_n[c] = (uint16_t)(w->stage_n[c] + adm);
+		cs_add(&ps->touched, c);
+	}
+	if (likely(adm == k))
 		return 0;
-	oc = out_chan(x, m[0], out[0]);
-	if (oc == NO_CHAN || cs_has(&ps->blocked, oc) || x->w->stage_n[oc] != 0)
+	held = in->held_n;
+	for (j = adm; j < k; j++) {
+		in->held_oc[held] = (uint16_t)c;
+		in->held[held++] = s[j];
+	}
+	__atomic_store_n(&in->held_n, held, __ATOMIC_RELAXED);
+	cs_add(&ps->blocked, c);
+	return k - adm;
+}
+
+/* A routed frame's channel key: what out_chan reads of it but the MAC.
+ * The forwarding step has checked that it has those bytes. */
+static inline uint64_t
+routed_key(const struct rte_mbuf *m, int router)
+{
+	return chan_word(m) | (router ? (uint64_t)frame_ttl(m) << 32 : 0);
+}
+
+/* Output channels route_grouped follows in one burst; a burst spread
+ * over more goes frame by frame. */
+#define GROUPS 8
+
+/*
+ * Send a grouped burst whole, when frame by frame would send each of its
+ * frames at once: all its channels on one port this worker owns, nothing
+ * queued or staged ahead in any, and the peer's credits enough for each
+ * channel's frames. One call to the port for several channels; a frame
+ * sent at once takes no room in the queue. The port takes a prefix of the
+ * burst, so what it refuses (a full ring) is the tail of each channel's
+ * frames, which then goes frame by frame, in order. @return 0 when the
+ * burst is not such, and nothing was done; else *held is what was held.
+ */
+static inline int
+burst_through(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **m,
+	      uint32_t n, const uint32_t *oc, const uint32_t *cnt, uint32_t ng,
+	      const uint8_t *grp, struct pass *ps, uint32_t *held)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	struct dcn_fc_worker *w = x->w;
+	uint16_t o = fn->link_port[oc[0] / fn->n_vcs];
+	uint32_t left[GROUPS] = { 0 }, sent, g, i, h;
+	const struct dcn_port *p;
+
+	if (x->dp->port[o].owner != w->idx)
 		return 0;
-	for (i = 1; i < n; i++)
-		if (out[i] != out[0])
+	for (g = 0; g < ng; g++) {
+		struct dcn_fc_chan *c = &fn->chan[oc[g]];
+
+		if (fn->link_port[oc[g] / fn->n_vcs] != o || w->stage_n[oc[g]] != 0 ||
+		    !rte_ring_empty(c->out_q) ||
+		    (dcn_fc_kind_credited(fn->kind[o]) && dcn_fc_credits(c) < cnt[g]))
 			return 0;
-	if (!same_chan(m, n, x->fwd->router_mode,
-		       fn->kind[out[0]] == DCN_FC_PORT_SWITCH ? DST_MAC : -1))
-		return 0;
-	if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) < n)
-		return 0;
-	__atomic_store_n(&in->ic_taken[oc], in->ic_taken[oc] + n, __ATOMIC_RELAXED);
-	ps->done += n;
-	out_frames(x, oc, m, n, NULL, (uint16_t)in_idx);
+	}
+	p = x->dp->port[o].port;
+	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
+	x->st[o].tx += sent;
+	for (i = sent; i < n; i++)
+		left[grp[i]]++;
+	for (g = 0; g < ng; g++)
+		if (cnt[g] != left[g])
+			dcn_fc_sent(&fn->chan[oc[g]], cnt[g] - left[g]);
+	h = in->held_n;
+	for (i = sent; i < n; i++)
+		if (!admit(x, in, oc[grp[i]], m[i], ps)) {
+			in->held_oc[h] = (uint16_t)oc[grp[i]];
+			in->held[h++] = m[i];
+		}
+	*held = h - in->held_n;
+	__atomic_store_n(&in->held_n, h, __ATOMIC_RELAXED);
+	/* The caller counts every frame not held as done; admit counted
+	 * those it took. */
+	ps->done -= n - sent - *held;
 	return 1;
 }
 
-/* Route a burst taken from input channel in_idx of local port in; frames
- * that cannot move yet join the held list. */
-static inline void
-route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
-	    struct rte_mbuf **m, uint16_t n, struct pass *ps)
+/*
+ * A relay's usual burst, nothing held ahead of it: each frame's output
+ * channel is worked out once per run of frames alike (the same output
+ * port and channel key; behind a switch port, where the MAC decides,
+ * every frame), and each channel's frames are placed together, in their
+ * order, with one look at the input's room there. The same as frame by
+ * frame, for frames of one input and distinct outputs do not wait for
+ * each other. @return 0 when the burst is not such (a control frame, an
+ * unknown next hop, more than GROUPS channels, one blocked), and nothing
+ * was done.
+ */
+static inline int
+route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **m,
+	      const uint16_t *out, uint16_t n, struct pass *ps)
 {
-	struct dcn_fc_chan *ch = &x->dp->fn->chan[in_idx];
+	struct dcn_fc_node *fn = x->dp->fn;
+	int router = x->fwd->router_mode, again = 1;
+	uint32_t oc[GROUPS], cnt[GROUPS] = { 0 }, ng = 0, g = 0, held = 0, i;
+	struct rte_mbuf *grouped[DCN_FC_BURST_MAX], **dst[GROUPS];
+	uint8_t grp[DCN_FC_BURST_MAX];
+	uint64_t last_key = UINT64_MAX;
+	uint16_t last_o = DCN_FWD_CONTROL;
+
+	for (i = 0; i < n; i++) {
+		uint64_t key = routed_key(m[i], router);
+
+		if (again || out[i] != last_o || key != last_key) {
+			uint32_t c;
+
+			if (unlikely(out[i] == DCN_FWD_CONTROL))
+				return 0;
+			c = out_chan(x, m[i], out[i]);
+			if (unlikely(c == NO_CHAN))
+				return 0;
+			for (g = 0; g < ng && oc[g] != c; g++)
+				;
+			if (g == ng) {
+				if (ng == GROUPS || cs_has(&ps->blocked, c))
+					return 0;
+				oc[ng++] = c;
+			}
+			last_o = out[i];
+			last_key = key;
+			again = fn->kind[last_o] == DCN_FC_PORT_SWITCH;
+		}
+		grp[i] = (uint8_t)g;
+		cnt[g]++;
+	}
+	if (burst_through(x, in, m, n, oc, cnt, ng, grp, ps, &held)) {
+		/* sent, but what the port did not take */
+	} else if (ng == 1) {
+		held = place(x, in, oc[0], m, n, ps);
+	} else {
+		for (g = 0, i = 0; g < ng; i += cnt[g++])
+			dst[g] = &grouped[i];
+		for (i = 0; i < n; i++)
+			*dst[grp[i]]++ = m[i];
+		for (g = 0, i = 0; g < ng; i += cnt[g++])
+			held += place(x, in, oc[g], &grouped[i], cnt[g], ps);
+	}
+	ps->done += n - held;
+	return 1;
+}
+
+/* Route a burst taken from the pass's input channel, received on local
+ * port in; frames that cannot move yet join the held list. */
+static inline void
+route_burst(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n,
+	    struct pass *ps)
+{
+	struct dcn_fc_chan *ch = &x->dp->fn->chan[ps->in_idx];
 	uint16_t out[DCN_FC_BURST_MAX];
 	uint32_t held = ch->held_n;
 	uint16_t kept, i;
 
 	kept = dcn_fwd_burst(x->fwd, in, m, n, out);
 	ps->done += n - kept; /* dropped, counted by reason */
-	if (kept != 0 && route_uniform(x, ch, in_idx, m, out, kept, ps))
+	if (kept == 0 || (held == 0 && route_grouped(x, ch, m, out, kept, ps)))
 		return;
+	/* Frame by frame: behind held frames (which go first to their
+	 * outputs), or a burst route_grouped does not take. */
 	for (i = 0; i < kept; i++) {
 		uint32_t oc;
 
@@ -597,7 +748,7 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 			ps->done++;
 			continue;
 		}
-		if (!admit(x, ch, in_idx, oc, m[i], ps)) {
+		if (!admit(x, ch, oc, m[i], ps)) {
 			ch->held_oc[held] = (uint16_t)oc;
 			ch->held[held++] = m[i];
 		}
@@ -614,7 +765,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 
 	for (w = 0; w < nw; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
-			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b));
+			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b), ps->in_idx);
 	if (ps->done) {
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
 		x->dp->link[link].freed_total += ps->done;
@@ -666,10 +817,10 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 		struct pass ps;
 		uint16_t piece;
 
-		pass_init(&ps, fn);
+		pass_init(&ps, fn, in_idx);
 		do {
 			piece = (uint16_t)RTE_MIN(n, ch->in_cap);
-			route_burst(x, in, in_idx, m, piece, &ps);
+			route_burst(x, in, m, piece, &ps);
 			m += piece;
 			n -= piece;
 		} while (n != 0 && ch->held_n == 0);
@@ -798,7 +949,7 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 #define ROUTE_BURSTS 4
 
 unsigned int
-dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
+dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	uint32_t in_idx = dcn_fc_port_chan0(fn, local);
@@ -807,8 +958,6 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
 
-	if (!__atomic_load_n(waiting, __ATOMIC_ACQUIRE))
-		return 0;
 	/* Cleared before the look: a frame queued after it sets it again
 	 * for the next pass. */
 	__atomic_store_n(waiting, 0, __ATOMIC_RELAXED);
@@ -822,7 +971,7 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
-		pass_init(&ps, fn);
+		pass_init(&ps, fn, in_idx);
 		if (held != 0 && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
@@ -834,7 +983,7 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 				uint32_t oc = in->held_oc[i];
 
 				if (cs_has(&ps.blocked, oc) ||
-				    !admit(x, in, in_idx, oc, in->held[i], &ps)) {
+				    !admit(x, in, oc, in->held[i], &ps)) {
 					in->held_oc[k] = (uint16_t)oc;
 					in->held[k++] = in->held[i];
 				}
@@ -849,7 +998,7 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 								 n, NULL) : 0;
 			if (n == 0)
 				break;
-			route_burst(x, local, in_idx, m, n, &ps);
+			route_burst(x, local, m, n, &ps);
 			if (n < burst)
 				break;
 		}
@@ -884,7 +1033,7 @@ flush_down(struct dcn_fc_wnode *x, uint16_t local)
 			for (k = 0; k < n; k++)
 				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
 			rte_pktmbuf_free_bulk(m, n);
-			ic_return(c, src, 0, n);
+			ic_return_runs(c, src, n);
 			x->st[local].down_drop += n;
 			total += n;
 		}
@@ -893,7 +1042,7 @@ flush_down(struct dcn_fc_wnode *x, uint16_t local)
 }
 
 unsigned int
-dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
+dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_dp_port *pp = &x->dp->port[local];
@@ -901,9 +1050,7 @@ dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 	uint32_t count = dcn_fc_port_chan_end(fn, local) - first, i, k0;
 	unsigned int total = 0, left = 0;
 
-	if (!__atomic_load_n(&pp->out_waiting, __ATOMIC_ACQUIRE))
-		return 0;
-	/* Cleared before the look, as dcn_fc_route does. */
+	/* Cleared before the look, as dcn_fc_route_waiting does. */
 	__atomic_store_n(&pp->out_waiting, 0, __ATOMIC_RELAXED);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (unlikely(__atomic_load_n(&pp->port->link_down, __ATOMIC_ACQUIRE)))
@@ -927,7 +1074,7 @@ dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 		sent = chan_tx(x, c, local, m, n);
 		/* What was not sent stays at the queue's head. */
 		rte_ring_dequeue_finish(c->out_q, sent);
-		ic_return(c, src, 0, sent);
+		ic_return_runs(c, src, sent);
 		total += sent;
 		left |= !rte_ring_empty(c->out_q);
 	}
@@ -936,9 +1083,11 @@ dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 	return total;
 }
 
-/* One link's credit frame, when due. */
-static void
-announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t now)
+/* One link's credit frame, when due (dcn_fc_announce has found that
+ * something may be). */
+void
+dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
+		     uint64_t now)
 {
 	struct dcn_fc_dp *dp = x->dp;
 	struct dcn_fc_node *fn = dp->fn;
@@ -960,18 +1109,6 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	int due = 0, changed = 0;
 	uint8_t *f;
 
-	uint32_t fresh = lk->freed_total - lk->announced_total;
-
-	/* What the full check below would find, in two compares: no VC
-	 * can have a batch freed while all of them together have not;
-	 * before the refresh interval nothing else is due, and after it,
-	 * with nothing freed (fresh 0: no VC changed) and the repeats
-	 * done, only the slow refresh is. */
-	if (fresh < dp->credit_batch &&
-	    (since < dp->credit_refresh_tsc ||
-	     (fresh == 0 && lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
-	      since < 100 * dp->credit_refresh_tsc)))
-		return;
 	/* The cable's peer, or everyone on it until a hello names the peer;
 	 * behind a switch, the neighbour alone (a frame to all would speak
 	 * for every link of the segment): none until its MAC is known. */
@@ -1035,16 +1172,4 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 		rte_pktmbuf_free(m);
 		c0->credit_lost++;
 	}
-}
-
-void
-dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
-{
-	const struct dcn_fc_node *fn = x->dp->fn;
-	uint16_t l, end = (uint16_t)(fn->port_link[local] + fn->port_links[local]);
-
-	if (!dcn_fc_kind_credited(fn->kind[local]))
-		return;
-	for (l = fn->port_link[local]; l < end; l++)
-		announce_link(x, local, l, now);
 }

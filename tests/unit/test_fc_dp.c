@@ -381,6 +381,167 @@ test_credits_exhausted_and_returned(void **state)
 	(void)sent;
 }
 
+/* Host packets to addr[i % n_addr] numbered from seq (in the UDP source
+ * port), received by worker k on the host port as one burst. */
+static uint16_t
+receive_host_numbered(unsigned int k, const uint32_t *addr, unsigned int n_addr,
+		      unsigned int n, uint16_t seq)
+{
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		m[i] = host_packet(addr[i % n_addr]);
+		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34,
+				 (uint16_t)(seq + i));
+	}
+	return dcn_fc_rx(&f.x[k], f.host, m, (uint16_t)n);
+}
+
+/* Take what port o has sent off its ring, checking that the packets come
+ * in the order they were numbered, from *next on. @return how many. */
+static unsigned int
+wire_in_order(uint16_t o, uint16_t *next)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(f.port[o].tx_ring, (void **)&m) == 0) {
+		/* encapsulated: the host packet after the fabric header */
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *) +
+				   DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+
+		assert_int_equal(dcn_fabric_get16(p + 34 - DCN_ETHER_HDR_LEN), *next);
+		(*next)++;
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The owner's cut-through sends a burst whole when the peer's credits
+ * cover it; what the port does not take (its ring full) waits in the
+ * output queue, in order, under the input's share, and leaves later.
+ */
+static void
+test_cut_through_port_full(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr), next = 0;
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	uint32_t in_idx = f.host * f.fn->n_vcs, oc = o * f.fn->n_vcs;
+	struct rte_ring *small = rte_ring_create("t_small", 8, 0, 0);
+	struct rte_mbuf *fill[2];
+	unsigned int seen = 0;
+
+	(void)state;
+	assert_non_null(small);
+	rte_ring_free(f.port[o].tx_ring);
+	f.port[o].tx_ring = small;             /* 7 slots; 2 taken */
+	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, fill, 2), 0);
+	assert_int_equal(rte_ring_enqueue_bulk(small, (void **)fill, 2, NULL), 2);
+	credit_from_peer(o, 7, GRANT, 0);
+	assert_int_equal(receive_host_numbered(1, &addr, 1, 20, 0), 0);
+	assert_int_equal(in->freed, 20);
+	assert_int_equal(on_wire(o), 7);
+	assert_int_equal(f.x[1].st[o].tx, 5);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 5);
+	assert_int_equal(rte_ring_count(out->out_q), 15);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota - 15);
+	assert_int_equal(rte_ring_dequeue_bulk(small, (void **)fill, 2, NULL), 2);
+	rte_pktmbuf_free_bulk(fill, 2);
+	while (seen < 20) {
+		seen += wire_in_order(o, &next);
+		if (seen < 20)
+			assert_true(dcn_fc_send(&f.x[1], o) > 0);
+	}
+	assert_int_equal(dcn_fc_credits(out), GRANT - 20);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota);
+}
+
+/*
+ * A burst for one output beyond the input's share of its queue: what the
+ * peer's credits allow goes at once (it takes no room), a share's worth
+ * waits in the output queue, the rest is held in the input queue; all of
+ * it leaves in order as credits come back.
+ */
+static void
+test_burst_beyond_share(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr), next = 0;
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	uint32_t in_idx = f.host * f.fn->n_vcs, oc = o * f.fn->n_vcs;
+	unsigned int seen = 0, rounds = 0;
+
+	(void)state;
+	assert_true(out->quota < 60);
+	credit_from_peer(o, 7, 4, 0);
+	assert_int_equal(receive_host_numbered(1, &addr, 1, 64, 0), 0);
+	assert_int_equal(on_wire(o), 4);
+	assert_int_equal(rte_ring_count(out->out_q), out->quota);
+	assert_int_equal(in->held_n, 60 - out->quota);
+	assert_int_equal(in->freed, 4 + out->quota);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), 0);
+	while (seen < 64 && rounds++ < 64) {
+		seen += wire_in_order(o, &next);
+		credit_from_peer(o, 7, 4, seen);
+		dcn_fc_route(&f.x[1], f.host);
+		dcn_fc_send(&f.x[1], o);
+	}
+	assert_int_equal(seen, 64);
+	assert_int_equal(in->held_n, 0);
+	assert_int_equal(in->freed, 64);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota);
+}
+
+/*
+ * A burst for two outputs, interleaved: each output's packets leave in
+ * their order, the one whose peer has no credit waiting without holding
+ * up the other.
+ */
+static void
+test_burst_two_outputs(void **state)
+{
+	uint32_t addr[2];
+	uint16_t o0 = out_port_to("(2,0)", &addr[0]), o1 = out_port_to("(0,0)", &addr[1]);
+	struct dcn_fc_chan *out1 = dcn_fc_chan(f.fn, o1, 0);
+	uint16_t seq0 = 0, seq1 = 1;
+	struct rte_mbuf *m;
+
+	(void)state;
+	assert_int_not_equal(o0, o1);
+	credit_from_peer(o0, 7, GRANT, 0);
+	assert_int_equal(receive_host_numbered(1, addr, 2, 40, 0), 0);
+	/* o0 got the even ones, at once; o1's wait for credit */
+	assert_int_equal(on_wire(o0), 20);
+	assert_int_equal(on_wire(o1), 0);
+	assert_int_equal(rte_ring_count(out1->out_q), 20);
+	while (rte_ring_dequeue(f.port[o0].tx_ring, (void **)&m) == 0) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *) +
+				   DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+
+		assert_int_equal(dcn_fabric_get16(p + 34 - DCN_ETHER_HDR_LEN), seq0);
+		seq0 += 2;
+		rte_pktmbuf_free(m);
+	}
+	credit_from_peer(o1, 7, GRANT, 0);
+	assert_int_equal(dcn_fc_send(&f.x[1], o1), 20);
+	while (rte_ring_dequeue(f.port[o1].tx_ring, (void **)&m) == 0) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *) +
+				   DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+
+		assert_int_equal(dcn_fabric_get16(p + 34 - DCN_ETHER_HDR_LEN), seq1);
+		seq1 += 2;
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(seq0, 40);
+	assert_int_equal(seq1, 41);
+}
+
 /*
  * The credits this relay announces: a credit frame that is lost (the
  * test's drop ratio) is repaired by the next, which carries the whole
@@ -915,6 +1076,12 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_burst_through_queues,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_full_input_queue,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_cut_through_port_full,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_burst_beyond_share,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_burst_two_outputs,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),
