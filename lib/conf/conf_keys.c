@@ -127,7 +127,7 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	{ "flow_control", "reserve_percent", DCN_CONF_UINT, 0, 1, 90, "PCT", "20",
 	  NODE(fc_reserve_pct), "reserve",
 	  "input slots kept back for credits in flight" },
-	{ "flow_control", "credit_batch", DCN_CONF_UINT, 0, 1, 1024, "N", "32",
+	{ "flow_control", "credit_batch", DCN_CONF_UINT, 0, 1, 1024, "N", "64",
 	  NODE(fc_credit_batch), NULL,
 	  "announce credits after this many frames freed (at most a quarter of "
 	  "the grant is used)" },

@@ -250,6 +250,29 @@ test_conf_good(void **state)
 	unlink(path);
 }
 
+/* The default credit batch (64) is no error beside a small input queue:
+ * dcnfwd cuts it to a quarter of the grant; only a batch asked for must
+ * fit (test_conf_errors). */
+static void
+test_conf_default_batch(void **state)
+{
+	char text[4096], err[DCN_CONF_ERR_LEN];
+	const char *p = strstr(good, "vcs = 2");
+	struct dcn_conf c;
+	struct dcn_topo *t;
+
+	(void)state;
+	assert_non_null(p);
+	snprintf(text, sizeof(text), "%.*sinput_queue = 16\n%s", (int)(p - good), good, p);
+	assert_int_equal(write_file(text), 0);
+	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.fc_in_queue, 16);
+	assert_int_equal(c.fc_credit_batch, 64);
+	dcn_topo_free(t);
+	unlink(path);
+}
+
 /* A port facing pktgen: its link by carrier alone, no external credits. */
 static void
 test_conf_tester_port(void **state)
@@ -377,6 +400,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_conf_good),
+		cmocka_unit_test(test_conf_default_batch),
 		cmocka_unit_test(test_conf_key_file),
 		cmocka_unit_test(test_conf_tester_port),
 		cmocka_unit_test(test_conf_strict),

@@ -7,7 +7,7 @@
  * libsodium's one-shot keyed BLAKE2b of the same bytes (the key absorbed
  * every time), in short interleaved rounds (A B A B ...): the medians,
  * and the ratio's median with its spread. A credit frame goes out every
- * credit_batch (32) data frames and is checked at the other end: its
+ * credit_batch (64) data frames and is checked at the other end: its
  * cost per data frame is given too.
  *
  * Prints figures; fails only when a check fails. Times are measured,
