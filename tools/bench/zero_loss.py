@@ -554,8 +554,9 @@ def count_instructions(a, b, dut, size, work):
     prefixes = ["dcn-zl-d%d-%d" % (os.getpid(), b.n),
                 "dcn-zl-g%d-%d" % (os.getpid(), b.n)]
     a.wrap = ("valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes "
-              "--compress-strings=no "
-              "--callgrind-out-file=%s/cg.%%p" % work)
+              "--compress-strings=no %s"
+              "--callgrind-out-file=%s/cg.%%p" % (
+                  "--dump-instr=yes " if a.profiles else "", work))
     p = g = None
     ctl = lambda *args: subprocess.run(["callgrind_control"] + list(args) + [str(p.pid)],
                                        capture_output=True, text=True, timeout=120)
@@ -648,6 +649,7 @@ def count_instructions(a, b, dut, size, work):
         idle_cost = idle[w][0] / max(idle[w][1][rx] / POLLS[dut], 1)
         return {"frames": frames, "worker": busy[w][0], "passes": passes,
                 "idle_passes": idle_passes, "idle_pass_cost": idle_cost,
+                "busy_passes": busy_passes,
                 "busy": busy[w][0] - idle_passes * idle_cost,
                 "all": sum(v[0] for v in busy.values()), "threads": len(busy),
                 "window_s": window}
@@ -669,8 +671,9 @@ def run_instructions(a, b, duts, size, work):
         return 77
     log("instructions per frame at %d B: the forwarding thread under callgrind, "
         "%.0f s of full load, its idle passes taken out" % (size, a.window))
-    log("%-16s %4s %10s %14s %11s %9s %10s" % (
-        "dut", "fc", "frames", "instructions", "idle passes", "per pass", "per frame"))
+    log("%-16s %4s %10s %14s %11s %9s %9s %10s" % (
+        "dut", "fc", "frames", "instructions", "idle passes", "per pass",
+        "per busy", "per frame"))
     rows = []
     for d in duts:
         for fc in (("on", "off") if d.startswith("dcnfwd") else ("-",)):
@@ -682,9 +685,10 @@ def run_instructions(a, b, duts, size, work):
             r.update(dut=d, flow_control=fc, frame_bytes=size,
                      per_frame=r["busy"] / r["frames"])
             rows.append(r)
-            log("%-16s %4s %10d %14d %11.0f %9.0f %10.1f" % (
+            log("%-16s %4s %10d %14d %11.0f %9.0f %9.1f %10.1f" % (
                 d, fc, r["frames"], r["worker"], r["idle_passes"],
-                r["idle_pass_cost"], r["per_frame"]))
+                r["idle_pass_cost"], r["frames"] / max(r["busy_passes"], 1),
+                r["per_frame"]))
     per = {(r["dut"], r["flow_control"]): r["per_frame"] for r in rows}
     for d in ("dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress"):
         if per.get((d, "off")):
@@ -696,13 +700,13 @@ def run_instructions(a, b, duts, size, work):
                 "per frame" % (p, per["dcnfwd-transit", "on"] / per[p, "-"]))
     with open(os.path.join(a.out, "instructions.csv"), "w") as f:
         f.write("dut,flow_control,frame_bytes,window_s,frames,worker_instructions,"
-                "idle_passes,idle_pass_instructions,instructions_per_frame,"
+                "idle_passes,idle_pass_instructions,busy_passes,instructions_per_frame,"
                 "all_thread_instructions,threads\n")
         for r in rows:
-            f.write("%s,%s,%d,%.1f,%d,%d,%.0f,%.0f,%.1f,%d,%d\n" % (
+            f.write("%s,%s,%d,%.1f,%d,%d,%.0f,%.0f,%.0f,%.1f,%d,%d\n" % (
                 r["dut"], r["flow_control"], r["frame_bytes"], r["window_s"],
                 r["frames"], r["worker"], r["idle_passes"], r["idle_pass_cost"],
-                r["per_frame"], r["all"], r["threads"]))
+                r["busy_passes"], r["per_frame"], r["all"], r["threads"]))
     log("written: %s" % os.path.join(a.out, "instructions.csv"))
     return 0
 
@@ -756,6 +760,10 @@ def main():
                          "at the first size")
     ap.add_argument("--window", type=float, default=30.0,
                     help="--instructions: seconds counted (default %(default)s)")
+    ap.add_argument("--profiles", metavar="DIR",
+                    help="--instructions: keep the callgrind dumps here "
+                         "(cg.PID-tTHREAD.PART, part 1 the window, 2 the idle "
+                         "one; read them with callgrind_annotate)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     if os.geteuid() != 0 and not a.no_huge:
@@ -827,6 +835,11 @@ def main():
     finally:
         if b.huge:
             b.huge.release()
+        if a.profiles:
+            os.makedirs(a.profiles, exist_ok=True)
+            for name in os.listdir(work):
+                if name.startswith("cg."):
+                    shutil.copy(os.path.join(work, name), a.profiles)
         shutil.rmtree(work, ignore_errors=True)
     with open(os.path.join(a.out, "zero_loss.json"), "w") as f:
         json.dump({"spec": SPEC, "trial_s": a.trial, "flow_control": a.flow_control,
