@@ -42,6 +42,18 @@ cs_add(struct chan_set *s, uint32_t c)
 	s->w[c >> 6] |= 1ull << (c & 63);
 }
 
+/* Is every channel of w (a node's words) in s? */
+static inline int
+cs_covers(const struct chan_set *s, const uint64_t *w, const struct dcn_fc_node *fn)
+{
+	uint32_t i, nw = chan_words(fn);
+
+	for (i = 0; i < nw; i++)
+		if (w[i] & ~s->w[i])
+			return 0;
+	return 1;
+}
+
 int
 dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 	       struct rte_mempool *mp, uint16_t ethertype, unsigned int burst,
@@ -978,12 +990,25 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local)
 			memcpy(ps.blocked.w, in->held_blocked,
 			       chan_words(fn) * sizeof(uint64_t));
 		} else {
-			/* Held frames first, in order. */
+			/* Held frames first, in order. Every held frame's
+			 * output is in held_blocked: once all of those are
+			 * blocked again, the rest stays as it is, unread (a
+			 * relay under backpressure holds hundreds). */
 			for (i = 0, k = 0; i < held; i++) {
 				uint32_t oc = in->held_oc[i];
 
 				if (cs_has(&ps.blocked, oc) ||
 				    !admit(x, in, oc, in->held[i], &ps)) {
+					if (cs_covers(&ps.blocked, in->held_blocked, fn)) {
+						if (k != i) {
+							memmove(&in->held[k], &in->held[i],
+								(held - i) * sizeof(in->held[0]));
+							memmove(&in->held_oc[k], &in->held_oc[i],
+								(held - i) * sizeof(in->held_oc[0]));
+						}
+						k += held - i;
+						break;
+					}
 					in->held_oc[k] = (uint16_t)oc;
 					in->held[k++] = in->held[i];
 				}
@@ -1067,6 +1092,13 @@ dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local)
 
 		if (rte_ring_empty(c->out_q))
 			continue;
+		/* No credit: counted as chan_tx would, without a look at the
+		 * frames (a stalled channel is looked at every pass). */
+		if (dcn_fc_kind_credited(fn->kind[local]) && dcn_fc_credits(c) == 0) {
+			c->stalls++;
+			left = 1;
+			continue;
+		}
 		n = rte_ring_dequeue_burst_start(c->out_q, (void **)m, x->dp->burst,
 						 NULL);
 		for (k = 0; k < n; k++)

@@ -542,6 +542,64 @@ test_burst_two_outputs(void **state)
 	assert_int_equal(seq1, 41);
 }
 
+/* Take port o's frames off its ring: numbered from *next on, step 2. */
+static unsigned int
+wire_every_other(uint16_t o, uint16_t *next)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(f.port[o].tx_ring, (void **)&m) == 0) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *) +
+				   DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+
+		assert_int_equal(dcn_fabric_get16(p + 34 - DCN_ETHER_HDR_LEN), *next);
+		*next += 2;
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Frames held for two outputs, interleaved, neither with credit: when
+ * one output's credit comes, its frames leave in order from among the
+ * others' (which keep their place), then the others' when theirs comes.
+ */
+static void
+test_held_two_outputs(void **state)
+{
+	uint32_t addr[2];
+	uint16_t o[2] = { out_port_to("(2,0)", &addr[0]), out_port_to("(0,0)", &addr[1]) };
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	uint32_t in_idx = f.host * f.fn->n_vcs;
+	uint16_t next[2] = { 0, 1 };
+	unsigned int seen[2] = { 0, 0 }, j, rounds;
+
+	(void)state;
+	assert_int_equal(receive_host_numbered(1, addr, 2, 64, 0), 0);
+	assert_int_equal(receive_host_numbered(1, addr, 2, 64, 64), 0);
+	assert_int_equal(in->held_n, 128 - 2 * dcn_fc_chan(f.fn, o[0], 0)->quota);
+	for (j = 0; j < 2; j++) {
+		credit_from_peer(o[j], 7, GRANT, 0);
+		for (rounds = 0; seen[j] < 64 && rounds < 64; rounds++) {
+			dcn_fc_send(&f.x[1], o[j]);
+			dcn_fc_route(&f.x[1], f.host);
+			seen[j] += wire_every_other(o[j], &next[j]);
+			credit_from_peer(o[j], 7, GRANT, seen[j]);
+		}
+		assert_int_equal(seen[j], 64);
+		assert_int_equal(on_wire(o[1 - j]), 0);
+	}
+	assert_int_equal(in->held_n, 0);
+	for (j = 0; j < 2; j++) {
+		struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o[j], 0);
+
+		assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o[j] * f.fn->n_vcs),
+				 out->quota);
+	}
+}
+
 /*
  * The credits this relay announces: a credit frame that is lost (the
  * test's drop ratio) is repaired by the next, which carries the whole
@@ -1082,6 +1140,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_burst_beyond_share,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_burst_two_outputs,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_held_two_outputs,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),
