@@ -26,7 +26,16 @@ scaling.csv, scaling.json and scaling.png (gnuplot). Nothing is asserted
 about speed; exit 1 when a run fails or no rate passes, 77 when dcnfwd
 cannot start here.
 
-  scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--out DIR]
+With --pairs N it measures instead in short interleaved trials, as
+zero_loss.py --pairs does: N rounds, each one full-load trial of every
+worker count in turn (each round starting one count later), and each
+count's speed-up as the median [min-max] of its N ratios to the
+one-worker trial of the same round (a shared machine's fast and slow
+phases last tens of seconds, longer than a round): scaling-pairs.csv
+(every trial) and scaling-pairs.json.
+
+  scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--pairs N]
+             [--out DIR]
 """
 import argparse
 import json
@@ -117,6 +126,58 @@ class Emulated:
                            for t in trials]}
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def run_pairs(a, e, counts):
+    """N rounds of one full-load trial per worker count; each count's
+    speed-up over one worker as the median [min-max] of the rounds'."""
+    if counts[0] != 1:
+        counts = [1] + [c for c in counts if c != 1]
+    log("%-6s %-8s %14s %14s" % ("round", "workers", "full fwd Mpps", "x 1 worker"))
+    trials, ratios = [], {c: [] for c in counts[1:]}
+    for rnd in range(a.pairs):
+        order = counts[rnd % len(counts):] + counts[:rnd % len(counts)]
+        got = {}
+        for c in order:
+            t = e.trial(c, FULL_LOAD_PPS)
+            got[c] = t["fwd_pps"]
+            trials.append({"round": rnd, "workers": c, "fwd_pps": t["fwd_pps"],
+                           "host_pps": t["host_pps"], "lost": t["lost"]})
+        for c in counts:
+            x = got[c] / got[1] if got[1] else None
+            if c != 1 and x is not None:
+                ratios[c].append(x)
+            log("%-6d %-8d %14.3f %14s" % (rnd, c, got[c] / 1e6,
+                                           "%.2fx" % x if x is not None else "-"))
+    summary = {}
+    for c, xs in ratios.items():
+        if xs:
+            summary[c] = {"median": median(xs), "min": min(xs), "max": max(xs),
+                          "pairs": len(xs)}
+            log("%d workers against 1 (full load, forwarding steps): %.2fx "
+                "[%.2f-%.2f] over %d interleaved pairs" % (
+                    c, summary[c]["median"], summary[c]["min"], summary[c]["max"],
+                    len(xs)))
+    with open(os.path.join(a.out, "scaling-pairs.csv"), "w") as f:
+        f.write("round,workers,full_load_fwd_mpps,full_load_host_mpps,lost\n")
+        for t in trials:
+            f.write("%d,%d,%.4f,%.4f,%d\n" % (t["round"], t["workers"],
+                                               t["fwd_pps"] / 1e6,
+                                               t["host_pps"] / 1e6, t["lost"]))
+    with open(os.path.join(a.out, "scaling-pairs.json"), "w") as f:
+        json.dump({"spec": a.spec, "frame_bytes": a.size, "trial_s": a.trial,
+                   "flow_control": a.flow_control, "cpus": len(e.cpus),
+                   "trials": trials,
+                   "speedup": {str(c): v for c, v in summary.items()}}, f, indent=1)
+    log("written: %s" % ", ".join(os.path.join(a.out, "scaling-pairs." + x)
+                                  for x in ("csv", "json")))
+    return 0
+
+
 def plot(rows, out):
     gp = shutil.which("gnuplot")
     if gp is None:
@@ -152,6 +213,10 @@ def main():
                     help="search resolution and the generator's allowance, "
                          "percent (default %(default)s)")
     ap.add_argument("--flow-control", choices=("on", "off"), default="on")
+    ap.add_argument("--pairs", type=int, default=0, metavar="N",
+                    help="instead of searches: N rounds of one full-load trial "
+                         "per worker count in turn, speed-ups as medians [min-max] "
+                         "(at least 10 for a figure to quote)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     e = Emulated(a)
@@ -160,10 +225,14 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     log("scaling: %s, %d B, trial %.1f s, flow control %s, %d CPUs" %
         (a.spec, a.size, a.trial, a.flow_control, len(e.cpus)))
-    log("%-8s %-14s %16s %16s %16s" % ("workers", "lcores", "0-loss host Mpps",
-                                       "0-loss fwd Mpps", "full fwd Mpps"))
     rows = []
     try:
+        if a.pairs:
+            if len(counts) < 2 and len(e.cpus) < 2:
+                raise Skip("one CPU: nothing to compare one worker with")
+            return run_pairs(a, e, counts if len(counts) > 1 else [1, 2])
+        log("%-8s %-14s %16s %16s %16s" % ("workers", "lcores", "0-loss host Mpps",
+                                           "0-loss fwd Mpps", "full fwd Mpps"))
         for w in counts:
             r = e.search(w)
             if r["zero_loss_rate_per_host"] == 0:
