@@ -766,6 +766,10 @@ def main():
                          "one; read them with callgrind_annotate)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
+    # Stopped by a test runner's timeout (SIGTERM): unwind, so that the
+    # devices and generators started here (each in a session of its own,
+    # out of the runner's reach) are stopped and their files removed.
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
     if os.geteuid() != 0 and not a.no_huge:
         log("SKIP: hugepages need root (or give --no-huge)")
         return 77
