@@ -618,29 +618,28 @@ routed_key(const struct rte_mbuf *m, int router)
  * channel's frames. One call to the port for several channels; a frame
  * sent at once takes no room in the queue. The port takes a prefix of the
  * burst, so what it refuses (a full ring) is the tail of each channel's
- * frames, which then goes frame by frame, in order. @return 0 when the
- * burst is not such, and nothing was done; else *held is what was held.
+ * frames, which the caller then routes frame by frame, in order.
+ * @return frames sent, or -1 when the burst is not such (nothing done).
  */
 static inline int
-burst_through(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **m,
-	      uint32_t n, const uint32_t *oc, const uint32_t *cnt, uint32_t ng,
-	      const uint8_t *grp, struct pass *ps, uint32_t *held)
+burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
+	      const uint32_t *oc, const uint32_t *cnt, uint32_t ng, const uint8_t *grp)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_worker *w = x->w;
 	uint16_t o = fn->link_port[oc[0] / fn->n_vcs];
-	uint32_t left[GROUPS] = { 0 }, sent, g, i, h;
+	uint32_t left[GROUPS] = { 0 }, sent, g, i;
 	const struct dcn_port *p;
 
 	if (x->dp->port[o].owner != w->idx)
-		return 0;
+		return -1;
 	for (g = 0; g < ng; g++) {
 		struct dcn_fc_chan *c = &fn->chan[oc[g]];
 
 		if (fn->link_port[oc[g] / fn->n_vcs] != o || w->stage_n[oc[g]] != 0 ||
 		    !rte_ring_empty(c->out_q) ||
 		    (dcn_fc_kind_credited(fn->kind[o]) && dcn_fc_credits(c) < cnt[g]))
-			return 0;
+			return -1;
 	}
 	p = x->dp->port[o].port;
 	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
@@ -650,18 +649,7 @@ burst_through(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 	for (g = 0; g < ng; g++)
 		if (cnt[g] != left[g])
 			dcn_fc_sent(&fn->chan[oc[g]], cnt[g] - left[g]);
-	h = in->held_n;
-	for (i = sent; i < n; i++)
-		if (!admit(x, in, oc[grp[i]], m[i], ps)) {
-			in->held_oc[h] = (uint16_t)oc[grp[i]];
-			in->held[h++] = m[i];
-		}
-	*held = h - in->held_n;
-	__atomic_store_n(&in->held_n, h, __ATOMIC_RELAXED);
-	/* The caller counts every frame not held as done; admit counted
-	 * those it took. */
-	ps->done -= n - sent - *held;
-	return 1;
+	return (int)sent;
 }
 
 /*
@@ -671,11 +659,12 @@ burst_through(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
  * every frame), and each channel's frames are placed together, in their
  * order, with one look at the input's room there. The same as frame by
  * frame, for frames of one input and distinct outputs do not wait for
- * each other. @return 0 when the burst is not such (a control frame, an
- * unknown next hop, more than GROUPS channels, one blocked), and nothing
- * was done.
+ * each other. @return the frames dealt with: all, or a prefix sent
+ * whole, or none when the burst is not such (a control frame, an unknown
+ * next hop, more than GROUPS channels, one blocked); the caller routes
+ * the rest frame by frame.
  */
-static inline int
+static inline uint16_t
 route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **m,
 	      const uint16_t *out, uint16_t n, struct pass *ps)
 {
@@ -686,6 +675,7 @@ route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 	uint8_t grp[DCN_FC_BURST_MAX];
 	uint64_t last_key = UINT64_MAX;
 	uint16_t last_o = DCN_FWD_CONTROL;
+	int sent;
 
 	for (i = 0; i < n; i++) {
 		uint64_t key = routed_key(m[i], router);
@@ -712,9 +702,12 @@ route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 		grp[i] = (uint8_t)g;
 		cnt[g]++;
 	}
-	if (burst_through(x, in, m, n, oc, cnt, ng, grp, ps, &held)) {
-		/* sent, but what the port did not take */
-	} else if (ng == 1) {
+	sent = burst_through(x, m, n, oc, cnt, ng, grp);
+	if (sent >= 0) {
+		ps->done += (uint32_t)sent;
+		return (uint16_t)sent;
+	}
+	if (ng == 1) {
 		held = place(x, in, oc[0], m, n, ps);
 	} else {
 		for (g = 0, i = 0; g < ng; i += cnt[g++])
@@ -725,7 +718,7 @@ route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 			held += place(x, in, oc[g], &grouped[i], cnt[g], ps);
 	}
 	ps->done += n - held;
-	return 1;
+	return n;
 }
 
 /* Route a burst taken from the pass's input channel, received on local
@@ -741,11 +734,17 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n
 
 	kept = dcn_fwd_burst(x->fwd, in, m, n, out);
 	ps->done += n - kept; /* dropped, counted by reason */
-	if (kept == 0 || (held == 0 && route_grouped(x, ch, m, out, kept, ps)))
+	if (kept == 0)
 		return;
+	i = 0;
+	if (held == 0) {
+		i = route_grouped(x, ch, m, out, kept, ps);
+		if (i == kept)
+			return;
+	}
 	/* Frame by frame: behind held frames (which go first to their
-	 * outputs), or a burst route_grouped does not take. */
-	for (i = 0; i < kept; i++) {
+	 * outputs), or what route_grouped leaves (nothing held by it). */
+	for (; i < kept; i++) {
 		uint32_t oc;
 
 		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
