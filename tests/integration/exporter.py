@@ -33,6 +33,8 @@ def drop_reasons():
         text = f.read()
     macro = text[text.index("#define DCN_DROP_REASONS"):text.index("enum dcn_drop_reason")]
     return len(re.findall(r'_\(\w+, "\w+"', macro))
+
+
 SPEC = "rrect:n=2,m=2,k=1"
 failures = []
 
@@ -131,9 +133,9 @@ def main():
               "%d links, not 16" % len(series("dcnfwd_link_up")))
         check(all(v == 1.0 for v in series("dcnfwd_link_up").values()),
               "a link is down in a healthy fabric")
-        check(len(series("dcnfwd_drops_total")) == drop_reasons(),
-              "%d drop reasons, not %d" % (len(series("dcnfwd_drops_total")),
-                                           drop_reasons()))
+        reasons = drop_reasons()
+        check(len(series("dcnfwd_drops_total")) == reasons,
+              "%d drop reasons, not %d" % (len(series("dcnfwd_drops_total")), reasons))
         fc = series("dcnfwd_fc_grant", kind="switch")
         check(len(fc) > 0, "no flow-control channel behind a switch")
         for name in ("dcnfwd_port_frames_total", "dcnfwd_port_drops_total",

@@ -255,14 +255,11 @@ sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
 	}
 	if (!s->credits)
 		return;
-	/* As dcnfwd at its defaults: after a batch, else within its refresh
-	 * interval (1 ms) of a change. */
-	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++) {
+	/* As dcnfwd at its defaults: after a batch; else every refresh
+	 * interval (1 ms), changed or not (the first word, and repair of a
+	 * lost one). */
+	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
 		due |= k->freed[vc] - k->announced[vc] >= CREDIT_BATCH;
-		due |= k->freed[vc] != k->announced[vc] &&
-		       now - k->announce_tsc > s->hz / 1000;
-	}
-	/* Now and then unasked: the first word, and repair of a lost one. */
 	if (due || now - k->announce_tsc > s->hz / 1000)
 		send_credits(s, k, now);
 }
