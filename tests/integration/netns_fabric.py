@@ -146,27 +146,83 @@ def counters(st):
     return out
 
 
+def xdp_progs():
+    """Ids of the dcn_xdp_steer programs loaded on the machine."""
+    progs = sh("bpftool", "-j", "prog", "show", check_rc=False).stdout or "[]"
+    return {p["id"] for p in json.loads(progs) if p.get("name") == "dcn_xdp_steer"}
+
+
+# What a test before this one loaded, which its kernel may still be
+# freeing, is none of this test's: main() takes note of it.
+FOREIGN_PROGS = set()
+# The inode of each namespace this test's fabric made (up() notes them):
+# a process still in one after down is a leak of ours.
+NS_INODES = {}
+
+
 def leftovers(names):
     """What of the fabric is still on the machine."""
     left = []
     ns = sh("ip", "netns", "list").stdout
     left += [l.split()[0] for l in ns.splitlines() if l.startswith("dcnf-%s-" % NAME)]
     left += ["/var/run/dpdk/" + p for p in names if os.path.exists("/var/run/dpdk/" + p)]
-    progs = sh("bpftool", "-j", "prog", "show", check_rc=False).stdout or "[]"
-    left += ["xdp prog %d" % p["id"] for p in json.loads(progs)
-             if p.get("name") == "dcn_xdp_steer"]
+    left += ["xdp prog %d" % i for i in sorted(xdp_progs() - FOREIGN_PROGS)]
     return left
 
 
-def leftovers_settled(names, seconds=10):
-    """leftovers, once the kernel has freed what it frees lazily (a
-    namespace's devices and XDP programs)."""
+def ns_holders():
+    """Processes still in a namespace of the fabric, by the inode noted
+    at up: the namespace lives on without its name while one does."""
+    held = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            ino = os.stat("/proc/%s/ns/net" % pid).st_ino
+            if ino not in NS_INODES:
+                continue
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        held.append("pid %s in %s: %s" % (pid, NS_INODES[ino], cmd[:120]))
+    return held
+
+
+def leftovers_settled(names, seconds=60):
+    """leftovers, once the kernel has freed what it frees lazily. A
+    namespace, its devices and their XDP programs go when its last
+    reference does, and besides processes the kernel holds some for a
+    while (deferred frees, sockets still closing): seconds on a loaded
+    machine, so the wait is long and the time it took is printed. What
+    stays is named with the processes still in the fabric's namespaces."""
+    t0 = time.time()
     left = leftovers(names)
-    deadline = time.time() + seconds
-    while left and time.time() < deadline:
+    while left and time.time() < t0 + seconds:
         time.sleep(0.2)
         left = leftovers(names)
-    return left
+    if time.time() - t0 > 1:
+        print("the kernel freed the fabric's namespaces in %.1f s" % (time.time() - t0)
+              if not left else "still there after %.0f s" % seconds)
+    return left + ns_holders()
+
+
+def tcp_closed(st, timeout=10.0):
+    """Wait until no TCP connection in the nodes' namespaces is still
+    open or closing: a socket still closing holds its namespace, and so
+    the XDP programs of its devices, after the namespace is deleted.
+    TIME-WAIT holds nothing. Prints what stays."""
+    deadline = time.time() + timeout
+    while True:
+        open_ = []
+        for n in st["nodes"].values():
+            r = sh("ip", "netns", "exec", n["ns"], "ss", "-Htan", check_rc=False)
+            open_ += ["%s: %s" % (n["name"], " ".join(l.split()[:1] + l.split()[3:5]))
+                      for l in r.stdout.splitlines()
+                      if l.split() and l.split()[0] not in ("LISTEN", "TIME-WAIT")]
+        if not open_ or time.time() > deadline:
+            break
+        time.sleep(0.2)
+    if open_:
+        print("TCP connections still open before down: %s" % "; ".join(open_))
 
 
 def up(*extra):
@@ -179,6 +235,11 @@ def up(*extra):
             skip("no net_af_xdp PMD")
         raise RuntimeError("dcn-fabric up failed")
     st = state()
+    for ns in st["netns"]:
+        try:
+            NS_INODES[os.stat("/run/netns/" + ns).st_ino] = ns
+        except OSError:
+            pass
     # One source of configurations: dcn-fabric's come from dcn-plan, from
     # an inventory of its namespaces, as a rack's do.
     d = "/run/dcn-fabric/%s" % NAME
@@ -314,6 +375,7 @@ def kernel_mode():
     full_credit(st)
     auth_clean(st, "after the transfers")
     kernel_beside(st)
+    tcp_closed(st)
     # A dcnfwd killed outright must not keep the fabric from coming down.
     victim = [n for n in st["nodes"].values() if n is not src and n is not dst][-1]
     os.kill(victim["pid"], signal.SIGKILL)
@@ -1606,6 +1668,10 @@ def main():
         if shutil.which(tool) is None:
             skip("%s is not installed (tools/install-deps.sh)" % tool)
     huge_before = huge_pool() if os.path.exists(dcn_fabric.HUGE_DIR) else None
+    FOREIGN_PROGS.update(xdp_progs())
+    if FOREIGN_PROGS:
+        print("%d dcn_xdp_steer programs loaded before this test: not its own"
+              % len(FOREIGN_PROGS))
     try:
         if MODE == "kernel":
             kernel_mode()
