@@ -97,7 +97,8 @@ struct dcn_fc_credit {
 /** Write c's payload: DCN_FC_CREDIT_LEN(c->n_vcs) bytes. */
 void dcn_fc_write_credit(uint8_t *p, const struct dcn_fc_credit *c);
 /** Read a payload of len bytes (at least DCN_FC_CREDIT_MIN_LEN): the VCs
- * it has room for, at most DCN_FC_MAX_VCS. */
+ * it has room for, at most DCN_FC_MAX_VCS (c->n_vcs; the arrays' entries
+ * beyond are not written). A shorter payload reads as all zero, n_vcs 0. */
 void dcn_fc_read_credit(const uint8_t *p, uint32_t len, struct dcn_fc_credit *c);
 
 /** How a channel's port is treated. */
@@ -344,7 +345,8 @@ void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 uint32_t dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 			    const struct dcn_fc_credit *cr);
 
-/** The credit frame a link's receiver would send now. */
+/** The credit frame a link's receiver would send now (the arrays' first
+ * n_vcs entries). */
 void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 			 struct dcn_fc_credit *cr);
 

@@ -80,6 +80,10 @@ struct dcn_fc_dp_link {
 	 * when it was last announced (a batch is due only past it) */
 	uint32_t freed_total;
 	uint32_t announced_total;
+	/** the owner's: a VC of the link has freed credit_batch frames since
+	 * the last credit frame (set as frames are freed, a burst at a
+	 * time, so that the look each pass is one load) */
+	uint32_t batch_due;
 	uint32_t auth_seq;       /**< with a fabric key: the last signed */
 	/** with a fabric key: the newest credit frame taken from the peer
 	 * (the one worker that takes the link's credits) */
@@ -229,12 +233,12 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 		uint32_t fresh = lk->freed_total - lk->announced_total;
 		uint64_t since = now - lk->credit_tsc;
 
-		/* What the full look would find, in a few compares: no VC
-		 * can have a batch freed while all of them together have
-		 * not; before the refresh interval nothing else is due, and
-		 * after it, with nothing freed (no VC changed) and the
-		 * repeats done, only the slow refresh is. */
-		if (fresh < dp->credit_batch &&
+		/* What the full look would find, in a few compares: a VC
+		 * with a batch freed makes one due; before the refresh
+		 * interval nothing else does, and after it, with nothing
+		 * freed (no VC changed) and the repeats done, only the slow
+		 * refresh does. */
+		if (!lk->batch_due &&
 		    (since < dp->credit_refresh_tsc ||
 		     (fresh == 0 && lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
 		      since < 100 * dp->credit_refresh_tsc)))

@@ -40,9 +40,11 @@ dcn_fc_read_credit(const uint8_t *p, uint32_t len, struct dcn_fc_credit *c)
 {
 	uint32_t n, vc;
 
-	memset(c, 0, sizeof(*c));
-	if (len < DCN_FC_CREDIT_MIN_LEN)
+	/* The arrays' first n_vcs entries only, as dcn_fc_credit_state. */
+	if (len < DCN_FC_CREDIT_MIN_LEN) {
+		memset(c, 0, offsetof(struct dcn_fc_credit, freed));
 		return;
+	}
 	c->epoch = dcn_fabric_get32(p);
 	c->grant = dcn_fabric_get32(p + 4);
 	c->sent_epoch = dcn_fabric_get32(p + 8);
@@ -405,7 +407,8 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 
 	const struct dcn_fc_chan *c0 = &fn->chan[link * fn->n_vcs];
 
-	memset(cr, 0, sizeof(*cr));
+	/* The arrays' first n_vcs entries only: all a credit frame carries
+	 * (the rest would be a memset of every VC's room per frame). */
 	cr->epoch = fn->epoch;
 	cr->n_vcs = fn->n_vcs;
 	cr->grant = c0->grant;

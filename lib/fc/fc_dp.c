@@ -233,6 +233,26 @@ credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
 	return 1;
 }
 
+/* Frames the peer's count showed lost were freed on link (its owner
+ * only): counted as freed, and a VC they take to a batch makes a credit
+ * frame due (rare: a lost frame). */
+static void
+credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
+{
+	const struct dcn_fc_node *fn = dp->fn;
+	unsigned int vc;
+
+	if (repaired == 0)
+		return;
+	dp->link[link].freed_total += repaired;
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		const struct dcn_fc_chan *c = &fn->chan[link * fn->n_vcs + vc];
+
+		if (c->freed - c->announced >= dp->credit_batch)
+			dp->link[link].batch_due = 1;
+	}
+}
+
 /* A credit frame: the peer's input queues have room again. Only a
  * cable's peer, or a neighbour behind a switch port, can speak for the
  * input queue of its link; behind a switch, its source MAC names it, and
@@ -260,8 +280,8 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 		/* The peer's sent counts, read against the input queues by
 		 * the one worker that keeps them (between its passes). */
 		if (x->dp->port[local].owner == x->w->idx)
-			x->dp->link[link].freed_total +=
-				dcn_fc_credit_sent(fn, (uint16_t)link, &cr);
+			credit_repaired(x->dp, (uint16_t)link,
+					dcn_fc_credit_sent(fn, (uint16_t)link, &cr));
 		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
 	}
 	rte_pktmbuf_free(m);
@@ -326,12 +346,18 @@ in_chan(const struct dcn_fc_wnode *x, uint16_t in, const struct rte_mbuf *m)
 #define CHAN_BYTES rte_cpu_to_be_32(0xffff0f71u)
 
 static inline uint32_t
-chan_word(const struct rte_mbuf *m)
+frame_word(const struct rte_mbuf *m)
 {
 	uint32_t w;
 
 	memcpy(&w, rte_pktmbuf_mtod_offset(m, const uint8_t *, 12), sizeof(w));
-	return w & CHAN_BYTES;
+	return w;
+}
+
+static inline uint32_t
+chan_word(const struct rte_mbuf *m)
+{
+	return frame_word(m) & CHAN_BYTES;
 }
 
 /*
@@ -353,15 +379,18 @@ frame_ttl(const struct rte_mbuf *m)
 static inline int
 same_chan(struct rte_mbuf *const *m, uint16_t n, int router, int mac)
 {
-	uint32_t w0 = chan_word(m[0]), diff = 0, shorter = 0;
-	uint16_t min = router ? ROUTER_TTL_OFF + 1 : 16, i;
+	uint32_t w0 = frame_word(m[0]), diff = 0;
+	uint16_t min = router ? ROUTER_TTL_OFF + 1 : 16, len = UINT16_MAX, i;
 	uint64_t mac0;
 
+	/* The differences and the shortest length gathered, then looked at
+	 * once: the loop is the only per-frame work of the usual burst's
+	 * receive. */
 	for (i = 0; i < n; i++) {
-		diff |= chan_word(m[i]) ^ w0;
-		shorter |= rte_pktmbuf_data_len(m[i]) < min;
+		diff |= frame_word(m[i]) ^ w0;
+		len = RTE_MIN(len, rte_pktmbuf_data_len(m[i]));
 	}
-	if (diff != 0 || shorter != 0)
+	if ((diff & CHAN_BYTES) != 0 || len < min)
 		return 0;
 	if (router) {
 		uint8_t t0 = frame_ttl(m[0]);
@@ -611,6 +640,17 @@ routed_key(const struct rte_mbuf *m, int router)
  * over more goes frame by frame. */
 #define GROUPS 8
 
+/* A grouped burst: its runs of frames alike, run r being frames
+ * [start[r], start[r + 1]) of group grp[r], and its groups' output
+ * channels and frame counts. Runs, not a group per frame: a burst of
+ * one flow is one run, and costs the grouping nothing per frame. */
+struct groups {
+	uint32_t ng, nr;
+	uint32_t oc[GROUPS], cnt[GROUPS];
+	uint16_t start[DCN_FC_BURST_MAX + 1];
+	uint8_t grp[DCN_FC_BURST_MAX];
+};
+
 /*
  * Send a grouped burst whole, when frame by frame would send each of its
  * frames at once: all its channels on one port this worker owns, nothing
@@ -623,32 +663,33 @@ routed_key(const struct rte_mbuf *m, int router)
  */
 static inline int
 burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
-	      const uint32_t *oc, const uint32_t *cnt, uint32_t ng, const uint8_t *grp)
+	      const struct groups *gs)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_worker *w = x->w;
-	uint16_t o = fn->link_port[oc[0] / fn->n_vcs];
-	uint32_t left[GROUPS] = { 0 }, sent, g, i;
+	uint16_t o = fn->link_port[gs->oc[0] / fn->n_vcs];
+	uint32_t left[GROUPS] = { 0 }, sent, g, r;
 	const struct dcn_port *p;
 
 	if (x->dp->port[o].owner != w->idx)
 		return -1;
-	for (g = 0; g < ng; g++) {
-		struct dcn_fc_chan *c = &fn->chan[oc[g]];
+	for (g = 0; g < gs->ng; g++) {
+		uint32_t c = gs->oc[g];
+		struct dcn_fc_chan *ch = &fn->chan[c];
 
-		if (fn->link_port[oc[g] / fn->n_vcs] != o || w->stage_n[oc[g]] != 0 ||
-		    !rte_ring_empty(c->out_q) ||
-		    (dcn_fc_kind_credited(fn->kind[o]) && dcn_fc_credits(c) < cnt[g]))
+		if (fn->link_port[c / fn->n_vcs] != o || w->stage_n[c] != 0 ||
+		    !rte_ring_empty(ch->out_q) ||
+		    (dcn_fc_kind_credited(fn->kind[o]) && dcn_fc_credits(ch) < gs->cnt[g]))
 			return -1;
 	}
 	p = x->dp->port[o].port;
 	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
 	x->st[o].tx += sent;
-	for (i = sent; i < n; i++)
-		left[grp[i]]++;
-	for (g = 0; g < ng; g++)
-		if (cnt[g] != left[g])
-			dcn_fc_sent(&fn->chan[oc[g]], cnt[g] - left[g]);
+	for (r = gs->nr; r-- > 0 && gs->start[r + 1] > sent;)
+		left[gs->grp[r]] += gs->start[r + 1] - RTE_MAX(gs->start[r], sent);
+	for (g = 0; g < gs->ng; g++)
+		if (gs->cnt[g] != left[g])
+			dcn_fc_sent(&fn->chan[gs->oc[g]], gs->cnt[g] - left[g]);
 	return (int)sent;
 }
 
@@ -670,52 +711,58 @@ route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	int router = x->fwd->router_mode, again = 1;
-	uint32_t oc[GROUPS], cnt[GROUPS] = { 0 }, ng = 0, g = 0, held = 0, i;
 	struct rte_mbuf *grouped[DCN_FC_BURST_MAX], **dst[GROUPS];
-	uint8_t grp[DCN_FC_BURST_MAX];
+	struct groups gs;
+	uint32_t held = 0, g, i, r;
 	uint64_t last_key = UINT64_MAX;
 	uint16_t last_o = DCN_FWD_CONTROL;
 	int sent;
 
+	gs.ng = 0;
+	gs.nr = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t key = routed_key(m[i], router);
+		uint32_t c;
 
-		if (again || out[i] != last_o || key != last_key) {
-			uint32_t c;
-
-			if (unlikely(out[i] == DCN_FWD_CONTROL))
+		if (likely(!again && out[i] == last_o && key == last_key))
+			continue;
+		if (unlikely(out[i] == DCN_FWD_CONTROL))
+			return 0;
+		c = out_chan(x, m[i], out[i]);
+		if (unlikely(c == NO_CHAN))
+			return 0;
+		for (g = 0; g < gs.ng && gs.oc[g] != c; g++)
+			;
+		if (g == gs.ng) {
+			if (gs.ng == GROUPS || cs_has(&ps->blocked, c))
 				return 0;
-			c = out_chan(x, m[i], out[i]);
-			if (unlikely(c == NO_CHAN))
-				return 0;
-			for (g = 0; g < ng && oc[g] != c; g++)
-				;
-			if (g == ng) {
-				if (ng == GROUPS || cs_has(&ps->blocked, c))
-					return 0;
-				oc[ng++] = c;
-			}
-			last_o = out[i];
-			last_key = key;
-			again = fn->kind[last_o] == DCN_FC_PORT_SWITCH;
+			gs.oc[gs.ng] = c;
+			gs.cnt[gs.ng++] = 0;
 		}
-		grp[i] = (uint8_t)g;
-		cnt[g]++;
+		gs.start[gs.nr] = (uint16_t)i;
+		gs.grp[gs.nr++] = (uint8_t)g;
+		last_o = out[i];
+		last_key = key;
+		again = fn->kind[last_o] == DCN_FC_PORT_SWITCH;
 	}
-	sent = burst_through(x, m, n, oc, cnt, ng, grp);
+	gs.start[gs.nr] = n;
+	for (r = 0; r < gs.nr; r++)
+		gs.cnt[gs.grp[r]] += gs.start[r + 1] - gs.start[r];
+	sent = burst_through(x, m, n, &gs);
 	if (sent >= 0) {
 		ps->done += (uint32_t)sent;
 		return (uint16_t)sent;
 	}
-	if (ng == 1) {
-		held = place(x, in, oc[0], m, n, ps);
+	if (gs.ng == 1) {
+		held = place(x, in, gs.oc[0], m, n, ps);
 	} else {
-		for (g = 0, i = 0; g < ng; i += cnt[g++])
+		for (g = 0, i = 0; g < gs.ng; i += gs.cnt[g++])
 			dst[g] = &grouped[i];
-		for (i = 0; i < n; i++)
-			*dst[grp[i]]++ = m[i];
-		for (g = 0, i = 0; g < ng; i += cnt[g++])
-			held += place(x, in, oc[g], &grouped[i], cnt[g], ps);
+		for (r = 0; r < gs.nr; r++)
+			for (i = gs.start[r]; i < gs.start[r + 1]; i++)
+				*dst[gs.grp[r]]++ = m[i];
+		for (g = 0, i = 0; g < gs.ng; i += gs.cnt[g++])
+			held += place(x, in, gs.oc[g], &grouped[i], gs.cnt[g], ps);
 	}
 	ps->done += n - held;
 	return n;
@@ -778,8 +825,12 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b), ps->in_idx);
 	if (ps->done) {
-		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
+		uint32_t freed = in->freed + ps->done;
+
+		__atomic_store_n(&in->freed, freed, __ATOMIC_RELEASE);
 		x->dp->link[link].freed_total += ps->done;
+		if (freed - in->announced >= x->dp->credit_batch)
+			x->dp->link[link].batch_due = 1;
 	}
 	/* The held list's blocked outputs, for the next pass's check; read
 	 * only while frames are held, and every pass that leaves some held
@@ -1137,7 +1188,9 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 	unsigned int vc;
 	uint64_t mac;
 	uint64_t since = now - lk->credit_tsc;
-	int due = 0, changed = 0;
+	/* What the freeing of frames has noted: a VC's batch (batch_due),
+	 * and any VC's change (frames freed on the link at all). */
+	int due = lk->batch_due != 0, changed = lk->freed_total != lk->announced_total;
 	uint8_t *f;
 
 	/* The cable's peer, or everyone on it until a hello names the peer;
@@ -1152,12 +1205,6 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 		if (mac == 0)
 			mac = UINT64_MAX;
 	}
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		const struct dcn_fc_chan *ch = dcn_fc_chan(fn, link, vc);
-
-		changed |= ch->freed != ch->announced;
-		due |= ch->freed - ch->announced >= dp->credit_batch;
-	}
 	/* A new state goes out at once after a batch, or within a refresh
 	 * interval; then it is repeated a few times, in case a frame was
 	 * lost, and after that only every 100 intervals. */
@@ -1169,6 +1216,7 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 	lk->credit_tsc = now;
 	lk->credit_repeats = changed ? 0 : lk->credit_repeats + 1;
 	lk->announced_total = lk->freed_total;
+	lk->batch_due = 0;
 	dcn_fc_credit_state(fn, link, &cr);
 	for (vc = 0; vc < fn->n_vcs; vc++)
 		dcn_fc_chan(fn, link, vc)->announced = cr.freed[vc];

@@ -42,6 +42,7 @@ test_credit_frame(void **state)
 	unsigned int vc;
 
 	(void)state;
+	memset(&b, 0, sizeof(b));
 	dcn_fc_write_credit(buf, &a);
 	dcn_fc_read_credit(buf, DCN_FC_CREDIT_LEN(2), &b);
 	assert_memory_equal(&a, &b, sizeof(a));
@@ -64,16 +65,20 @@ test_credit_frame(void **state)
 	dcn_fc_write_credit(buf, &a);
 	dcn_fc_read_credit(buf, sizeof(buf), &b);
 	assert_memory_equal(&a, &b, sizeof(a));
+	/* The VCs that came, and nothing beyond them: a reader looks at
+	 * n_vcs entries, and clearing the rest would cost every credit
+	 * frame a pass over all DCN_FC_MAX_VCS. */
 	a.n_vcs = 5;
 	dcn_fc_write_credit(buf, &a);
+	b.freed[5] = b.arrived[5] = b.sent[5] = 0xabcd;
 	dcn_fc_read_credit(buf, DCN_FC_CREDIT_LEN(5) + 3, &b);
 	assert_int_equal(b.n_vcs, 5);
 	assert_int_equal(b.freed[4], 1004);
 	assert_int_equal(b.arrived[4], 2004);
 	assert_int_equal(b.sent[4], 3004);
-	assert_int_equal(b.freed[5], 0);
-	assert_int_equal(b.arrived[5], 0);
-	assert_int_equal(b.sent[5], 0);
+	assert_int_equal(b.freed[5], 0xabcd);
+	assert_int_equal(b.arrived[5], 0xabcd);
+	assert_int_equal(b.sent[5], 0xabcd);
 	/* Too short for one VC: nothing is read. */
 	dcn_fc_read_credit(buf, DCN_FC_CREDIT_MIN_LEN - 1, &b);
 	assert_int_equal(b.n_vcs, 0);

@@ -843,6 +843,59 @@ test_sent_counts_after_data(void **state)
 	assert_int_equal(in->lost_in, 3);
 }
 
+/* n data frames of VC vc from the peer on port o, for addr, received
+ * and routed by worker 1 (the owner): they leave the input queue. */
+static void
+peer_data(uint16_t o, uint32_t addr, uint8_t vc, unsigned int n)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_DATA, .ttl = 16, .dst = addr,
+				    .vc = vc };
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		m[i] = fabric_mbuf(&h, NULL);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, (uint16_t)n), 0);
+}
+
+/*
+ * When a credit frame goes out at once: after credit_batch frames freed
+ * on one VC of the link (8 here), as the papers' per-VC queues are
+ * credited; the same number spread over two VCs waits for the refresh
+ * interval (the sender still has half a batch of credit on each).
+ */
+static void
+test_credit_batch_per_vc(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(f.fn, o, 0);
+	struct dcn_fc_chan *c1 = dcn_fc_chan(f.fn, o, 1);
+	uint64_t t = 1000000;
+	uint32_t tx0, freed0 = c0->freed, freed1 = c1->freed;
+
+	(void)state;
+	dcn_fc_announce(&f.x[1], o, t);    /* the first state */
+	tx0 = c0->credit_tx;
+	peer_data(o, addr, 0, 4);
+	peer_data(o, addr, 1, 4);
+	assert_int_equal(c0->freed - freed0, 4);
+	assert_int_equal(c1->freed - freed1, 4);
+	dcn_fc_announce(&f.x[1], o, t + 1);
+	assert_int_equal(c0->credit_tx, tx0);
+	peer_data(o, addr, 0, 4);
+	dcn_fc_announce(&f.x[1], o, t + 2);
+	assert_int_equal(c0->credit_tx, tx0 + 1);
+	/* Announced: the next batch counts from there. */
+	peer_data(o, addr, 1, 3);
+	dcn_fc_announce(&f.x[1], o, t + 3);
+	assert_int_equal(c0->credit_tx, tx0 + 1);
+	/* Past the refresh interval what changed goes out. */
+	dcn_fc_announce(&f.x[1], o, t + 2 + 1000);
+	assert_int_equal(c0->credit_tx, tx0 + 2);
+}
+
 /* Control frames are left for the caller's direct path, in order. */
 static void
 test_control_left_to_caller(void **state)
@@ -1121,6 +1174,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_control_left_to_caller,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_sent_counts_after_data,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_credit_batch_per_vc,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_among_data,
 						fix_open, fix_close),
