@@ -31,9 +31,10 @@ The run prints per-core Mpps at 64 bytes and dcnfwd's ratios to the peers.
 
 The machine runs in fast and slow phases tens of seconds long, so a
 ratio of two searches a minute apart compares phases. --pairs N runs
-instead N rounds of one short full-load trial per device in turn and
-gives each ratio as the median [min-max] of the N ratios of neighbouring
-trials (pairs.csv, pairs.json).
+instead N rounds of one short full-load trial per device in turn, dcnfwd
+transit's trials between every two others' (T P T Q T ...), and gives
+each ratio as the median [min-max] of the N ratios of a peer's trial to
+the mean of transit's two beside it (pairs.csv, pairs.json).
 --instructions counts instead what each device's forwarding thread
 executes per frame forwarded, under callgrind, at full load, the passes
 of its loop that found no frame taken out (count_instructions says
@@ -396,12 +397,32 @@ def ratio_pairs(rates, d, p):
     return (median(rs), min(rs), max(rs), len(rs)) if rs else None
 
 
+def round_order(points, anchor, rnd):
+    """One round's trials: every point once, each round starting one
+    point later (no device always follows the same one); with an anchor
+    (dcnfwd transit), it is measured before, between and after the
+    others (T P T Q T ...), so that every peer's trial has one of its
+    own on each side."""
+    turn = [pt for pt in points if pt != anchor]
+    k = rnd % len(turn)
+    turn = turn[k:] + turn[:k]
+    if anchor is None:
+        return turn
+    seq = [anchor]
+    for pt in turn:
+        seq += [pt, anchor]
+    return seq
+
+
 def run_pairs(a, b, duts, sizes):
-    """Short full-load trials of every device in turn (A B C A B C ...,
-    --pairs rounds): a ratio is the median of the ratios of trials
-    neighbouring in one round, given with their range, so that the
-    machine's slow and fast phases (tens of seconds) fall on both sides
-    of a ratio instead of between two devices measured a minute apart."""
+    """Short full-load trials of every device in turn (--pairs rounds):
+    a ratio is the median of the rounds' ratios, given with their range.
+    dcnfwd transit's trials bracket every other device's (T P T Q T ...)
+    and its ratio to one is taken against the mean of the two trials
+    beside that one's, so that the machine's slow and fast phases (tens
+    of seconds) fall on both sides of a ratio, and a drift between two
+    trials cancels, instead of falling between two devices measured a
+    minute apart."""
     log("interleaved full-load trials: %s, %d rounds of %.1f s trials, "
         "flow control %s; generator on lcore 0, DUT on lcore 1" %
         (",".join(duts), a.pairs, a.trial, a.flow_control))
@@ -410,16 +431,21 @@ def run_pairs(a, b, duts, sizes):
         points = [(d, size) for d in duts]
         if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
             points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
+        anchor = ("dcnfwd-transit", size) if ("dcnfwd-transit", size) in points \
+            and len(points) > 1 else None
         rates = {pt: [] for pt in points}
+        # The anchor's rate beside each other point's trial: the mean of
+        # its trials just before and after, one a round.
+        beside = {pt: [] for pt in points}
         bound = {pt: 0 for pt in points}
         wire = {}
         for rnd in range(a.pairs):
-            # Each round starts one device later: no device always
-            # follows the same one.
-            k = rnd % len(points)
-            for d, sz in points[k:] + points[:k]:
+            seq = round_order(points, anchor, rnd)
+            got = []
+            for d, sz in seq:
                 r = b.measure(d, sz)
-                rates[d, sz].append(r["full_load_pps"] / 1e6)
+                got.append(r["full_load_pps"] / 1e6)
+                rates[d, sz].append(got[-1])
                 bound[d, sz] += r["generator_bound"]
                 wire[d, sz] = r["wire_bytes"]
                 rows.append({"dut": d, "frame_bytes": sz, "round": rnd + 1,
@@ -427,6 +453,9 @@ def run_pairs(a, b, duts, sizes):
                              "full_load_mpps": r["full_load_pps"] / 1e6,
                              "generator_bound": r["generator_bound"],
                              "busy_cycles_per_frame": r["busy_cycles_per_frame"]})
+            if anchor is not None:
+                for j in range(1, len(seq), 2):
+                    beside[seq[j]].append((got[j - 1] + got[j + 1]) / 2.0)
         log("%-16s %6s %6s %10s %17s %s" % ("dut", "frame", "wire",
                                             "Mpps med", "[min-max]", "note"))
         for pt in points:
@@ -443,7 +472,8 @@ def run_pairs(a, b, duts, sizes):
                                  (size + FABRIC_HDR, "same wire size")):
                     if (p, psz) not in rates or (psz != size and d != "dcnfwd-transit"):
                         continue
-                    rp = ratio_pairs({d: rates[d, size], p: rates[p, psz]}, d, p)
+                    mine = beside[p, psz] if (d, size) == anchor else rates[d, size]
+                    rp = ratio_pairs({d: mine, p: rates[p, psz]}, d, p)
                     if rp is None:
                         continue
                     note = (" (%s generator-bound in %d rounds: there the "
@@ -750,9 +780,10 @@ def main():
                          "not rates)")
     ap.add_argument("--pairs", type=int, default=0, metavar="N",
                     help="instead of searches: N rounds of one full-load "
-                         "trial per device in turn, and each ratio as the "
-                         "median [min-max] of the rounds' ratios (at least 10 "
-                         "for a figure to quote)")
+                         "trial per device in turn (dcnfwd transit's before, "
+                         "between and after the others'), and each ratio as "
+                         "the median [min-max] of the rounds' ratios (at "
+                         "least 10 for a figure to quote)")
     ap.add_argument("--instructions", action="store_true",
                     help="instead of rates: instructions per frame forwarded "
                          "of every device's forwarding thread, under callgrind "
