@@ -233,9 +233,17 @@ credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
 	return 1;
 }
 
-/* Frames the peer's count showed lost were freed on link (its owner
- * only): counted as freed, and a VC they take to a batch makes a credit
- * frame due (rare: a lost frame). */
+/* Input channel c of link has freed frames (its owner only): a credit
+ * frame is due once it has freed a batch since the last. */
+static inline void
+batch_check(struct dcn_fc_dp *dp, uint16_t link, const struct dcn_fc_chan *c)
+{
+	if (c->freed - c->announced >= dp->credit_batch)
+		dp->link[link].batch_due = 1;
+}
+
+/* Frames the peer's count showed lost were freed on link (rare: a lost
+ * frame); which VCs is not said, so each is looked at. */
 static void
 credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 {
@@ -245,12 +253,8 @@ credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 	if (repaired == 0)
 		return;
 	dp->link[link].freed_total += repaired;
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		const struct dcn_fc_chan *c = &fn->chan[link * fn->n_vcs + vc];
-
-		if (c->freed - c->announced >= dp->credit_batch)
-			dp->link[link].batch_due = 1;
-	}
+	for (vc = 0; vc < fn->n_vcs; vc++)
+		batch_check(dp, link, &fn->chan[link * fn->n_vcs + vc]);
 }
 
 /* A credit frame: the peer's input queues have room again. Only a
@@ -825,12 +829,9 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b), ps->in_idx);
 	if (ps->done) {
-		uint32_t freed = in->freed + ps->done;
-
-		__atomic_store_n(&in->freed, freed, __ATOMIC_RELEASE);
+		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
 		x->dp->link[link].freed_total += ps->done;
-		if (freed - in->announced >= x->dp->credit_batch)
-			x->dp->link[link].batch_due = 1;
+		batch_check(x->dp, (uint16_t)link, in);
 	}
 	/* The held list's blocked outputs, for the next pass's check; read
 	 * only while frames are held, and every pass that leaves some held

@@ -199,8 +199,9 @@ def leftovers_settled(names, seconds=60):
     while left and time.time() < t0 + seconds:
         time.sleep(0.2)
         left = leftovers(names)
-    if time.time() - t0 > 1:
-        print("the kernel freed the fabric's namespaces in %.1f s" % (time.time() - t0)
+    took = time.time() - t0
+    if took > 1:
+        print("the kernel freed the fabric's namespaces in %.1f s" % took
               if not left else "still there after %.0f s" % seconds)
     return left + ns_holders()
 
@@ -215,9 +216,9 @@ def tcp_closed(st, timeout=10.0):
         open_ = []
         for n in st["nodes"].values():
             r = sh("ip", "netns", "exec", n["ns"], "ss", "-Htan", check_rc=False)
-            open_ += ["%s: %s" % (n["name"], " ".join(l.split()[:1] + l.split()[3:5]))
-                      for l in r.stdout.splitlines()
-                      if l.split() and l.split()[0] not in ("LISTEN", "TIME-WAIT")]
+            for f in (l.split() for l in r.stdout.splitlines()):
+                if f and f[0] not in ("LISTEN", "TIME-WAIT"):
+                    open_.append("%s: %s" % (n["name"], " ".join(f[:1] + f[3:5])))
         if not open_ or time.time() > deadline:
             break
         time.sleep(0.2)
