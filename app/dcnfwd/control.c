@@ -246,6 +246,9 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 			return;
 	}
 	p->hello_rx++;
+	/* encap = udp: where frames to this MAC are addressed. */
+	if (p->dp.udp != NULL)
+		dcn_port_udp_learn(p->dp.udp, f + 6, h.addr);
 	p->peer_vertex = (uint32_t)v;
 	p->peer_seen_tsc = now;
 	dcnfwd_failover_hello(d, p, (uint32_t)v, h.port, &mac, now);

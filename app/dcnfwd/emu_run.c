@@ -188,6 +188,19 @@ full_credit_links(const struct dcnfwd *d, unsigned int *links,
 	return full;
 }
 
+/* Whether the fabric's frames cross its cables in IPv4/UDP (encap = udp
+ * took effect: not in Diamond). */
+static int
+wrapping(const struct dcnfwd *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_ports; i++)
+		if (d->port[i].dp.udp != NULL)
+			return 1;
+	return 0;
+}
+
 /* Frames still in flow-control queues: behind credits that frames lost
  * in a switch took with them, until those are repaired. */
 static uint64_t
@@ -350,6 +363,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		printf("{\"topology\": \"%s\", \"hosts\": %u, \"pattern\": \"%s\", "
 		       "\"rate_pps_per_host\": %.0f, \"frame_bytes\": %u, "
 		       "\"seconds\": %.3f, \"workers\": %u, \"flow_control\": %s, "
+		       "\"encap\": \"%s\", "
 		       "\"forwarded\": %lu, "
 		       "\"sent\": %lu, \"received\": %lu, \"lost\": %ld, "
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
@@ -363,6 +377,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"p999\": %.1f, \"max\": %.1f}, \"received_per_host\": [",
 		       dcn_topo_spec(d->t), n, pattern ? pattern : "uniform", rate,
 		       size, elapsed, d->n_workers, d->fc_on ? "true" : "false",
+		       wrapping(d) ? "udp" : "ether",
 		       (unsigned long)(fs.encap + fs.transit + fs.decap), (unsigned long)sent,
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,

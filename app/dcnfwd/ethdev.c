@@ -16,6 +16,7 @@
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
 
+#include "dcn_port_rss.h"
 #include "ethdev.h"
 #include "setup.h"
 #include "xdp.h"
@@ -100,12 +101,40 @@ start_hint(const struct dcn_conf_port *cp, unsigned int free_mbufs, char *buf,
 	return " (net_af_xdp's messages above say why)";
 }
 
+/* Several RX queues: say whether the NIC spreads frames over them as
+ * dcn_port_rss.h asks, and what a fabric of encap = ether gets. */
+static void
+rss_report(const struct dcnfwd *d, const struct dcnfwd_port *p,
+	   const struct dcn_conf_port *cp)
+{
+	char why[256];
+	int st = dcn_port_rss_check(p->dp.ethdev, p->dp.nb_rxq, why, sizeof(why));
+
+	if (st == DCN_PORT_RSS_OK) {
+		DCNFWD_LOG(INFO, "port %s: RSS over %u queues (symmetric key, "
+			   "IPv4 and ports)\n", cp->name, p->dp.nb_rxq);
+		if (!cp->host && d->conf.encap != DCN_ENCAP_UDP &&
+		    dcn_topo_kind(d->t) != DCN_TOPO_DIAMOND)
+			DCNFWD_LOG(WARNING, "port %s: %u RX queues, but fabric "
+				   "frames of encap = ether all land in one: set "
+				   "[fabric] encap = udp on every node to spread "
+				   "them\n", cp->name, p->dp.nb_rxq);
+	} else if (st > 0) {
+		DCNFWD_LOG(WARNING, "port %s: RSS over %u queues not as asked: "
+			   "%s\n", cp->name, p->dp.nb_rxq, why);
+	} else {
+		DCNFWD_LOG(WARNING, "port %s: RSS not checked: %s\n", cp->name,
+			   strerror(-st));
+	}
+}
+
 static int
 start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	     const struct dcn_conf_port *cp)
 {
 	struct rte_eth_conf ec;
 	struct rte_eth_dev_info info;
+	uint8_t rss_key[DCN_PORT_RSS_KEY_MAX];
 	uint16_t q, rxd = (uint16_t)d->conf.rx_desc, txd = (uint16_t)d->conf.tx_desc;
 	unsigned int in_use;
 	int ret;
@@ -124,9 +153,16 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 		return -EINVAL;
 	}
 	if (p->dp.nb_rxq > 1) {
+		/* The fields, key and RETA of dcn_port_rss.h: frames of
+		 * encap = udp spread by their flows. */
 		ec.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		ec.rx_adv_conf.rss_conf.rss_hf =
-			RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
+			dcn_port_rss_hf() & info.flow_type_rss_offloads;
+		if (info.hash_key_size > 0 && info.hash_key_size <= sizeof(rss_key)) {
+			dcn_port_rss_key(rss_key, info.hash_key_size);
+			ec.rx_adv_conf.rss_conf.rss_key = rss_key;
+			ec.rx_adv_conf.rss_conf.rss_key_len = info.hash_key_size;
+		}
 	}
 	ret = rte_eth_dev_configure(p->dp.ethdev, p->dp.nb_rxq, p->dp.nb_txq, &ec);
 	if (ret == 0)
@@ -147,6 +183,8 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 		p->pmd_kept_mbufs = rte_mempool_in_use_count(d->mp) - in_use;
 	if (ret == 0)
 		ret = rte_eth_macaddr_get(p->dp.ethdev, &p->mac);
+	if (ret == 0 && p->dp.nb_rxq > 1)
+		rss_report(d, p, cp);
 	return ret;
 }
 

@@ -121,6 +121,8 @@ build(struct dcnfwd *d)
 	ret = d->conf_file != NULL ? dcnfwd_setup_from_conf(d) :
 				     dcnfwd_emu_build(d, d->emulate);
 	if (ret == 0)
+		ret = dcnfwd_setup_encap(d);
+	if (ret == 0)
 		ret = dcnfwd_setup_fc(d);
 	if (ret == 0)
 		ret = d->conf_file != NULL ?

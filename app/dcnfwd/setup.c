@@ -555,6 +555,7 @@ dcnfwd_teardown(struct dcnfwd *d)
 			rte_eth_dev_close(p->dp.ethdev);
 			dcnfwd_xdp_port_stop(p);
 		}
+		dcnfwd_encap_free(p);
 		ring_drain_free(p->ctl_tx);
 		/* Each cable ring is some port's rx ring exactly once. */
 		ring_drain_free(p->dp.rx_ring);

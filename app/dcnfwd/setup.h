@@ -9,6 +9,7 @@
  * queues they poll. In order:
  *
  *   dcnfwd_setup_from_conf (ethdev.c) or the emulation's build
+ *   dcnfwd_setup_encap
  *   dcnfwd_setup_fc
  *   dcnfwd_workers_create, then RX queues (dcnfwd_workers_from_conf or the
  *   emulation's), then dcnfwd_workers_finish
@@ -31,6 +32,11 @@ struct rte_ring *dcnfwd_ring_make(const char *what, unsigned int a,
 				  unsigned int flags);
 /* Free a fib: its table, its router if its own, its failure set. */
 void dcnfwd_fib_free(struct dcnfwd_fib *f);
+
+/* encap = udp: the outer headers' state of every node's fabric port
+ * (encap.c); dcnfwd_encap_free undoes it for one. */
+int dcnfwd_setup_encap(struct dcnfwd *d);
+void dcnfwd_encap_free(struct dcnfwd_port *p);
 
 /* Flow-control queues and data path of every node (when on). */
 int dcnfwd_setup_fc(struct dcnfwd *d);

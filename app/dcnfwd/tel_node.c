@@ -39,6 +39,16 @@ port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data 
 		__atomic_load_n(&p->rx_missed, __ATOMIC_RELAXED)));
 	if (p->is_host)
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "arp_replies", p->arp_replies));
+	/* encap = udp: frames to the fabric's UDP port that were broken
+	 * (dropped as they came in) */
+	if (p->dp.udp != NULL) {
+		uint64_t bad = 0;
+		unsigned int q;
+
+		for (q = 0; q < DCN_PORT_UDP_QUEUES; q++)
+			bad += __atomic_load_n(&p->dp.udp->malformed[q], __ATOMIC_RELAXED);
+		TEL_TRY(rte_tel_data_add_dict_u64(e, "encap_malformed", bad));
+	}
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "forwarded_out",
 					  dcnfwd_node_out_frames(d, ni, l)));
 	return 0;

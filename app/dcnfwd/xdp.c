@@ -178,8 +178,14 @@ dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 	 * the fabric's addresses. */
 	if (p->is_host || dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
 		flags |= DCN_XDP_CFG_IPV4;
+	/* encap = udp (not Diamond's, dcnfwd_setup_encap): the fabric's
+	 * frames come in IPv4/UDP. */
+	if (!p->is_host && d->conf.encap == DCN_ENCAP_UDP &&
+	    dcn_topo_kind(d->t) != DCN_TOPO_DIAMOND)
+		flags |= DCN_XDP_CFG_UDP;
 	fabric_prefix(d, &net, &len);
-	ret = dcn_xdp_configure(x, d->ethertype, flags, net, len);
+	ret = dcn_xdp_configure(x, d->ethertype, flags, net, len,
+				(uint16_t)d->conf.udp_port);
 	if (ret < 0) {
 		DCNFWD_LOG(WARNING, "port %s: cannot configure its XDP program: "
 			   "%s\n", p->name, strerror(-ret));

@@ -362,6 +362,10 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		ret = get_key(x, "fabric", "partial", c);
 	if (ret == 0)
 		ret = get_key(x, "fabric", "draw", c);
+	if (ret == 0)
+		ret = get_key(x, "fabric", "encap", c);
+	if (ret == 0)
+		ret = get_key(x, "fabric", "udp_port", c);
 	if (ret < 0)
 		return ret;
 	v = get(x, "fabric", "algo");

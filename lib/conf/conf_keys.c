@@ -37,6 +37,16 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	{ "fabric", "ethertype", DCN_CONF_UINT, 0, 0x0600, 0xffff, "N",
 	  "0x88b5", NODE(ethertype), NULL,
 	  "EtherType of fabric frames; not IPv4's, ARP's, IPv6's or VLAN's" },
+	{ "fabric", "encap", DCN_CONF_ENUM, 0, 0, 0, "ether|udp", "ether",
+	  NODE(encap), "encap",
+	  "wire format between relays, the same on every node: ether (the "
+	  "fabric EtherType) or udp (the fabric header in IPv4/UDP, whose "
+	  "source port carries the flow's hash, so a NIC's RSS spreads fabric "
+	  "frames over its receive queues; 28 bytes more a frame). Diamond's "
+	  "frames are plain IPv4 already and stay as they are" },
+	{ "fabric", "udp_port", DCN_CONF_UINT, 0, 1, 0xffff, "N", "34997",
+	  NODE(udp_port), "udp-port",
+	  "encap = udp: the UDP destination port of fabric frames" },
 	{ "fabric", "hello_interval_ms", DCN_CONF_UINT, 0, 1, 10000, "MS", "3",
 	  NODE(hello_interval_ms), "hello-ms",
 	  "hellos out of every fabric port this often" },

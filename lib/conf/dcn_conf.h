@@ -13,6 +13,8 @@
  *   node = 00                      ; this node, paper notation or address
  *   role = relay                   ; relay, or edge/core in Diamond
  *   ethertype = 0x88B5             ; fabric EtherType
+ *   encap = ether                  ; wire format: ether, or udp (RSS)
+ *   udp_port = 34997               ; encap = udp: its destination port
  *   hello_interval_ms = 3          ; hellos on every fabric port
  *   hello_miss = 3                 ; silent intervals: neighbour down
  *   holddown_ms = 100              ; a link back waits (doubled if it flaps)
@@ -109,6 +111,8 @@ struct dcn_conf {
 	uint32_t node;             /**< the node's vertex */
 	enum dcn_node_role role;
 	uint16_t ethertype;
+	int encap;                 /**< enum dcn_encap */
+	unsigned int udp_port;
 	unsigned int hello_interval_ms;
 	unsigned int hello_miss;
 	unsigned int holddown_ms;

@@ -24,6 +24,8 @@
 #include <rte_random.h>
 #include <rte_ring.h>
 
+#include "dcn_port_udp.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,6 +48,9 @@ struct dcn_port {
 	/** The control thread saw the link go down: what waits to be sent
 	 * on it will not go. */
 	volatile uint8_t link_down;
+	/** A fabric port of an encap = udp fabric: the outer headers come
+	 * off on receive and go on on send (dcn_port_udp.h); NULL: none. */
+	struct dcn_port_udp *udp;
 };
 
 /* An emulated lossy cable: frames of m[0..n) lost at random, the rest
@@ -68,7 +73,7 @@ dcn_port_lose(struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
 
 /** Receive up to n frames from queue q; now is the TSC (rate limit). */
 static inline uint16_t
-dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
+dcn_port_rx_raw(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
 	    uint64_t now)
 {
 	if (p->is_ethdev)
@@ -92,10 +97,20 @@ dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
 	return unlikely(p->loss_ppm) ? dcn_port_lose(p, m, n) : n;
 }
 
-/** Send up to n frames on queue q. @return frames taken; the caller
- * keeps the rest. */
+/** Receive up to n frames from queue q, in the ether format; now is the
+ * TSC (rate limit). */
 static inline uint16_t
-dcn_port_tx(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
+dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
+	    uint64_t now)
+{
+	n = dcn_port_rx_raw(p, q, m, n, now);
+	if (p->udp != NULL && n != 0)
+		n = dcn_port_udp_unwrap(p->udp, q, m, n);
+	return n;
+}
+
+static inline uint16_t
+dcn_port_tx_raw(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
 	    uint16_t n)
 {
 	if (p->is_ethdev)
@@ -106,6 +121,23 @@ dcn_port_tx(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
 		return n;
 	}
 	return (uint16_t)rte_ring_enqueue_burst(p->tx_ring, (void **)m, n, NULL);
+}
+
+/** Send up to n frames (the ether format) on queue q. @return frames
+ * taken; the caller keeps the rest, as they were. */
+static inline uint16_t
+dcn_port_tx(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
+	    uint16_t n)
+{
+	uint16_t sent;
+
+	if (p->udp == NULL)
+		return dcn_port_tx_raw(p, q, m, n);
+	dcn_port_udp_wrap(p->udp, m, n);
+	sent = dcn_port_tx_raw(p, q, m, n);
+	if (unlikely(sent < n))
+		dcn_port_udp_rewind(p->udp, m + sent, (uint16_t)(n - sent));
+	return sent;
 }
 
 /** The TX queue worker w uses on p (every worker has one, or they share

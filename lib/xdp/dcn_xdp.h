@@ -32,10 +32,12 @@ int dcn_xdp_find(struct dcn_xdp_port *x, int ifindex);
 /* Load the object file without attaching it (tests: BPF_PROG_TEST_RUN). */
 int dcn_xdp_load_file(struct dcn_xdp_port *x, const char *path);
 
-/* Write the program's configuration: fabric EtherType, DCN_XDP_CFG_*, and
- * the fabric's IPv4 prefix (host order; prefix_len 0: every address). */
+/* Write the program's configuration: fabric EtherType, DCN_XDP_CFG_*, the
+ * fabric's IPv4 prefix (host order; prefix_len 0: every address) and, with
+ * DCN_XDP_CFG_UDP, the fabric's UDP port. */
 int dcn_xdp_configure(const struct dcn_xdp_port *x, uint16_t ethertype,
-		      uint32_t flags, uint32_t ipv4_net, unsigned int prefix_len);
+		      uint32_t flags, uint32_t ipv4_net, unsigned int prefix_len,
+		      uint16_t udp_port);
 
 /* Counters summed over CPUs, DCN_XDP_NB_COUNTERS of them. */
 int dcn_xdp_read(const struct dcn_xdp_port *x, uint64_t *counters);

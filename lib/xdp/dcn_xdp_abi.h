@@ -11,10 +11,12 @@
 
 /* dcn_xdp_cfg.flags */
 #define DCN_XDP_CFG_IPV4 0x1u   /* IPv4 goes to dcnfwd too */
+#define DCN_XDP_CFG_UDP 0x2u    /* encap = udp: IPv4/UDP to udp_port is a
+				 * fabric frame */
 
 struct dcn_xdp_cfg {
 	__u16 ethertype;   /* the fabric's, 0: DCN_XDP_DEFAULT_ETHERTYPE */
-	__u16 pad;
+	__u16 udp_port;    /* DCN_XDP_CFG_UDP: network order */
 	__u32 flags;
 	/* DCN_XDP_CFG_IPV4: only IPv4 to (dst & ipv4_mask) == ipv4_net, the
 	 * fabric's addresses; the rest is the kernel's. Network order. */
@@ -25,6 +27,7 @@ struct dcn_xdp_cfg {
 /* One counter per verdict, indices of dcn_xdp_stats. */
 #define DCN_XDP_COUNTERS(_)                                                    \
 	_(TO_DCNFWD_FABRIC, "to_dcnfwd_fabric")                                \
+	_(TO_DCNFWD_UDP, "to_dcnfwd_udp")                                      \
 	_(TO_DCNFWD_IPV4, "to_dcnfwd_ipv4")                                    \
 	_(PASS_KERNEL, "pass_kernel")                                          \
 	_(PASS_NO_SOCKET, "pass_no_socket")                                    \

@@ -7,7 +7,9 @@
  * dcnfwd too (a host port, or a Diamond switch, whose fabric is plain
  * IPv4) sets DCN_XDP_CFG_IPV4 in its configuration map, with the prefix of
  * the fabric's addresses: IPv4 to the fabric is dcnfwd's, the rest (the
- * server's management network) stays the kernel's.
+ * server's management network) stays the kernel's. A fabric of
+ * encap = udp sets DCN_XDP_CFG_UDP on its fabric ports: its frames are
+ * IPv4/UDP to the fabric's port.
  *
  * The net_af_xdp PMD loads it (devarg xdp_prog=) and fills "xsks_map" with
  * its sockets; dcnfwd finds the two other maps through the interface's
@@ -16,7 +18,9 @@
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
@@ -52,6 +56,20 @@ count(__u32 what)
 		*c += 1;   /* per-CPU slot: no atomic needed */
 }
 
+/* encap = udp: IPv4/UDP to the fabric's port (no options, the only
+ * header the encapsulation sends; dcnfwd checks the rest). */
+static __always_inline int
+fabric_udp(const void *l3, const void *end, __u16 port)
+{
+	const struct iphdr *ip = l3;
+	const struct udphdr *udp = (const void *)(ip + 1);
+
+	if ((const void *)(udp + 1) > end)
+		return 0;
+	return ip->version == 4 && ip->ihl == 5 && ip->protocol == IPPROTO_UDP &&
+	       udp->dest == port;
+}
+
 /* An IPv4 header whose destination is one of the fabric's addresses. */
 static __always_inline int
 to_fabric(const void *l3, const void *end, __u32 net, __u32 mask)
@@ -74,6 +92,7 @@ dcn_xdp_steer(struct xdp_md *ctx)
 	const struct dcn_xdp_cfg *cfg = bpf_map_lookup_elem(&dcn_xdp_cfg, &key);
 	__u16 fabric = DCN_XDP_DEFAULT_ETHERTYPE, type;
 	__u32 flags = 0, net = 0, mask = 0, what;
+	__u16 udp_port = 0;
 
 	if (cfg != NULL) {
 		if (cfg->ethertype != 0)
@@ -81,6 +100,7 @@ dcn_xdp_steer(struct xdp_md *ctx)
 		flags = cfg->flags;
 		net = cfg->ipv4_net;
 		mask = cfg->ipv4_mask;
+		udp_port = cfg->udp_port;
 	}
 	if ((const void *)(eth + 1) > end) {
 		count(DCN_XDP_PASS_SHORT);
@@ -89,6 +109,9 @@ dcn_xdp_steer(struct xdp_md *ctx)
 	type = bpf_ntohs(eth->h_proto);
 	if (type == fabric)
 		what = DCN_XDP_TO_DCNFWD_FABRIC;
+	else if (type == ETH_P_IP && (flags & DCN_XDP_CFG_UDP) &&
+		 fabric_udp(eth + 1, end, udp_port))
+		what = DCN_XDP_TO_DCNFWD_UDP;
 	else if (type == ETH_P_IP && (flags & DCN_XDP_CFG_IPV4) &&
 		 to_fabric(eth + 1, end, net, mask))
 		what = DCN_XDP_TO_DCNFWD_IPV4;

@@ -124,13 +124,15 @@ dcn_xdp_load_file(struct dcn_xdp_port *x, const char *path)
 
 int
 dcn_xdp_configure(const struct dcn_xdp_port *x, uint16_t ethertype,
-		  uint32_t flags, uint32_t ipv4_net, unsigned int prefix_len)
+		  uint32_t flags, uint32_t ipv4_net, unsigned int prefix_len,
+		  uint16_t udp_port)
 {
 	uint32_t mask = prefix_len == 0 ? 0 :
 			prefix_len >= 32 ? UINT32_MAX : ~(UINT32_MAX >> prefix_len);
 	struct dcn_xdp_cfg cfg = { .ethertype = ethertype, .flags = flags,
 				   .ipv4_net = htonl(ipv4_net & mask),
-				   .ipv4_mask = htonl(mask) };
+				   .ipv4_mask = htonl(mask),
+				   .udp_port = htons(udp_port) };
 	uint32_t key = 0;
 
 	return bpf_map_update_elem(x->cfg_fd, &key, &cfg, BPF_ANY) == 0 ? 0 : -errno;

@@ -15,6 +15,12 @@ switches.
       SIGKILL and the fabric is taken down: no namespace, interface, DPDK
       run directory, XDP program or hugepage of it is left.
 
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN kernel-udp SPEC
+      The same, on a fabric of encap = udp (dcn-fabric up --encap udp):
+      the fabric's frames cross the cables in IPv4/UDP, every one of
+      them (the XDP programs of the relays' cables count them as UDP
+      and none in the fabric EtherType); Diamond's, plain IPv4, as before.
+
   netns_fabric.py DCNFWD DCN_TOPO DCN_GEN unplug SPEC
       dcn-gen (net_af_packet, in the hosts' namespace) sends a flow at a
       fixed rate through the fabric. "ip link set DEV down" on the cable
@@ -70,6 +76,10 @@ dcn_fabric = importlib.util.module_from_spec(
 _loader.exec_module(dcn_fabric)
 
 DCNFWD, TOPO, GEN, MODE, SPEC = sys.argv[1:6]
+# The wire format of the fabric under test (kernel-udp: encap = udp; but
+# Diamond's frames are plain IPv4 whatever it says).
+ENCAP = "udp" if MODE == "kernel-udp" else "ether"
+UDP_WRAPS = ENCAP == "udp" and not SPEC.startswith("diamond")
 NAME = "t%d" % (os.getpid() % 100000)
 # Sixteen or twenty dcnfwd processes share two cores here: a rate they
 # carry with room to spare, so that the figures are the failover's own.
@@ -316,8 +326,9 @@ def auth_clean(st, what):
 def kernel_mode():
     # Signed: a fabric key on every node (authenticated hellos,
     # announcements and credit frames carry the whole test).
-    st = up("--cable-ips", "--key")
+    st = up("--cable-ips", "--key", "--encap", ENCAP)
     names = [n["prefix"] for n in st["nodes"].values()]
+    xdp_before = xdp_fabric_counts(st)
     src, dst, relays = pick_pair(st)
     print("flow %s (%s) -> %s (%s), route %s" % (
         src["name"], src["host_addr"], dst["name"], dst["host_addr"],
@@ -375,6 +386,7 @@ def kernel_mode():
               (transit, len(path) - 2))
     full_credit(st)
     auth_clean(st, "after the transfers")
+    wire_format(st, xdp_before)
     kernel_beside(st)
     tcp_closed(st)
     # A dcnfwd killed outright must not keep the fabric from coming down.
@@ -487,6 +499,36 @@ def exact(st, src, dst):
            (out.strip() or err.strip()[-300:]).replace("\n", " / ")))
 
 
+def xdp_fabric_counts(st):
+    """{node: (frames in the fabric EtherType, in IPv4/UDP)} that the XDP
+    programs of its fabric ports gave it."""
+    out = {}
+    for n in st["nodes"].values():
+        eth = udp = 0
+        for port, c in tel(st, n["name"], "/dcn/xdp").items():
+            if isinstance(c, dict):
+                eth += c.get("to_dcnfwd_fabric", 0)
+                udp += c.get("to_dcnfwd_udp", 0)
+        out[n["name"]] = (eth, udp)
+    return out
+
+
+def wire_format(st, before):
+    """Over the transfers, every node's fabric frames came in the fabric's
+    format: encap = udp, all in IPv4/UDP (none bare); ether, none in UDP."""
+    after = xdp_fabric_counts(st)
+    eth = sum(after[k][0] - before[k][0] for k in after)
+    udp = sum(after[k][1] - before[k][1] for k in after)
+    print("fabric frames into the relays over the transfers: %d in the "
+          "EtherType, %d in IPv4/UDP" % (eth, udp))
+    if UDP_WRAPS:
+        check(udp > 0 and eth == 0, "encap = udp: every fabric frame came "
+              "in IPv4/UDP (%d), none bare (%d)" % (udp, eth))
+    else:
+        check(eth > 0 and udp == 0, "the fabric EtherType on the cables "
+              "(%d frames), none in UDP (%d)" % (eth, udp))
+
+
 def kernel_beside(st):
     """Ping between a cable's own kernel addresses, beside the fabric."""
     a, pa, ia, b, pb, ib = st["cable_ips"][0]
@@ -501,8 +543,9 @@ def kernel_beside(st):
     xdp1 = tel(st, na["name"], "/dcn/xdp").get("p%d" % pa, {})
     d = {k: xdp1.get(k, 0) - xdp0.get(k, 0) for k in xdp1 if k != "prog_id"}
     print("XDP counters of %s p%d over the ping: %s" % (na["name"], pa, d))
-    check(xdp1.get("to_dcnfwd_fabric", 0) > 0 and d.get("to_dcnfwd_fabric", 0) > 0,
-          "fabric frames (hellos) went to dcnfwd: %d" % xdp1.get("to_dcnfwd_fabric", 0))
+    kind = "to_dcnfwd_udp" if UDP_WRAPS else "to_dcnfwd_fabric"
+    check(xdp1.get(kind, 0) > 0 and d.get(kind, 0) > 0,
+          "fabric frames (hellos) went to dcnfwd: %s %d" % (kind, xdp1.get(kind, 0)))
     check(d.get("pass_kernel", 0) >= 5,
           "the kernel's frames (ARP, ICMP) went to the kernel: %d" %
           d.get("pass_kernel", 0))
@@ -1665,7 +1708,8 @@ def huge_pool():
 def main():
     if os.geteuid() != 0:
         skip("network namespaces need root")
-    for tool in ("ip", "bpftool") + (("iperf3", "ping") if MODE == "kernel" else ()):
+    for tool in ("ip", "bpftool") + (("iperf3", "ping") if MODE.startswith("kernel")
+                                     else ()):
         if shutil.which(tool) is None:
             skip("%s is not installed (tools/install-deps.sh)" % tool)
     huge_before = huge_pool() if os.path.exists(dcn_fabric.HUGE_DIR) else None
@@ -1674,7 +1718,7 @@ def main():
         print("%d dcn_xdp_steer programs loaded before this test: not its own"
               % len(FOREIGN_PROGS))
     try:
-        if MODE == "kernel":
+        if MODE in ("kernel", "kernel-udp"):
             kernel_mode()
         elif MODE == "restart":
             restart_mode()

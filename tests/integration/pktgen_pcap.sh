@@ -18,8 +18,9 @@ dir=$(mktemp -d /tmp/dcn-pcap.XXXXXX)
 prefix="dcn-pp-$$"
 trap 'rm -rf "$dir" "/var/run/dpdk/$prefix"' EXIT
 
-count() { # pcap: frames and how many carry the fabric EtherType
-	python3 - "$1" <<'PY'
+count() { # pcap [udp]: frames and how many are fabric data frames (in the
+	# fabric EtherType, or with udp in IPv4/UDP to port 34997)
+	python3 - "$1" "${2:-ether}" <<'PY'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 off, n, fab = 24, 0, 0
@@ -28,12 +29,18 @@ while off + 16 <= len(d):
     f = d[off + 16:off + 16 + cl]
     off += 16 + cl
     n += 1
-    fab += f[12:14] == b"\x88\xb5" and (f[14] & 0x0f) == 1
+    if sys.argv[2] == "udp":
+        fab += (f[12:14] == b"\x08\x00" and f[14] == 0x45 and f[23] == 17 and
+                struct.unpack(">H", f[36:38])[0] == 34997 and
+                struct.unpack(">H", f[16:18])[0] == len(f) - 14 and
+                (f[42] & 0x0f) == 1)
+    else:
+        fab += f[12:14] == b"\x88\xb5" and (f[14] & 0x0f) == 1
 print(n, fab)
 PY
 }
 
-relay() { # in.pcap out.pcap in-port-conf
+relay() { # in.pcap out.pcap in-port-conf [fabric-lines]
 	cat > "$dir/relay.ini" <<CONF
 [fabric]
 topology = $SPEC
@@ -41,6 +48,7 @@ node = (1,0)
 role = relay
 partial = yes
 algo = dor
+${4:-}
 $3
 [port.east]
 dev = net_pcap1,tx_pcap=$2
@@ -95,4 +103,21 @@ read -r n fab < <(count "$dir/out2.pcap")
 echo "relay sent on +x: $n frames, $fab fabric data frames"
 [ "$fab" -eq 1000 ] || { echo "FAIL: $fab of 1000 host frames encapsulated"; exit 1; }
 [ "$n" -eq 1000 ] || { echo "FAIL: $((n - fab)) frames besides the data on a hellos = no port"; exit 1; }
+
+# encap = udp: the same transit frames in IPv4/UDP, through a relay of
+# that format, come out in it.
+"$PKTGEN" --dcn-topo "$TOPO" --dcn-gen "$GEN" --algo dor pcap $SPEC "(1,0)" --kind transit \
+	--from "(0,0)" --port 0 --count 1000 --encap udp --out "$dir/transit-udp.pcap" || exit 1
+read -r n fab < <(count "$dir/transit-udp.pcap" udp)
+echo "transit-udp.pcap: $n frames, $fab fabric data frames in IPv4/UDP"
+[ "$n" -eq 1000 ] && [ "$fab" -eq 1000 ] || { echo "FAIL: transit-udp.pcap"; exit 1; }
+relay "$dir/transit-udp.pcap" "$dir/out3.pcap" "[port.west]
+dev = net_pcap0,rx_pcap=$dir/transit-udp.pcap
+fabric_port = 1
+hellos = no
+credits = no" "encap = udp"
+read -r n fab < <(count "$dir/out3.pcap" udp)
+echo "relay (encap = udp) sent on +x: $n frames, $fab fabric data frames in IPv4/UDP"
+[ "$fab" -eq 1000 ] || { echo "FAIL: $fab of 1000 transit frames came out in IPv4/UDP"; exit 1; }
+[ "$n" -eq 1000 ] || { echo "FAIL: $((n - fab)) frames besides the data"; exit 1; }
 echo "pktgen's frames, replayed through the pcap PMD, all forwarded"

@@ -25,6 +25,8 @@
 static struct dcn_xdp_port prog;
 
 static uint32_t ipv4_dst;   /* of the IPv4 frames run() makes */
+static uint8_t ipv4_proto;  /* and their protocol, 0: none */
+static uint16_t udp_dport;  /* and UDP's destination port */
 
 static int
 run(uint16_t ethertype, unsigned int len)
@@ -44,6 +46,9 @@ run(uint16_t ethertype, unsigned int len)
 		frame[31] = (uint8_t)(ipv4_dst >> 16);
 		frame[32] = (uint8_t)(ipv4_dst >> 8);
 		frame[33] = (uint8_t)ipv4_dst;
+		frame[23] = ipv4_proto;
+		frame[36] = (uint8_t)(udp_dport >> 8);
+		frame[37] = (uint8_t)udp_dport;
 	}
 	assert_int_equal(bpf_prog_test_run_opts(prog.prog_fd, &o), 0);
 	return (int)o.retval;
@@ -70,7 +75,7 @@ static void
 test_default_fabric_only(void **state)
 {
 	(void)state;
-	assert_int_equal(dcn_xdp_configure(&prog, 0, 0, 0, 0), 0);
+	assert_int_equal(dcn_xdp_configure(&prog, 0, 0, 0, 0, 0), 0);
 	expect(0x88B5, 64, DCN_XDP_PASS_NO_SOCKET);    /* for dcnfwd */
 	expect(0x0800, 64, DCN_XDP_PASS_KERNEL);       /* the kernel's IPv4 */
 	expect(0x0806, 64, DCN_XDP_PASS_KERNEL);       /* ARP */
@@ -83,7 +88,7 @@ test_ipv4_port(void **state)
 	(void)state;
 	/* The fabric is 10.0.0.0/13 (Diamond k=4's plan). */
 	assert_int_equal(dcn_xdp_configure(&prog, 0, DCN_XDP_CFG_IPV4,
-					   0x0a000000, 13), 0);
+					   0x0a000000, 13, 0), 0);
 	ipv4_dst = 0x0a040202;          /* 10.4.2.2: a server of the fabric */
 	expect(0x0800, 64, DCN_XDP_PASS_NO_SOCKET);
 	ipv4_dst = 0x0a080001;          /* 10.8.0.1: just outside */
@@ -94,7 +99,7 @@ test_ipv4_port(void **state)
 	/* ARP stays the kernel's even on a dcnfwd IPv4 port. */
 	expect(0x0806, 64, DCN_XDP_PASS_KERNEL);
 	/* Prefix length 0: every IPv4 destination. */
-	assert_int_equal(dcn_xdp_configure(&prog, 0, DCN_XDP_CFG_IPV4, 0, 0), 0);
+	assert_int_equal(dcn_xdp_configure(&prog, 0, DCN_XDP_CFG_IPV4, 0, 0, 0), 0);
 	expect(0x0800, 64, DCN_XDP_PASS_NO_SOCKET);
 }
 
@@ -104,7 +109,7 @@ test_ipv4_short(void **state)
 	(void)state;
 	/* An IPv4 EtherType with no room for its header is not followed. */
 	assert_int_equal(dcn_xdp_configure(&prog, 0, DCN_XDP_CFG_IPV4,
-					   0x0a000000, 8), 0);
+					   0x0a000000, 8, 0), 0);
 	ipv4_dst = 0;
 	expect(0x0800, 20, DCN_XDP_PASS_KERNEL);
 }
@@ -113,7 +118,7 @@ static void
 test_other_ethertype(void **state)
 {
 	(void)state;
-	assert_int_equal(dcn_xdp_configure(&prog, 0x88B6, 0, 0, 0), 0);
+	assert_int_equal(dcn_xdp_configure(&prog, 0x88B6, 0, 0, 0, 0), 0);
 	expect(0x88B6, 64, DCN_XDP_PASS_NO_SOCKET);
 	expect(0x88B5, 64, DCN_XDP_PASS_KERNEL);
 }
@@ -123,8 +128,34 @@ test_bare_header(void **state)
 {
 	(void)state;
 	/* Exactly an Ethernet header is enough to decide. */
-	assert_int_equal(dcn_xdp_configure(&prog, 0, 0, 0, 0), 0);
+	assert_int_equal(dcn_xdp_configure(&prog, 0, 0, 0, 0, 0), 0);
 	expect(0x88B5, 14, DCN_XDP_PASS_NO_SOCKET);
+}
+
+static void
+test_udp_fabric(void **state)
+{
+	(void)state;
+	/* encap = udp: IPv4/UDP to the fabric's port is a fabric frame. */
+	assert_int_equal(dcn_xdp_configure(&prog, 0, DCN_XDP_CFG_UDP, 0, 0,
+					   34997), 0);
+	ipv4_dst = 0xc0a80002;
+	ipv4_proto = 17;
+	udp_dport = 34997;
+	expect(0x0800, 64, DCN_XDP_PASS_NO_SOCKET);
+	expect(0x0800, 41, DCN_XDP_PASS_KERNEL);	/* no room for UDP */
+	udp_dport = 53;                                 /* the kernel's DNS */
+	expect(0x0800, 64, DCN_XDP_PASS_KERNEL);
+	udp_dport = 34997;
+	ipv4_proto = 6;                                 /* TCP to that port */
+	expect(0x0800, 64, DCN_XDP_PASS_KERNEL);
+	ipv4_proto = 17;
+	expect(0x88B5, 64, DCN_XDP_PASS_NO_SOCKET);     /* ether still taken */
+	/* Without the flag (a host port) the same datagram is the kernel's. */
+	assert_int_equal(dcn_xdp_configure(&prog, 0, 0, 0, 0, 34997), 0);
+	expect(0x0800, 64, DCN_XDP_PASS_KERNEL);
+	ipv4_proto = 0;
+	udp_dport = 0;
 }
 
 int
@@ -136,6 +167,7 @@ main(void)
 		cmocka_unit_test(test_ipv4_short),
 		cmocka_unit_test(test_other_ethertype),
 		cmocka_unit_test(test_bare_header),
+		cmocka_unit_test(test_udp_fabric),
 	};
 	int ret;
 

@@ -21,6 +21,7 @@
 #include <rte_mbuf.h>
 
 #include "dcn_fabric.h"
+#include "dcn_port_udp.h"
 #include "dcn_gen.h"
 #include "dcn_route.h"
 #include "dcn_topo.h"
@@ -66,6 +67,10 @@ usage(FILE *f)
 		"  --fabric SPEC     send fabric data frames instead, as the first\n"
 		"                    relay (--src) would put them on its cable to the\n"
 		"                    next hop: transit traffic for a relay\n"
+		"  --encap ether|udp the fabric's wire format (fabric frames,\n"
+		"                    credits): udp puts them in IPv4/UDP from --src\n"
+		"                    to the fabric's port (default ether)\n"
+		"  --udp-port N      encap udp: that port (default 34997)\n"
 		"  --json            report as JSON\n"
 		"\n"
 		"Zero-loss search (RFC 2544 throughput) of what is between --tx and\n"
@@ -211,6 +216,8 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 	dcn_gen_build(gen, frames, n, rte_rdtsc());
 	if (router != NULL)
 		n = encapsulate(router, frames, n);
+	if (gs->udp != NULL)
+		dcn_port_udp_wrap(gs->udp, frames, (uint16_t)n);
 	if (n == 0) {
 		fprintf(stderr, "dcn-gen: no destination has a route from --src\n");
 		return 2;
@@ -233,7 +240,8 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 		printf("{\"frame_len\": %u, \"zero_loss_pps\": %.0f, "
 		       "\"full_load_pps\": %.0f, \"generator_bound\": %s, "
 		       "\"trial_s\": %g, \"trials\": [",
-		       gen->conf.frame_len + (router ? DCN_FABRIC_HDR_LEN : 0),
+		       gen->conf.frame_len + (router ? DCN_FABRIC_HDR_LEN : 0) +
+			       (router && gs->udp ? DCN_UDP_ENCAP_LEN : 0),
 		       r.zero_loss_pps, r.full_load_pps,
 		       r.generator_bound ? "true" : "false", gs->trial_s);
 		for (i = 0; i < r.n_trials; i++)
@@ -308,6 +316,8 @@ main(int argc, char **argv)
 		{ "link-wait", required_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "fabric", required_argument, NULL, 'F' },
+		{ "encap", required_argument, NULL, 'e' },
+		{ "udp-port", required_argument, NULL, 'u' },
 		{ "search", no_argument, NULL, 'Q' },
 		{ "trial", required_argument, NULL, 'T' },
 		{ "resolution", required_argument, NULL, 'E' },
@@ -331,6 +341,10 @@ main(int argc, char **argv)
 	uint64_t hz, start, stop_tx, stop_all, tx_fail = 0, rx_missed = 0;
 	struct rte_eth_stats rx_stats0, rx_stats;
 	const char *fabric_spec = NULL;
+	int encap_udp = 0;
+	char *opt_end;
+	unsigned long udp_port = DCN_UDP_DEFAULT_PORT;
+	static struct dcn_port_udp udp;
 	struct dcn_topo *topo = NULL;
 	struct dcn_router *router = NULL;
 	int json = 0, search = 0, c, ret;
@@ -431,6 +445,20 @@ main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'e':
+			if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "ether") != 0) {
+				fprintf(stderr, "dcn-gen: --encap: ether or udp\n");
+				return 2;
+			}
+			encap_udp = strcmp(optarg, "udp") == 0;
+			break;
+		case 'u':
+			udp_port = strtoul(optarg, &opt_end, 0);
+			if (*opt_end != '\0' || udp_port == 0 || udp_port > 0xffff) {
+				fprintf(stderr, "dcn-gen: --udp-port: 1..65535\n");
+				return 2;
+			}
+			break;
 		case 'F':
 			fabric_spec = optarg;
 			break;
@@ -504,6 +532,13 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (encap_udp) {
+		/* The generator speaks for --src, the relay it stands in for;
+		 * whom it sends to it does not learn (255.255.255.255). */
+		dcn_port_udp_init(&udp, DCN_FABRIC_ETHERTYPE, (uint16_t)udp_port,
+				  gc.src_addr);
+		gs.udp = &udp;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	hz = rte_get_tsc_hz();
@@ -563,6 +598,8 @@ main(int argc, char **argv)
 					gen.sent -= n - k;
 					n = k;
 				}
+				if (encap_udp)
+					dcn_port_udp_wrap(&udp, m, (uint16_t)n);
 				sent = rte_eth_tx_burst(txp, 0, m, (uint16_t)n);
 				if (sent < n) {
 					/* Not sent: not counted as sent. */
@@ -574,6 +611,9 @@ main(int argc, char **argv)
 		}
 		if (rx_dev != NULL) {
 			uint16_t n = rte_eth_rx_burst(rxp, 0, m, BURST);
+
+			if (encap_udp && n)
+				n = dcn_port_udp_unwrap(&udp, 0, m, n);
 
 			if (n) {
 				dcn_gen_sink_rx(&sink, m, n, now);

@@ -185,6 +185,8 @@ send_credits(const struct gen_search *s, struct sink *k, uint64_t now)
 	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
 		cr.freed[vc] = cr.arrived[vc] = k->freed[vc];
 	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (s->udp != NULL)
+		dcn_port_udp_wrap(s->udp, &m, 1);
 	if (rte_eth_tx_burst(s->rxp, 0, &m, 1) == 1) {
 		memcpy(k->announced, k->freed, sizeof(k->announced));
 		k->announce_tsc = now;
@@ -205,7 +207,7 @@ sink_take(const struct gen_search *s, struct rte_mbuf **m)
 		got = rte_eth_rx_burst(s->rxp, 0, m + n, SEARCH_BURST);
 		n += got;
 	} while (got == SEARCH_BURST && n < SINK_BURSTS * SEARCH_BURST);
-	return n;
+	return s->udp != NULL ? dcn_port_udp_unwrap(s->udp, 0, m, n) : n;
 }
 
 static void
@@ -240,6 +242,9 @@ sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
 	 * a device whose frames find no room spends its time retrying. */
 	if (s->txp != s->rxp) {
 		uint16_t back = rte_eth_rx_burst(s->txp, 0, m, SEARCH_BURST);
+
+		if (s->udp != NULL)
+			back = dcn_port_udp_unwrap(s->udp, 0, m, back);
 
 		for (i = 0; s->obey && i < back; i++) {
 			const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);

@@ -10,6 +10,8 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "dcn_port_udp.h"
+
 #define GEN_SEARCH_MAX_TRIALS 32
 
 struct gen_search {
@@ -27,6 +29,9 @@ struct gen_search {
 	int obey;                    /* send only what the device's credit
 				      * frames on txp allow (fabric frames) */
 	uint16_t ethertype;
+	/* encap = udp: fabric frames in IPv4/UDP on both ports; NULL: the
+	 * fabric EtherType. The frames were wrapped when built. */
+	struct dcn_port_udp *udp;
 	uint32_t epoch;
 	volatile int *quit;
 };

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DCN_PORT_UDP_H
+#define DCN_PORT_UDP_H
+
+/**
+ * @file
+ * A fabric port of a fabric whose wire format is encap = udp
+ * (dcn_fabric_udp.h): the outer IPv4/UDP headers come off as frames are
+ * received and go on as they are sent, so that everything between sees
+ * the ether format. The outer destination is the relay the frame's
+ * destination MAC belongs to, learnt from its hellos (the control thread
+ * calls dcn_port_udp_learn); a MAC not learnt, or a broadcast one, gets
+ * 255.255.255.255.
+ *
+ * Not for Diamond: its data frames are the hosts' own IPv4 packets, which
+ * a NIC hashes already, and a host's datagram to the fabric's UDP port
+ * must never be taken for a control frame there.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "dcn_fabric_udp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Relays one port can address (a power of two). */
+#define DCN_PORT_UDP_PEERS 256
+/** RX queues counted apart (each has one poller). */
+#define DCN_PORT_UDP_QUEUES 16
+
+struct dcn_port_udp_peer {
+	uint64_t mac;   /**< the first 6 bytes; 0: a free slot */
+	uint64_t word;  /**< address << 32 | dcn_fabric_udp_hop_sum */
+};
+
+/** A port's encapsulation state. */
+struct dcn_port_udp {
+	uint16_t ethertype;  /**< the fabric's, written back on receive */
+	uint16_t dport;      /**< the fabric's UDP port */
+	uint32_t self;       /**< this node's fabric address: outer source */
+	uint64_t bcast_word; /**< the word for 255.255.255.255 */
+	/** Written by the control thread a slot at a time: word first, then
+	 * the MAC that makes it visible; a slot once taken keeps its MAC. */
+	struct dcn_port_udp_peer peer[DCN_PORT_UDP_PEERS];
+	/** To the fabric's port but malformed (dropped), per RX queue. */
+	uint64_t malformed[DCN_PORT_UDP_QUEUES];
+};
+
+static inline uint64_t
+dcn_port_udp_word(uint32_t self, uint32_t addr)
+{
+	return (uint64_t)addr << 32 | dcn_fabric_udp_hop_sum(self, addr);
+}
+
+/** Set up u for a node of fabric address self. */
+static inline void
+dcn_port_udp_init(struct dcn_port_udp *u, uint16_t ethertype, uint16_t dport,
+		  uint32_t self)
+{
+	memset(u, 0, sizeof(*u));
+	u->ethertype = ethertype;
+	u->dport = dport;
+	u->self = self;
+	u->bcast_word = dcn_port_udp_word(self, UINT32_MAX);
+}
+
+static inline uint32_t
+dcn_port_udp_slot(uint64_t mac)
+{
+	return (uint32_t)((mac * 0x9e3779b97f4a7c15ull) >> 56) &
+	       (DCN_PORT_UDP_PEERS - 1);
+}
+
+/** The 6 bytes at p as dcn_port_udp_peer.mac holds them. */
+static inline uint64_t
+dcn_port_udp_mac(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, 6);
+	return v;
+}
+
+/**
+ * The relay behind mac has fabric address addr (control thread).
+ * @return 0, or -1 when the table is full (its frames then go to
+ * 255.255.255.255).
+ */
+static inline int
+dcn_port_udp_learn(struct dcn_port_udp *u, const uint8_t *mac, uint32_t addr)
+{
+	uint64_t v = dcn_port_udp_mac(mac), w = dcn_port_udp_word(u->self, addr);
+	uint32_t i = dcn_port_udp_slot(v), k;
+
+	if (v == 0)
+		return -1;
+	for (k = 0; k < DCN_PORT_UDP_PEERS; k++, i = (i + 1) & (DCN_PORT_UDP_PEERS - 1)) {
+		struct dcn_port_udp_peer *e = &u->peer[i];
+		uint64_t have = __atomic_load_n(&e->mac, __ATOMIC_RELAXED);
+
+		if (have == v) {
+			if (__atomic_load_n(&e->word, __ATOMIC_RELAXED) != w)
+				__atomic_store_n(&e->word, w, __ATOMIC_RELEASE);
+			return 0;
+		}
+		if (have == 0) {
+			__atomic_store_n(&e->word, w, __ATOMIC_RELAXED);
+			__atomic_store_n(&e->mac, v, __ATOMIC_RELEASE);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/** The outer destination's word for a frame to mac (6 bytes at p). */
+static inline uint64_t
+dcn_port_udp_lookup(const struct dcn_port_udp *u, const uint8_t *p)
+{
+	uint64_t v = dcn_port_udp_mac(p);
+	uint32_t i = dcn_port_udp_slot(v), k;
+
+	if (p[0] & 1)	/* broadcast, multicast */
+		return u->bcast_word;
+	for (k = 0; k < DCN_PORT_UDP_PEERS; k++, i = (i + 1) & (DCN_PORT_UDP_PEERS - 1)) {
+		const struct dcn_port_udp_peer *e = &u->peer[i];
+		uint64_t have = __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE);
+
+		if (have == v)
+			return __atomic_load_n(&e->word, __ATOMIC_RELAXED);
+		if (have == 0)
+			break;
+	}
+	return u->bcast_word;
+}
+
+/**
+ * Frames received on RX queue q: each encapsulated fabric frame becomes
+ * the ether format (its MACs kept); a malformed one is dropped and
+ * counted; anything else is left as it is. @return frames kept, in order.
+ */
+static inline uint16_t
+dcn_port_udp_unwrap(struct dcn_port_udp *u, uint16_t q, struct rte_mbuf **m,
+		    uint16_t n)
+{
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *b = m[i];
+		uint8_t *f = rte_pktmbuf_mtod(b, uint8_t *);
+		enum dcn_udp_verdict v = dcn_fabric_udp_check(f, rte_pktmbuf_data_len(b),
+							      u->dport);
+
+		if (likely(v == DCN_UDP_FABRIC &&
+			   (b->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
+				   RTE_MBUF_F_RX_IP_CKSUM_BAD)) {
+			uint8_t *e = f + DCN_UDP_ENCAP_LEN;
+
+			memcpy(e, f, 12);
+			dcn_fabric_put16(e + 12, u->ethertype);
+			rte_pktmbuf_adj(b, DCN_UDP_ENCAP_LEN);
+		} else if (v != DCN_UDP_NOT_OURS) {
+			u->malformed[q & (DCN_PORT_UDP_QUEUES - 1)]++;
+			rte_pktmbuf_free(b);
+			continue;
+		}
+		m[k++] = b;
+	}
+	return k;
+}
+
+/**
+ * Frames about to be sent: each fabric frame (the fabric EtherType) gets
+ * its outer IPv4/UDP headers; anything else goes as it is. A frame
+ * without the headroom (never one of dcnfwd's mbufs) goes unwrapped.
+ */
+static inline void
+dcn_port_udp_wrap(const struct dcn_port_udp *u, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *b = m[i];
+		uint8_t *f = rte_pktmbuf_mtod(b, uint8_t *), *o;
+		uint32_t len = rte_pktmbuf_data_len(b);
+		uint64_t w;
+		uint16_t sport;
+
+		if (unlikely(len < DCN_ETHER_HDR_LEN ||
+			     dcn_fabric_get16(f + 12) != u->ethertype))
+			continue;
+		sport = dcn_fabric_udp_sport(f, len);
+		w = dcn_port_udp_lookup(u, f);
+		o = (uint8_t *)rte_pktmbuf_prepend(b, DCN_UDP_ENCAP_LEN);
+		if (unlikely(o == NULL))
+			continue;
+		memcpy(o, f, 12);
+		o[12] = 0x08;
+		o[13] = 0x00;
+		dcn_fabric_udp_write(o + DCN_ETHER_HDR_LEN, u->self, (uint32_t)(w >> 32),
+				     (uint32_t)w, sport, u->dport,
+				     len - DCN_ETHER_HDR_LEN);
+	}
+}
+
+/** Frames wrapped but not sent (the port took fewer): back to the ether
+ * format, as the caller keeps them to send again. */
+static inline void
+dcn_port_udp_rewind(const struct dcn_port_udp *u, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *), *e;
+
+		if (dcn_fabric_udp_check(f, rte_pktmbuf_data_len(m[i]), u->dport) !=
+		    DCN_UDP_FABRIC)
+			continue;
+		e = f + DCN_UDP_ENCAP_LEN;
+		memmove(e, f, 12);
+		dcn_fabric_put16(e + 12, u->ethertype);
+		rte_pktmbuf_adj(m[i], DCN_UDP_ENCAP_LEN);
+	}
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DCN_PORT_UDP_H */
