@@ -233,8 +233,8 @@ struct dcnfwd_txbuf {
 
 struct dcnfwd_worker;
 
-/* What a worker does with a burst from one RX queue. */
-typedef void (*dcnfwd_rx_fn)(struct dcnfwd_worker *w, uint32_t pi,
+/* What a worker does with a burst from RX queue queue of port pi. */
+typedef void (*dcnfwd_rx_fn)(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 			     struct rte_mbuf **m, uint16_t n, uint64_t now);
 
 struct dcnfwd_rxq {
@@ -266,10 +266,16 @@ struct dcnfwd_worker {
 	unsigned int n_ctl_ports;
 	uint32_t *dirty;                  /* ports with frames in txb */
 	unsigned int n_dirty;
-	/* flow control: node ports whose queues this worker serves (it
-	 * also sends their control frames) */
+	/* flow control: node ports whose output queues and credits this
+	 * worker serves (it also sends their control frames), and the
+	 * lanes (a node port's RX queue) whose input queues it routes */
 	uint32_t *fc_ports;
 	unsigned int n_fc_ports;
+	struct dcnfwd_fc_lane {
+		uint32_t port;
+		uint16_t lane;
+	} *fc_lanes;
+	unsigned int n_fc_lanes;
 	struct dcn_fc_worker fcw;
 	/* once a loop, after the bursts (emulation: hosts that send) */
 	unsigned int (*tick)(struct dcnfwd_worker *w, uint64_t now);

@@ -236,14 +236,15 @@ out:
 /* An emulated learning switch: learn the source, forward to the known
  * port or flood (broadcast, multicast, unknown unicast). */
 static void
-switch_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n,
-	  uint64_t now)
+switch_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf **m,
+	  uint16_t n, uint64_t now)
 {
 	struct dcnfwd *d = w->d;
 	const struct dcnfwd_port *p = &d->port[pi];
 	struct dcnfwd_switch *s = &d->sw[p->owner_idx];
 	uint16_t i;
 
+	(void)queue;
 	(void)now;
 	for (i = 0; i < n; i++) {
 		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
@@ -298,9 +299,10 @@ switch_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n,
 
 /* An emulated host's NIC: what arrives goes to its sink. */
 static void
-host_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n,
-	uint64_t now)
+host_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf **m,
+	uint16_t n, uint64_t now)
 {
+	(void)queue;
 	dcn_gen_sink_rx(&w->d->host[w->d->port[pi].owner_idx].sink, m, n, now);
 	rte_pktmbuf_free_bulk(m, n);
 }

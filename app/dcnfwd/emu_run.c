@@ -213,7 +213,7 @@ queued_frames(const struct dcnfwd *d)
 		const struct dcn_fc_node *fn = d->node[i].fc;
 
 		for (c = 0; fn != NULL && c < fn->n_chans; c++)
-			n += dcn_fc_in_depth(&fn->chan[c]) +
+			n += dcn_fc_chan_in_depth(fn, c) +
 			     rte_ring_count(fn->chan[c].out_q);
 	}
 	return n;

@@ -38,7 +38,7 @@ void dcnfwd_fib_free(struct dcnfwd_fib *f);
 int dcnfwd_setup_encap(struct dcnfwd *d);
 void dcnfwd_encap_free(struct dcnfwd_port *p);
 
-/* Flow-control queues and data path of every node (when on). */
+/* Flow-control queues and data path of every node (when on; fc_setup.c). */
 int dcnfwd_setup_fc(struct dcnfwd *d);
 
 /* n workers on the EAL worker lcores (a configuration's own). */

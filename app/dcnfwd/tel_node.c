@@ -251,7 +251,10 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 	const struct dcn_fc_chan *ch = &fn->chan[c];
 	unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
 	const char *nbr = dcn_fc_link_neighbour(fn, (uint16_t)link);
+	uint32_t held = 0, k;
 
+	for (k = 0; k < fn->n_lanes; k++)
+		held += __atomic_load_n(&dcn_fc_lane(fn, c, k)->held_n, __ATOMIC_RELAXED);
 	rte_tel_data_start_dict(e);
 	TEL_TRY(rte_tel_data_add_dict_string(e, "port", fn->port_name[port]));
 	/* behind a switch: the neighbour whose link this is */
@@ -262,12 +265,13 @@ fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
 		fn->kind[port] == DCN_FC_PORT_CREDIT ? "credit" :
 		fn->kind[port] == DCN_FC_PORT_SWITCH ? "switch" :
 		fn->kind[port] == DCN_FC_PORT_HOST ? "host" : "no_credit"));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_depth", dcn_fc_in_depth(ch)));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_held", ch->held_n));
+	/* the input side: every lane's (an RX queue's) */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_depth", dcn_fc_chan_in_depth(fn, c)));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_held", held));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_cap", ch->in_cap));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_depth", rte_ring_count(ch->out_q)));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_cap", ch->out_cap));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "freed", ch->freed));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "freed", dcn_fc_chan_freed(fn, c)));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "sent", ch->sent));
 	if (!dcn_fc_kind_credited(fn->kind[port]))
 		return 0;

@@ -81,33 +81,36 @@ node_rx_direct(struct dcnfwd_worker *w, const struct dcnfwd_port *p, uint32_t pi
 }
 
 void
-dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m,
-	       uint16_t n, uint64_t now)
+dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
+	       struct rte_mbuf **m, uint16_t n, uint64_t now)
 {
 	const struct dcnfwd_port *p = &w->d->port[pi];
 	struct dcnfwd_wnode *wn = w->node[p->owner_idx];
 
 	(void)now;
+	/* Flow control: each RX queue is a lane, routed by its poller. */
 	if (wn->fc.dp != NULL) {
-		n = dcn_fc_rx(&wn->fc, p->local, m, n);
+		n = dcn_fc_rx_lane(&wn->fc, p->local, queue, m, n);
 		if (n == 0)
 			return;
 	}
 	node_rx_direct(w, p, pi, wn, m, n);
 }
 
-/* Flow control: route from the input queues of the ports this worker
- * serves, then send from their output queues and announce credits. */
+/* Flow control: route from the input queues of the lanes this worker
+ * polls, then send from the output queues of the ports it serves and
+ * announce their credits. */
 static inline unsigned int
 fc_service(struct dcnfwd_worker *w, uint64_t now)
 {
 	struct dcnfwd *d = w->d;
 	unsigned int i, work = 0;
 
-	for (i = 0; i < w->n_fc_ports; i++) {
-		const struct dcnfwd_port *p = &d->port[w->fc_ports[i]];
+	for (i = 0; i < w->n_fc_lanes; i++) {
+		const struct dcnfwd_port *p = &d->port[w->fc_lanes[i].port];
 
-		work += dcn_fc_route(&w->node[p->owner_idx]->fc, p->local);
+		work += dcn_fc_route_lane(&w->node[p->owner_idx]->fc, p->local,
+					  w->fc_lanes[i].lane);
 	}
 	for (i = 0; i < w->n_fc_ports; i++) {
 		const struct dcnfwd_port *p = &d->port[w->fc_ports[i]];
@@ -174,12 +177,12 @@ dcnfwd_worker_main(void *arg)
 				continue;
 			work += n;
 			w->pst[q->port].rx += n;
-			q->rx(w, q->port, m, n, now);
+			q->rx(w, q->port, q->queue, m, n, now);
 		}
 		if (w->tick != NULL)
 			work += w->tick(w, now);
 		work += drain_control(w);
-		if (w->n_fc_ports)
+		if (w->n_fc_ports || w->n_fc_lanes)
 			work += fc_service(w, now);
 		if (now - last_drain >= d->drain_tsc || work == 0) {
 			flush_all(w);

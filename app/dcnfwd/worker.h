@@ -16,8 +16,8 @@
 int dcnfwd_worker_main(void *arg);
 
 /* The handler of a node port's RX queue. */
-void dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m,
-		    uint16_t n, uint64_t now);
+void dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
+		    struct rte_mbuf **m, uint16_t n, uint64_t now);
 
 /* Send what the buffer of port pi holds. */
 static inline void

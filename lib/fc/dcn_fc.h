@@ -45,6 +45,16 @@
  * Quotas add up to no more than the output queue's size, so an admitted
  * packet always finds its slot.
  *
+ * Lanes: a port polled on several RX queues (a NIC's RSS spreading flows
+ * over cores) has an input side per queue, a lane, that its poller alone
+ * fills and routes from, run to completion: input queue, held list,
+ * counters and internal credits of (link, VC, lane). Lane 0 is the
+ * channel itself, which also keeps the output side and the sender's view
+ * of the peer; lane k of channel c is chan[k * n_chans + c], whose output
+ * side is unused. The peer sees one input queue per (link, VC): credit
+ * frames carry the sums over lanes, and each lane's queue holds the
+ * whole grant (RSS may put every frame of the link on one queue).
+ *
  * Counters that cross cores are cumulative and have a single writer each
  * (a receiver's freed, a sender's sent, an input's taken, an output's
  * returned), so no atomic read-modify-write is needed on the data path.
@@ -68,6 +78,8 @@ extern "C" {
 #define DCN_FC_MAX_LINKS 128
 /** Channels (link, VC) of a node at most. */
 #define DCN_FC_MAX_CHANS 1024
+/** Lanes (RX queues of a port, each routed by its poller) at most. */
+#define DCN_FC_MAX_LANES 16
 /** Credit frame payload: epoch, grant, sent_epoch, flags, then freed,
  * arrived and sent of each of n VCs (three arrays of n). */
 #define DCN_FC_CREDIT_LEN(n) (16u + 12u * (n))
@@ -136,6 +148,10 @@ struct dcn_fc_chan {
 	uint32_t in_cap;           /**< in_q plus held never exceed this */
 	uint32_t grant;            /**< credits offered upstream */
 	uint32_t freed;            /**< frames that left the input queue */
+	/** frames that reached the input queue: freed, or in it now (the
+	 * receiving worker's count, so that another lane's announcer reads
+	 * it whole, never a frame between the queue and freed) */
+	uint32_t arrived;
 	uint32_t announced;        /**< freed in the last credit frame */
 	uint32_t *ic_taken;        /**< per output channel: slots taken there */
 	/* output side */
@@ -198,6 +214,7 @@ struct dcn_fc_node {
 	uint16_t n_ports;
 	uint16_t n_vcs;
 	uint16_t n_links;
+	uint16_t n_lanes;          /**< input sides of each channel */
 	uint32_t n_chans;          /**< n_links * n_vcs */
 	uint8_t kind[DCN_FC_MAX_PORTS];      /**< enum dcn_fc_port_kind */
 	char port_name[DCN_FC_MAX_PORTS][24];
@@ -213,7 +230,8 @@ struct dcn_fc_node {
 	 * frame starts the count over, as for a new epoch. */
 	uint32_t link_gen[DCN_FC_MAX_LINKS];
 	const struct rte_memzone *mz;
-	struct dcn_fc_chan chan[];  /**< [link * n_vcs + vc] */
+	/** [lane * n_chans + link * n_vcs + vc] */
+	struct dcn_fc_chan chan[];
 };
 
 /** Sizes; zero fields take the defaults. */
@@ -230,6 +248,8 @@ struct dcn_fc_conf {
 	 * channel were lost: longer than a frame can take to reach the
 	 * peer's queue (switch buffers included); default 500 ms. */
 	unsigned int repair_ms;
+	/** Lanes: the most RX queues of a port; default 1. */
+	unsigned int n_lanes;
 };
 
 /**
@@ -334,9 +354,10 @@ void dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 
 /**
  * Frames of link's peer lost on the way: cr's sent counts, taken by the
- * worker that keeps link's input queues, after every frame that came
- * before cr (the credit frame travels behind the frames it counts), say
- * how many the peer sent; those neither queued nor freed never came.
+ * worker that keeps link's input queues (its only lane), after every
+ * frame that came before cr (the credit frame travels behind the frames
+ * it counts), say how many the peer sent; those neither queued nor freed
+ * never came.
  * They are freed as if they had (counted in lost_in), so the peer gets
  * their credits back. A count made in another epoch of this node is
  * ignored.
@@ -361,11 +382,41 @@ dcn_fc_ic_room(const struct dcn_fc_chan *out, const struct dcn_fc_chan *in,
 	return used < out->quota ? out->quota - used : 0;
 }
 
-/** Frames waiting in a channel's input side (ring and held list). */
+/** Frames waiting in a channel's input side (ring and held list), of
+ * one lane. */
 static inline uint32_t
 dcn_fc_in_depth(const struct dcn_fc_chan *c)
 {
 	return rte_ring_count(c->in_q) + __atomic_load_n(&c->held_n, __ATOMIC_RELAXED);
+}
+
+/** Lane lane of channel idx: its input side. */
+static inline struct dcn_fc_chan *
+dcn_fc_lane(const struct dcn_fc_node *fn, uint32_t idx, unsigned int lane)
+{
+	return (struct dcn_fc_chan *)&fn->chan[lane * fn->n_chans + idx];
+}
+
+/** Frames waiting in channel idx's input side, every lane. */
+static inline uint32_t
+dcn_fc_chan_in_depth(const struct dcn_fc_node *fn, uint32_t idx)
+{
+	uint32_t n = 0, k;
+
+	for (k = 0; k < fn->n_lanes; k++)
+		n += dcn_fc_in_depth(dcn_fc_lane(fn, idx, k));
+	return n;
+}
+
+/** Frames that left channel idx's input side, every lane. */
+static inline uint32_t
+dcn_fc_chan_freed(const struct dcn_fc_node *fn, uint32_t idx)
+{
+	uint32_t n = 0, k;
+
+	for (k = 0; k < fn->n_lanes; k++)
+		n += __atomic_load_n(&dcn_fc_lane(fn, idx, k)->freed, __ATOMIC_ACQUIRE);
+	return n;
 }
 
 /** The mbuf field that carries a queued packet's input and output channel. */

@@ -8,22 +8,28 @@
  * the queues and credit state of dcn_fc.h. A node's data frames take
  * three steps:
  *
- *   receive: into the input queue of (link, VC), by whichever worker polls
- *            the RX queue (dcn_fc_rx); a full input queue drops and counts
- *            (only a host port, or a peer that ignores credits, can fill
- *            one); credit frames are taken on the spot;
- *   route:   the port's owner routes from the input queue (dcn_fc_route)
- *            through the forwarding step and moves each frame to its
- *            output queue while the input's internal credits there last,
- *            else holds it (without blocking the others);
+ *   receive: into the input queue of (link, VC, lane), by the worker that
+ *            polls the RX queue (dcn_fc_rx_lane; lane: the RX queue); a
+ *            full input queue drops and counts (only a host port, or a
+ *            peer that ignores credits, can fill one); credit frames are
+ *            taken on the spot;
+ *   route:   the lane's router, the worker that polls its RX queue,
+ *            routes from the input queue (dcn_fc_route_lane) through the
+ *            forwarding step and moves each frame to its output queue
+ *            while the input's internal credits there last, else holds
+ *            it (without blocking the others): run to completion, each
+ *            RX queue's frames on its own core, a flow (one queue, by
+ *            RSS) in its order;
  *   send:    the output port's owner sends what the peer has credits for
  *            and the port takes (dcn_fc_send); the rest stays queued; it
  *            also tells the peer what its input queues freed
  *            (dcn_fc_announce).
  *
- * Cut-through: the owner of a port routes a burst at once when nothing
- * waits ahead of it, and sends staged frames at once when nothing waits in
- * the output queue; the accounting is the same as if they had been queued.
+ * Cut-through: a lane's router routes a burst at once when nothing waits
+ * ahead of it, and the output port's owner sends staged frames at once
+ * when nothing waits in the output queue; the accounting is the same as
+ * if they had been queued. Frames another worker routes to a port go
+ * through its output queue (a ring many may fill, one empties).
  *
  * Three objects: struct dcn_fc_dp, a node's (shared by its workers);
  * struct dcn_fc_worker, one worker's scratch (any number of nodes); and
@@ -57,13 +63,18 @@ extern "C" {
 /** A node's port as the data path sends on it. */
 struct dcn_fc_dp_port {
 	struct dcn_port *port;
-	uint32_t owner;          /**< worker that serves its queues */
-	/** Something may wait in the port's input queues (held frames
-	 * included) / output queues: set by whoever queues a frame, cleared
-	 * by the owner before it looks, so that a pass over ports with
-	 * nothing queued (the rule while nothing pushes back: cut-through)
-	 * costs a load each instead of a look at every channel. */
-	uint32_t in_waiting;
+	uint32_t owner;          /**< worker that sends its output queues and
+				  *   announces its credits (lane 0's router) */
+	uint32_t lanes;          /**< its lanes in use (RX queues polled) */
+	/** The worker that routes each lane (polls that RX queue). */
+	uint32_t router[DCN_FC_MAX_LANES];
+	/** Something may wait in a lane's input queues (held frames
+	 * included) / the port's output queues: set by whoever queues a
+	 * frame, cleared by the router / owner before it looks, so that a
+	 * pass over ports with nothing queued (the rule while nothing
+	 * pushes back: cut-through) costs a load each instead of a look at
+	 * every channel. */
+	uint32_t in_waiting[DCN_FC_MAX_LANES];
 	uint32_t out_waiting;
 	uint32_t send_turn;      /**< the owner's: which channel sends first */
 } __rte_cache_aligned;
@@ -76,13 +87,14 @@ struct dcn_fc_dp_link {
 	/* the port owner's credit announcements */
 	uint64_t credit_tsc;     /**< when the last went out */
 	uint32_t credit_repeats; /**< same state announced again */
-	/** the owner's: frames freed on the link, all VCs, and that count
-	 * when it was last announced (a batch is due only past it) */
-	uint32_t freed_total;
+	/** frames freed on the link, all VCs, per lane (its router's), and
+	 * their sum when it was last announced (the owner's) */
+	uint32_t freed_total[DCN_FC_MAX_LANES];
 	uint32_t announced_total;
-	/** the owner's: a VC of the link has freed credit_batch frames since
-	 * the last credit frame (set as frames are freed, a burst at a
-	 * time, so that the look each pass is one load) */
+	/** a VC of a lane of the link has freed credit_batch frames since
+	 * the last credit frame (set by a router as frames are freed, a
+	 * burst at a time, cleared by the owner, so that the look each pass
+	 * is one load) */
 	uint32_t batch_due;
 	uint32_t auth_seq;       /**< with a fabric key: the last signed */
 	/** with a fabric key: the newest credit frame taken from the peer
@@ -142,13 +154,28 @@ int dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 		   struct rte_mempool *mp, uint16_t ethertype, unsigned int burst,
 		   unsigned int credit_batch, uint64_t credit_refresh_tsc);
 
-/** Give local port local, sent and received on p, to worker owner. */
+/** Give local port local, sent and received on p, to worker owner (the
+ * router of its lane 0 too). */
 static inline void
 dcn_fc_dp_set_port(struct dcn_fc_dp *dp, uint16_t local, struct dcn_port *p,
 		   uint32_t owner)
 {
 	dp->port[local].port = p;
 	dp->port[local].owner = owner;
+	dp->port[local].router[0] = owner;
+	if (dp->port[local].lanes == 0)
+		dp->port[local].lanes = 1;
+}
+
+/** Lane lane (< the node's n_lanes) of local port local is routed by
+ * worker router, which polls its RX queue. */
+static inline void
+dcn_fc_dp_set_lane(struct dcn_fc_dp *dp, uint16_t local, uint16_t lane,
+		   uint32_t router)
+{
+	dp->port[local].router[lane] = router;
+	if (dp->port[local].lanes < lane + 1u)
+		dp->port[local].lanes = lane + 1u;
 }
 
 /**
@@ -173,30 +200,57 @@ int dcn_fc_worker_init(struct dcn_fc_worker *w, uint32_t idx, uint32_t max_chans
 void dcn_fc_worker_fini(struct dcn_fc_worker *w);
 
 /**
- * A burst received on local port in: credit frames are taken, data frames
- * go into their input queue (or, by the port's owner, are routed at once).
+ * A burst received on lane lane (its RX queue) of local port in: credit
+ * frames are taken, data frames go into their input queue (or, by the
+ * lane's router, are routed at once).
  * @return n_other: m[0..n_other) are the frames that are neither (control
  * frames, ARP, malformed ones), left for the caller's direct path.
  */
-uint16_t dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
-		   uint16_t n);
+uint16_t dcn_fc_rx_lane(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
+			struct rte_mbuf **m, uint16_t n);
+
+/** dcn_fc_rx_lane on lane 0. */
+static inline uint16_t
+dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
+{
+	return dcn_fc_rx_lane(x, in, 0, m, n);
+}
 
 /* The three steps below are called for every port on every pass of a
  * worker's loop; most find nothing to do. That look is inline (a load or
  * two), the work out of line. */
-unsigned int dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local);
+unsigned int dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local,
+				  uint16_t lane);
 unsigned int dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local);
 void dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 			  uint64_t now);
 
-/** Route from the input queues of local port (its owner only).
- * @return frames that left them. */
+/** Route from the input queues of a lane of local port (its router
+ * only). @return frames that left them. */
+static inline unsigned int
+dcn_fc_route_lane(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
+{
+	if (!__atomic_load_n(&x->dp->port[local].in_waiting[lane], __ATOMIC_ACQUIRE))
+		return 0;
+	return dcn_fc_route_waiting(x, local, lane);
+}
+
+/** dcn_fc_route_lane on lane 0. */
 static inline unsigned int
 dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 {
-	if (!__atomic_load_n(&x->dp->port[local].in_waiting, __ATOMIC_ACQUIRE))
-		return 0;
-	return dcn_fc_route_waiting(x, local);
+	return dcn_fc_route_lane(x, local, 0);
+}
+
+/** Frames freed on a link, every lane. */
+static inline uint32_t
+dcn_fc_link_freed(const struct dcn_fc_dp *dp, uint16_t link)
+{
+	uint32_t n = 0, k;
+
+	for (k = 0; k < dp->fn->n_lanes; k++)
+		n += __atomic_load_n(&dp->link[link].freed_total[k], __ATOMIC_RELAXED);
+	return n;
 }
 
 /**
@@ -230,7 +284,7 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 		return;
 	for (l = fn->port_link[local]; l < end; l++) {
 		const struct dcn_fc_dp_link *lk = &dp->link[l];
-		uint32_t fresh = lk->freed_total - lk->announced_total;
+		uint32_t fresh = dcn_fc_link_freed(dp, l) - lk->announced_total;
 		uint64_t since = now - lk->credit_tsc;
 
 		/* What the full look would find, in a few compares: a VC
@@ -238,7 +292,7 @@ dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 		 * interval nothing else does, and after it, with nothing
 		 * freed (no VC changed) and the repeats done, only the slow
 		 * refresh does. */
-		if (!lk->batch_due &&
+		if (!__atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED) &&
 		    (since < dp->credit_refresh_tsc ||
 		     (fresh == 0 && lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
 		      since < 100 * dp->credit_refresh_tsc)))

@@ -82,13 +82,23 @@ ring_bytes(uint32_t cap)
 			      RTE_CACHE_LINE_SIZE);
 }
 
+/* An input side: its queue, held list and internal credits taken. */
 static size_t
-chan_bytes(uint32_t in_cap, uint32_t out_cap, uint32_t n_chans)
+in_bytes(uint32_t in_cap, uint32_t n_chans)
 {
-	return ring_bytes(in_cap) + ring_bytes(out_cap) +
+	return ring_bytes(in_cap) +
 	       RTE_ALIGN_CEIL(in_cap * sizeof(void *), RTE_CACHE_LINE_SIZE) +
 	       RTE_ALIGN_CEIL(in_cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE) +
-	       2 * RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
+	       RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
+}
+
+/* An output side: its queue and the credits given back to each input
+ * (every lane's). */
+static size_t
+out_bytes(uint32_t out_cap, uint32_t n_inputs)
+{
+	return ring_bytes(out_cap) +
+	       RTE_ALIGN_CEIL(n_inputs * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 }
 
 struct dcn_fc_node *
@@ -101,6 +111,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	unsigned int reserve = conf->reserve_pct ? conf->reserve_pct : 20;
 	unsigned int vcs = conf->n_vcs ? conf->n_vcs : 2;
 	unsigned int min_quota = conf->min_quota ? conf->min_quota : 32;
+	unsigned int lanes = conf->n_lanes ? conf->n_lanes : 1;
 	uint32_t in_cap[DCN_FC_MAX_LINKS];
 	uint16_t nlinks[DCN_FC_MAX_PORTS];
 	char mzname[RTE_MEMZONE_NAMESIZE];
@@ -111,7 +122,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	uint8_t *mem, *p;
 
 	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || vcs > DCN_FC_MAX_VCS ||
-	    reserve > 90 || in_queue < 2 || in_queue > (1u << 20) ||
+	    lanes > DCN_FC_MAX_LANES || reserve > 90 || in_queue < 2 || in_queue > (1u << 20) ||
 	    out_cap > (1u << 22)) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -142,15 +153,17 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		rte_errno = ENOSPC;
 		return NULL;
 	}
-	/* Every input gets an equal share of each output queue, at least
-	 * min_quota; the queue grows to hold all the shares. */
-	quota = RTE_MAX(out_cap / n_chans, min_quota);
-	out_cap = RTE_MAX(out_cap, quota * n_chans);
-	head = RTE_ALIGN_CEIL(sizeof(*fn) + n_chans * sizeof(struct dcn_fc_chan),
+	/* Every input (each lane of each channel) gets an equal share of
+	 * each output queue, at least min_quota; the queue grows to hold
+	 * all the shares. */
+	quota = RTE_MAX(out_cap / (n_chans * lanes), min_quota);
+	out_cap = RTE_MAX(out_cap, quota * n_chans * lanes);
+	head = RTE_ALIGN_CEIL(sizeof(*fn) + lanes * n_chans * sizeof(struct dcn_fc_chan),
 			      RTE_CACHE_LINE_SIZE);
 	size = head;
 	for (l = 0; l < n_links; l++)
-		size += vcs * chan_bytes(in_cap[l], out_cap, n_chans);
+		size += vcs * (lanes * in_bytes(in_cap[l], n_chans) +
+			       out_bytes(out_cap, n_chans * lanes));
 	snprintf(mzname, sizeof(mzname), DCN_FC_MZ_PREFIX "%s", id);
 	mz = rte_memzone_reserve_aligned(mzname, size, (int)rte_socket_id(), 0,
 					 RTE_CACHE_LINE_SIZE);
@@ -174,6 +187,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	fn->n_ports = n_ports;
 	fn->n_vcs = (uint16_t)vcs;
 	fn->n_links = (uint16_t)n_links;
+	fn->n_lanes = (uint16_t)lanes;
 	fn->n_chans = n_chans;
 	fn->mz = mz;
 	for (i = 0, l = 0; i < n_ports; i++) {
@@ -191,17 +205,28 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		}
 	}
 	p = mem + head;
-	for (i = 0; i < n_chans; i++) {
+	for (i = 0; i < lanes * n_chans; i++) {
 		struct dcn_fc_chan *c = &fn->chan[i];
-		uint32_t cap = in_cap[i / vcs];
+		uint32_t cap = in_cap[(i % n_chans) / vcs];
 		char rn[RTE_RING_NAMESIZE];
 
 		c->in_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.i%u", id, i);
-		/* Several RX queues of a port may fill it; its owner drains. */
+		/* Filled by its lane's poller (in tests, by any worker's);
+		 * drained by the lane's router. */
 		if (rte_ring_init(c->in_q, rn, cap, RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
 			goto fail;
 		p += ring_bytes(cap);
+		c->held = (struct rte_mbuf **)p;
+		p += RTE_ALIGN_CEIL(cap * sizeof(void *), RTE_CACHE_LINE_SIZE);
+		c->held_oc = (uint16_t *)p;
+		p += RTE_ALIGN_CEIL(cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
+		c->ic_taken = (uint32_t *)p;
+		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
+		c->in_cap = cap;
+		c->grant = RTE_MAX(1u, cap * (100 - reserve) / 100);
+		if (i >= n_chans)
+			continue;
 		c->out_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.o%u", id, i);
 		/* Inputs on any worker fill it; the owner sends what the
@@ -209,16 +234,8 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		if (rte_ring_init(c->out_q, rn, out_cap, RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
 			goto fail;
 		p += ring_bytes(out_cap);
-		c->held = (struct rte_mbuf **)p;
-		p += RTE_ALIGN_CEIL(cap * sizeof(void *), RTE_CACHE_LINE_SIZE);
-		c->held_oc = (uint16_t *)p;
-		p += RTE_ALIGN_CEIL(cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
-		c->ic_taken = (uint32_t *)p;
-		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->ic_returned = (uint32_t *)p;
-		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
-		c->in_cap = cap;
-		c->grant = RTE_MAX(1u, cap * (100 - reserve) / 100);
+		p += RTE_ALIGN_CEIL(n_chans * lanes * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->out_cap = out_cap;
 		c->quota = quota;
 	}
@@ -237,12 +254,12 @@ dcn_fc_node_free(struct dcn_fc_node *fn)
 
 	if (fn == NULL)
 		return;
-	for (i = 0; i < fn->n_chans; i++) {
+	for (i = 0; i < fn->n_lanes * fn->n_chans; i++) {
 		struct dcn_fc_chan *c = &fn->chan[i];
 
 		while (rte_ring_dequeue(c->in_q, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
-		while (rte_ring_dequeue(c->out_q, (void **)&m) == 0)
+		while (c->out_q != NULL && rte_ring_dequeue(c->out_q, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
 		for (k = 0; k < c->held_n; k++)
 			rte_pktmbuf_free(c->held[k]);
@@ -382,8 +399,7 @@ dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 		return 0;
 	for (vc = 0; vc < fn->n_vcs; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
-		int32_t missing = (int32_t)(cr->sent[vc] - c->freed -
-					    dcn_fc_in_depth(c));
+		int32_t missing = (int32_t)(cr->sent[vc] - c->arrived);
 
 		/* Fewer missing than none: frames the peer counted as
 		 * arrived when it started over, or frames that came after
@@ -392,6 +408,8 @@ dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 			continue;
 		c->lost_in += (uint32_t)missing;
 		repaired += (uint32_t)missing;
+		__atomic_store_n(&c->arrived, c->arrived + (uint32_t)missing,
+				 __ATOMIC_RELEASE);
 		__atomic_store_n(&c->freed, c->freed + (uint32_t)missing,
 				 __ATOMIC_RELEASE);
 	}
@@ -416,15 +434,19 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 	/* What this node sent, as the peer counts: valid in the peer's
 	 * epoch its base was set in. */
 	cr->sent_epoch = c0->peer_known ? c0->peer_epoch : 0;
-	/* The port's owner calls this between its routing passes, so a
-	 * frame is in the queue (ring or held) or freed, never between;
-	 * other RX queues' workers may add to the ring meanwhile, which
-	 * only makes arrived newer. */
+	/* Sums over the lanes. Each lane counts arrivals as it takes
+	 * frames in and frees them after: freed read before arrived never
+	 * exceeds it, whatever a lane's worker does meanwhile (which only
+	 * makes arrived newer). */
 	for (vc = 0; vc < fn->n_vcs; vc++) {
-		const struct dcn_fc_chan *c = &fn->chan[link * fn->n_vcs + vc];
+		uint32_t idx = link * fn->n_vcs + vc, arrived = 0, k;
+		const struct dcn_fc_chan *c = &fn->chan[idx];
 
-		cr->freed[vc] = __atomic_load_n(&c->freed, __ATOMIC_RELAXED);
-		cr->arrived[vc] = cr->freed[vc] + dcn_fc_in_depth(c);
+		cr->freed[vc] = dcn_fc_chan_freed(fn, idx);
+		for (k = 0; k < fn->n_lanes; k++)
+			arrived += __atomic_load_n(&dcn_fc_lane(fn, idx, k)->arrived,
+						   __ATOMIC_ACQUIRE);
+		cr->arrived[vc] = arrived;
 		cr->sent[vc] = __atomic_load_n(&c->sent, __ATOMIC_RELAXED) - c->base;
 	}
 }

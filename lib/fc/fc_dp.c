@@ -233,17 +233,19 @@ credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
 	return 1;
 }
 
-/* Input channel c of link has freed frames (its owner only): a credit
- * frame is due once it has freed a batch since the last. */
+/* Input channel c (a lane's) of link has freed frames (its router
+ * only): a credit frame is due once it has freed a batch since the last. */
 static inline void
 batch_check(struct dcn_fc_dp *dp, uint16_t link, const struct dcn_fc_chan *c)
 {
-	if (c->freed - c->announced >= dp->credit_batch)
-		dp->link[link].batch_due = 1;
+	if (c->freed - __atomic_load_n(&c->announced, __ATOMIC_RELAXED) >=
+	    dp->credit_batch)
+		__atomic_store_n(&dp->link[link].batch_due, 1, __ATOMIC_RELAXED);
 }
 
 /* Frames the peer's count showed lost were freed on link (rare: a lost
- * frame); which VCs is not said, so each is looked at. */
+ * frame; a port of one lane); which VCs is not said, so each is looked
+ * at. */
 static void
 credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 {
@@ -252,7 +254,7 @@ credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 
 	if (repaired == 0)
 		return;
-	dp->link[link].freed_total += repaired;
+	dp->link[link].freed_total[0] += repaired;
 	for (vc = 0; vc < fn->n_vcs; vc++)
 		batch_check(dp, link, &fn->chan[link * fn->n_vcs + vc]);
 }
@@ -282,8 +284,12 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
 				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
 		/* The peer's sent counts, read against the input queues by
-		 * the one worker that keeps them (between its passes). */
-		if (x->dp->port[local].owner == x->w->idx)
+		 * the one worker that keeps them (between its passes): a
+		 * port of one lane. Frames of several lanes come in on
+		 * several RX queues, in no order with the credit frame: the
+		 * peer then repairs by time (README.md). */
+		if (x->dp->port[local].owner == x->w->idx &&
+		    x->dp->port[local].lanes == 1)
 			credit_repaired(x->dp, (uint16_t)link,
 					dcn_fc_credit_sent(fn, (uint16_t)link, &cr));
 		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
@@ -823,14 +829,17 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 {
 	const struct dcn_fc_node *fn = x->dp->fn;
 	uint32_t w, nw = chan_words(fn);
-	uint32_t link = (uint32_t)(in - fn->chan) / fn->n_vcs;
+	uint32_t lane = ps->in_idx / fn->n_chans;
+	uint32_t link = (ps->in_idx - lane * fn->n_chans) / fn->n_vcs;
 
 	for (w = 0; w < nw; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b), ps->in_idx);
 	if (ps->done) {
+		uint32_t *ft = &x->dp->link[link].freed_total[lane];
+
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
-		x->dp->link[link].freed_total += ps->done;
+		__atomic_store_n(ft, *ft + ps->done, __ATOMIC_RELAXED);
 		batch_check(x->dp, (uint16_t)link, in);
 	}
 	/* The held list's blocked outputs, for the next pass's check; read
@@ -838,7 +847,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 	 * ends here. */
 	if (in->held_n != 0) {
 		memcpy(in->held_blocked, ps->blocked.w, nw * sizeof(uint64_t));
-		__atomic_store_n(&x->dp->port[fn->link_port[link]].in_waiting, 1,
+		__atomic_store_n(&x->dp->port[fn->link_port[link]].in_waiting[lane], 1,
 				 __ATOMIC_RELEASE);
 	}
 }
@@ -860,22 +869,26 @@ any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
 	return 0;
 }
 
-/* Frames m of one input channel, received on local port in, into it. */
+/* Frames m of one input channel chan, received on lane lane of local
+ * port in, into it. */
 static inline void
-in_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
+in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	 struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
+	uint32_t in_idx = lane * fn->n_chans + chan;
 	struct dcn_fc_chan *ch = &fn->chan[in_idx];
 	unsigned int k;
 
-	/* Cut-through: the port's owner, with nothing waiting in the input
+	/* Counted as they come, before any leaves (dcn_fc_credit_state). */
+	__atomic_store_n(&ch->arrived, ch->arrived + n, __ATOMIC_RELEASE);
+	/* Cut-through: the lane's router, with nothing waiting in the input
 	 * queue, routes the burst as if it had been queued and taken at
 	 * once: in pieces of at most the queue's size, as dcn_fc_route takes
 	 * them (what cannot move yet is held, and the held list has room for
 	 * one queue's worth); once a piece leaves frames held, the rest
 	 * queues behind them. */
-	if (x->dp->port[in].owner == x->w->idx && ch->held_n == 0 &&
+	if (x->dp->port[in].router[lane] == x->w->idx && ch->held_n == 0 &&
 	    rte_ring_empty(ch->in_q)) {
 		struct pass ps;
 		uint16_t piece;
@@ -892,8 +905,10 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint32_t in_idx,
 			return;
 	}
 	k = rte_ring_enqueue_burst(ch->in_q, (void **)m, n, NULL);
-	__atomic_store_n(&x->dp->port[in].in_waiting, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&x->dp->port[in].in_waiting[lane], 1, __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
+		/* Refused: they never arrived. */
+		__atomic_store_n(&ch->arrived, ch->arrived - (n - k), __ATOMIC_RELEASE);
 		x->st[in].in_drop += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);
 	}
@@ -947,7 +962,8 @@ take_credits(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m,
 }
 
 uint16_t
-dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
+dcn_fc_rx_lane(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
+	       struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct rte_mbuf *dm[DCN_FC_BURST_MAX], *g[DCN_FC_BURST_MAX];
@@ -964,7 +980,7 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 	 * (no sorting, whose counters would chain one frame to the next). */
 	if (c0 >= 0 && same_chan(m, n, x->fwd->router_mode,
 				 fn->kind[in] == DCN_FC_PORT_SWITCH ? SRC_MAC : -1)) {
-		in_burst(x, in, (uint32_t)c0, m, n);
+		in_burst(x, in, lane, (uint32_t)c0, m, n);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -999,7 +1015,7 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 				g[k++] = dm[j];
 				dch[j] = -1;
 			}
-		in_burst(x, in, (uint32_t)c, g, k);
+		in_burst(x, in, lane, (uint32_t)c, g, k);
 	}
 	x->fwd->st.rx += nc;
 	x->fwd->st.control += nc;
@@ -1012,12 +1028,12 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 #define ROUTE_BURSTS 4
 
 unsigned int
-dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local)
+dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t in_idx = dcn_fc_port_chan0(fn, local);
-	uint32_t end = dcn_fc_port_chan_end(fn, local);
-	uint32_t *waiting = &x->dp->port[local].in_waiting;
+	uint32_t in_idx = lane * fn->n_chans + dcn_fc_port_chan0(fn, local);
+	uint32_t end = lane * fn->n_chans + dcn_fc_port_chan_end(fn, local);
+	uint32_t *waiting = &x->dp->port[local].in_waiting[lane];
 	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
 
@@ -1191,7 +1207,9 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 	uint64_t since = now - lk->credit_tsc;
 	/* What the freeing of frames has noted: a VC's batch (batch_due),
 	 * and any VC's change (frames freed on the link at all). */
-	int due = lk->batch_due != 0, changed = lk->freed_total != lk->announced_total;
+	uint32_t freed_total = dcn_fc_link_freed(dp, link);
+	int due = __atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED) != 0;
+	int changed = freed_total != lk->announced_total;
 	uint8_t *f;
 
 	/* The cable's peer, or everyone on it until a hello names the peer;
@@ -1216,11 +1234,22 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 		return;
 	lk->credit_tsc = now;
 	lk->credit_repeats = changed ? 0 : lk->credit_repeats + 1;
-	lk->announced_total = lk->freed_total;
-	lk->batch_due = 0;
+	lk->announced_total = freed_total;
+	__atomic_store_n(&lk->batch_due, 0, __ATOMIC_RELAXED);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	dcn_fc_credit_state(fn, link, &cr);
-	for (vc = 0; vc < fn->n_vcs; vc++)
-		dcn_fc_chan(fn, link, vc)->announced = cr.freed[vc];
+	/* Each lane's batch counts from what it had freed by now. */
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		uint32_t idx = link * fn->n_vcs + vc, k;
+
+		for (k = 0; k < fn->n_lanes; k++) {
+			struct dcn_fc_chan *c = dcn_fc_lane(fn, idx, k);
+
+			__atomic_store_n(&c->announced,
+					 __atomic_load_n(&c->freed, __ATOMIC_ACQUIRE),
+					 __ATOMIC_RELAXED);
+		}
+	}
 	if (unlikely(dp->credit_drop_ppm) &&
 	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
 		c0->credit_lost++;

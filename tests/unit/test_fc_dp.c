@@ -44,6 +44,8 @@ struct fix {
 };
 
 static struct fix f;
+/* Lanes the next fixture's node keeps (RX queues of a port). */
+static unsigned int fix_lanes = 1;
 
 static struct dcn_fwd_nbrs sw_nbrs;
 
@@ -79,7 +81,8 @@ fix_build(const char *spec, enum dcn_route_algo algo, const char *node,
 	  struct dcn_fwd_nbrs *nb)
 {
 	struct dcn_fc_conf conf = { .in_queue = IN_QUEUE, .out_queue = 64,
-				    .reserve_pct = 20, .n_vcs = 2 };
+				    .reserve_pct = 20, .n_vcs = 2,
+				    .n_lanes = fix_lanes };
 	uint8_t kind[DCN_FC_MAX_PORTS];
 	uint16_t links[DCN_FC_MAX_PORTS];
 	int16_t fport[DCN_FC_MAX_PORTS];
@@ -153,7 +156,24 @@ static int
 fix_open(void **state)
 {
 	(void)state;
+	fix_lanes = 1;
 	fix_build("novacube:k=4,n=2", DCN_ALGO_DOR, "(1,0)", NULL);
+	return 0;
+}
+
+/* The same with two RX queues a port: worker 1 owns every port and
+ * routes lane 0, worker 0 routes lane 1 (it polls queue 1). */
+static int
+fix_open_lanes(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	fix_lanes = 2;
+	fix_build("novacube:k=4,n=2", DCN_ALGO_DOR, "(1,0)", NULL);
+	fix_lanes = 1;
+	for (i = 0; i < f.n_ports; i++)
+		dcn_fc_dp_set_lane(&f.dp, (uint16_t)i, 1, 0);
 	return 0;
 }
 
@@ -585,7 +605,9 @@ test_lost_credit_frame_repaired(void **state)
 	unsigned int i;
 
 	(void)state;
-	/* Frames from the peer on o freed its input queue here. */
+	/* Frames from the peer on o freed its input queue here (arrived as
+	 * the receive step counts them, then freed). */
+	__atomic_store_n(&c0->arrived, 40, __ATOMIC_RELEASE);
 	__atomic_store_n(&c0->freed, 40, __ATOMIC_RELEASE);
 	f.dp.credit_drop_ppm = 1000000;
 	dcn_fc_announce(&f.x[1], o, now);
@@ -595,6 +617,7 @@ test_lost_credit_frame_repaired(void **state)
 	 * carries the total; 3 frames wait in the input queue, arrived and
 	 * not freed. */
 	__atomic_store_n(&c0->freed, 45, __ATOMIC_RELEASE);
+	__atomic_store_n(&c0->arrived, 48, __ATOMIC_RELEASE);
 	for (i = 0; i < 3; i++) {
 		q[i] = rte_pktmbuf_alloc(mp);
 		assert_non_null(q[i]);
@@ -841,6 +864,148 @@ test_sent_counts_after_data(void **state)
 	m[0] = peer_frame(1, addr, before + 9);
 	assert_int_equal(dcn_fc_rx(&f.x[0], o, m, 1), 0);
 	assert_int_equal(in->lost_in, 3);
+}
+
+/*
+ * Run to completion on two lanes: host packets that worker 0 receives on
+ * RX queue 1 are routed by worker 0 itself (its lane), at once, and
+ * queued for the output port, which worker 1 owns and sends; worker 1's
+ * own (lane 0) queue behind them. Each lane's flow keeps its order, each
+ * lane gets its internal credits back as its frames leave, and each
+ * worker's forwarding step counts its own frames.
+ */
+static void
+test_lanes_run_to_completion(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	uint32_t oc = o * f.fn->n_vcs, in0 = f.host * f.fn->n_vcs;
+	uint32_t in1 = f.fn->n_chans + in0;
+	struct dcn_fc_chan *lane0 = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *lane1 = dcn_fc_lane(f.fn, in0, 1);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(f.fn->n_lanes, 2);
+	assert_int_equal(f.dp.port[f.host].lanes, 2);
+	credit_from_peer(o, 7, GRANT, 0);
+	for (i = 0; i < 20; i++) {
+		m[i] = host_packet(addr);
+		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34, (uint16_t)i);
+	}
+	assert_int_equal(dcn_fc_rx_lane(&f.x[0], f.host, 1, m, 20), 0);
+	/* Routed by worker 0 on the spot: out of its lane, into the output
+	 * queue (worker 0 does not send on o). */
+	assert_int_equal(lane1->arrived, 20);
+	assert_int_equal(lane1->freed, 20);
+	assert_int_equal(dcn_fc_in_depth(lane1), 0);
+	assert_int_equal(lane0->arrived, 0);
+	assert_int_equal(f.fwd[0].st.encap, 20);
+	assert_int_equal(f.fwd[1].st.encap, 0);
+	assert_int_equal(rte_ring_count(out->out_q), 20);
+	assert_int_equal(on_wire(o), 0);
+	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota - 20);
+	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
+	/* Worker 1's own lane: behind what waits, never ahead of it. */
+	for (i = 0; i < 10; i++) {
+		m[i] = host_packet(addr);
+		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34,
+				 (uint16_t)(100 + i));
+	}
+	assert_int_equal(dcn_fc_rx_lane(&f.x[1], f.host, 0, m, 10), 0);
+	assert_int_equal(f.fwd[1].st.encap, 10);
+	assert_int_equal(rte_ring_count(out->out_q), 30);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 30);
+	for (i = 0; i < 30; i++) {
+		struct rte_mbuf *w = NULL;
+
+		assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&w), 0);
+		/* the host packet's source port, past the fabric header */
+		assert_int_equal(dcn_fabric_get16(rte_pktmbuf_mtod(w, uint8_t *) +
+						  DCN_FABRIC_HDR_LEN + 34),
+				 i < 20 ? i : 100 + i - 20);
+		rte_pktmbuf_free(w);
+	}
+	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota);
+	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 30);
+}
+
+/*
+ * A lane's router alone routes what waits in it: frames held in lane 1
+ * (no internal credit left) are not worker 1's to route, and go when
+ * worker 0 routes its lane.
+ */
+static void
+test_lanes_route_own(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	uint32_t in0 = f.host * f.fn->n_vcs;
+	struct dcn_fc_chan *lane1 = dcn_fc_lane(f.fn, in0, 1);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	unsigned int quota = out->quota, n = 0;
+
+	(void)state;
+	/* Worker 1 receives on lane 1 (as a test may): it queues there,
+	 * for worker 0 to route. */
+	while (n < quota + 8) {
+		struct rte_mbuf *m[8];
+		unsigned int i;
+
+		for (i = 0; i < 8; i++)
+			m[i] = host_packet(addr);
+		assert_int_equal(dcn_fc_rx_lane(&f.x[1], f.host, 1, m, 8), 0);
+		assert_int_equal(dcn_fc_in_depth(lane1), 8);
+		assert_int_equal(dcn_fc_route_lane(&f.x[0], f.host, 1),
+				 n < quota ? 8 : 0);
+		n += 8;
+	}
+	/* Lane 1's share of o's queue is used up: 8 held. */
+	assert_int_equal(lane1->held_n, 8);
+	assert_int_equal(dcn_fc_route_lane(&f.x[1], f.host, 0), 0);
+	assert_int_equal(lane1->held_n, 8);
+	credit_from_peer(o, 7, GRANT, 0);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), quota);
+	assert_int_equal(dcn_fc_route_lane(&f.x[0], f.host, 1), 8);
+	assert_int_equal(lane1->held_n, 0);
+	drain(f.port[o].tx_ring);
+}
+
+/*
+ * What this relay announces for a port of two lanes: each VC's freed
+ * and arrived summed over its lanes, and no repair by the peer's sent
+ * counts (frames of two RX queues and the credit frame come in no order
+ * with each other): a count that says frames are missing frees nothing,
+ * and the flag tells the peer to repair by time.
+ */
+static void
+test_lanes_credit_sums(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	uint32_t c = o * f.fn->n_vcs;
+	struct dcn_fc_credit cr;
+	struct rte_mbuf *m;
+
+	(void)state;
+	dcn_fc_lane(f.fn, c, 0)->arrived = 10;
+	dcn_fc_lane(f.fn, c, 0)->freed = 7;
+	dcn_fc_lane(f.fn, c, 1)->arrived = 30;
+	dcn_fc_lane(f.fn, c, 1)->freed = 30;
+	dcn_fc_credit_state(f.fn, (uint16_t)(c / f.fn->n_vcs), &cr);
+	assert_int_equal(cr.freed[0], 37);
+	assert_int_equal(cr.arrived[0], 40);
+	assert_int_equal(dcn_fc_chan_freed(f.fn, c), 37);
+	/* The peer says it sent 50: 10 would be missing on one lane. */
+	m = peer_frame(1, addr, 50);
+	assert_int_equal(dcn_fc_rx_lane(&f.x[1], o, 0, &m, 1), 0);
+	assert_int_equal(dcn_fc_chan(f.fn, o, 0)->lost_in, 0);
+	dcn_fc_credit_state(f.fn, (uint16_t)(c / f.fn->n_vcs), &cr);
+	assert_int_equal(cr.freed[0], 37);
+	assert_int_equal(cr.flags & DCN_FC_CREDIT_REPAIRS, 0);
 }
 
 /* n data frames of VC vc from the peer on port o, for addr, received
@@ -1179,6 +1344,12 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_among_data,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_lanes_run_to_completion,
+						fix_open_lanes, fix_close),
+		cmocka_unit_test_setup_teardown(test_lanes_route_own,
+						fix_open_lanes, fix_close),
+		cmocka_unit_test_setup_teardown(test_lanes_credit_sums,
+						fix_open_lanes, fix_close),
 		cmocka_unit_test_setup_teardown(test_switch_links, sw_open, sw_close),
 		cmocka_unit_test_setup_teardown(test_switch_rx_by_source,
 						sw_open, sw_close),

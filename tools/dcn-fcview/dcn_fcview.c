@@ -60,7 +60,8 @@ print_text(void)
 			unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
 			char in[24], out[24], cr[24];
 
-			snprintf(in, sizeof(in), "%u/%u", dcn_fc_in_depth(ch), ch->in_cap);
+			snprintf(in, sizeof(in), "%u/%u", dcn_fc_chan_in_depth(fn, c),
+				 ch->in_cap);
 			snprintf(out, sizeof(out), "%u/%u", rte_ring_count(ch->out_q),
 				 ch->out_cap);
 			if (dcn_fc_kind_credited(fn->kind[port]))
@@ -70,7 +71,7 @@ print_text(void)
 				snprintf(cr, sizeof(cr), "-");
 			printf("  %-20s %2u %-6s %11s %5u %11s %11s %10u %10u %8lu\n",
 			       fn->link_name[link], c % fn->n_vcs, kind_name(fn->kind[port]),
-			       in, ch->held_n, out, cr, ch->freed, ch->sent,
+			       in, ch->held_n, out, cr, dcn_fc_chan_freed(fn, c), ch->sent,
 			       (unsigned long)ch->stalls);
 		}
 	}
@@ -99,10 +100,10 @@ print_json(void)
 			       "\"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
 			       c ? ", " : "", fn->port_name[port], nbr ? nbr : "",
 			       c % fn->n_vcs,
-			       kind_name(fn->kind[port]), dcn_fc_in_depth(ch), ch->in_cap,
+			       kind_name(fn->kind[port]), dcn_fc_chan_in_depth(fn, c), ch->in_cap,
 			       rte_ring_count(ch->out_q), ch->out_cap,
 			       dcn_fc_kind_credited(fn->kind[port]) ? dcn_fc_credits(ch) : 0,
-			       ch->peer_grant, ch->freed, ch->sent,
+			       ch->peer_grant, dcn_fc_chan_freed(fn, c), ch->sent,
 			       (unsigned long)ch->stalls);
 		}
 		printf("]}");

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Flow control of every node: which ports carry credits, the queues in
+ * the node's memzone (a lane per RX queue of its busiest port), and the
+ * data path its workers share (lib/fc).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "setup.h"
+
+/* Credits run on every hop between routing vertices (dcnfwd to dcnfwd),
+ * whose routes cannot wait in a cycle with their VC rule: a cable's
+ * one peer, or each neighbour behind an L2 switch (lib/fc/README.md). */
+static enum dcn_fc_port_kind
+fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
+{
+	int64_t peer;
+
+	if (p->is_host)
+		return DCN_FC_PORT_HOST;
+	if (p->no_credits)
+		return DCN_FC_PORT_NOCREDIT;
+	peer = dcn_topo_port_peer(d->t, v, (unsigned int)p->fabric_port);
+	if (peer < 0)
+		return DCN_FC_PORT_NOCREDIT;
+	if (dcn_topo_is_router(d->t, (uint32_t)peer))
+		return DCN_FC_PORT_CREDIT;
+	return dcn_topo_role(d->t, (uint32_t)peer) == DCN_ROLE_SWITCH ?
+		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
+}
+
+/* Flow-control queues of every node, in memzones "dcn_fc.<node index>",
+ * and the data path the node's workers share. */
+int
+dcnfwd_setup_fc(struct dcnfwd *d)
+{
+	unsigned int i, l;
+
+	if (!d->fc_on)
+		return 0;
+	if (dcn_fc_mbuf_register() != 0) {
+		fprintf(stderr, "dcnfwd: cannot register the mbuf field of flow "
+			"control: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->n_nodes; i++) {
+		struct dcnfwd_node *n = &d->node[i];
+		uint8_t kind[DCN_FWD_MAX_PORTS];
+		uint16_t links[DCN_FWD_MAX_PORTS];
+		int16_t fport[DCN_FWD_MAX_PORTS];
+		const char *names[DCN_FWD_MAX_PORTS];
+		struct dcn_fc_conf fcc = d->fcc;
+		char id[16];
+
+		/* A lane for each RX queue of its busiest port. */
+		fcc.n_lanes = 1;
+		for (l = 0; l < n->n_ports; l++) {
+			const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+			fcc.n_lanes = RTE_MAX(fcc.n_lanes, (unsigned int)p->dp.nb_rxq);
+			kind[l] = (uint8_t)fc_port_kind(d, n->vertex, p);
+			fport[l] = (int16_t)p->fabric_port;
+			links[l] = kind[l] == DCN_FC_PORT_SWITCH ?
+					   (uint16_t)dcn_fwd_nbrs_on_port(&n->nbrs,
+									  (uint16_t)p->fabric_port) :
+					   1;
+			names[l] = p->name;
+			if (links[l] == 0) {
+				kind[l] = DCN_FC_PORT_NOCREDIT;
+				links[l] = 1;
+			}
+			/* dcn_fc_node_create refuses it too, without naming
+			 * the port. */
+			if (d->fcc.in_queue / links[l] < 2) {
+				fprintf(stderr, "dcnfwd: node %s port %s: %u neighbours "
+					"behind its switch share an input queue of %u "
+					"frames: each needs 2 at least (raise "
+					"input_queue, --in-queue)\n",
+					n->name, p->name, links[l], d->fcc.in_queue);
+				return -EINVAL;
+			}
+		}
+		snprintf(id, sizeof(id), "%u", i);
+		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
+					   names, &fcc);
+		if (n->fc == NULL) {
+			fprintf(stderr, "dcnfwd: node %s: cannot make its flow-control "
+				"queues: %s%s\n", n->name, rte_strerror(rte_errno),
+				rte_errno == ENOSPC ? " (too many links times VCs: at most "
+				RTE_STR(DCN_FC_MAX_LINKS) " links and "
+				RTE_STR(DCN_FC_MAX_CHANS) " channels a node)" :
+				rte_errno == ENOMEM ? " (every node of the fabric takes "
+				"its own: give EAL more memory, -m, or lower input_queue "
+				"and output_queue)" :
+				rte_errno == EMFILE ? " (a memzone each node: more nodes "
+				"than DPDK's RTE_MAX_MEMZONE allows)" : "");
+			return rte_errno == ENOSPC ? -EINVAL : -ENOMEM;
+		}
+		snprintf(n->fc->name, sizeof(n->fc->name), "%s", n->name);
+		n->fcdp = rte_zmalloc("dcn_fc_dp", sizeof(*n->fcdp), RTE_CACHE_LINE_SIZE);
+		if (n->fcdp == NULL ||
+		    dcn_fc_dp_init(n->fcdp, n->fc, d->mp, d->ethertype, d->burst,
+				   d->credit_batch, d->credit_refresh_tsc) != 0)
+			return -ENOMEM;
+		if (dcn_fc_dp_bind_nbrs(n->fcdp, &n->nbrs, d->t, fport) != 0) {
+			fprintf(stderr, "dcnfwd: node %s: its switch ports' neighbours "
+				"do not match its flow-control links\n", n->name);
+			return -EINVAL;
+		}
+		n->fcdp->credit_drop_ppm = (uint32_t)(d->credit_drop * 10000);
+		n->fcdp->auth = d->auth;
+		n->fcdp->auth_epoch = d->epoch;
+	}
+	return 0;
+}
