@@ -5,7 +5,9 @@
  * and takes them off, and the hellos it hears tell it whom a MAC is.
  */
 #include <errno.h>
+#include <stdio.h>
 
+#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "dcn_fabric_udp.h"
@@ -28,15 +30,25 @@ dcnfwd_setup_encap(struct dcnfwd *d)
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 		struct dcn_port_udp *u;
+		int64_t peer;
 
 		if (!dcnfwd_port_is_fabric(p))
 			continue;
 		u = rte_zmalloc("dcn_udp", sizeof(*u), RTE_CACHE_LINE_SIZE);
 		if (u == NULL)
 			return -ENOMEM;
-		dcn_port_udp_init(u, d->ethertype, (uint16_t)d->conf.udp_port,
-				  d->node[p->owner_idx].addr);
+		/* A cable reaches one relay (the peer of its topology port);
+		 * a switch port, every relay on its switch. */
+		peer = dcn_topo_port_peer(d->t, d->node[p->owner_idx].vertex,
+					  (unsigned int)p->fabric_port);
 		p->dp.udp = u;
+		if (dcn_port_udp_init(u, d->ethertype, (uint16_t)d->conf.udp_port,
+				      d->node[p->owner_idx].addr,
+				      peer >= 0 && dcn_topo_is_router(d->t, (uint32_t)peer)) != 0) {
+			fprintf(stderr, "dcnfwd: encap = udp: no mbuf field left for "
+				"the source port (%s)\n", rte_strerror(rte_errno));
+			return -ENOSPC;
+		}
 	}
 	return 0;
 }

@@ -63,7 +63,7 @@ dcnfwd_live_print(const struct dcnfwd *d, struct dcnfwd_live *prev,
 void
 dcnfwd_final_report(const struct dcnfwd *d)
 {
-	unsigned int i, r;
+	unsigned int i, r, w;
 	struct dcn_fwd_stats all;
 	struct dcnfwd_loop_totals lt;
 
@@ -113,6 +113,25 @@ dcnfwd_final_report(const struct dcnfwd *d)
 	       (unsigned long)lt.busy_loops,
 	       lt.busy_loops ? (double)all.rx / (double)lt.busy_loops : 0.0,
 	       all.rx ? (double)lt.busy_tsc / (double)all.rx : 0.0);
+	/* Several workers: what each forwarded (its share of the RX
+	 * queues, routed to completion). */
+	for (w = 0; d->n_workers > 1 && w < d->n_workers; w++) {
+		uint64_t enc = 0, tr = 0, dec = 0;
+		unsigned int ni;
+
+		for (ni = 0; ni < d->n_nodes; ni++) {
+			const struct dcnfwd_wnode *wn = d->worker[w].node[ni];
+
+			if (wn == NULL)
+				continue;
+			enc += wn->fwd->st.encap;
+			tr += wn->fwd->st.transit;
+			dec += wn->fwd->st.decap;
+		}
+		printf("  worker %u forwarded %lu: encapsulated %lu, transit %lu, "
+		       "decapsulated %lu\n", w, (unsigned long)(enc + tr + dec),
+		       (unsigned long)enc, (unsigned long)tr, (unsigned long)dec);
+	}
 	for (r = 1; r < DCN_DROP_MAX; r++)
 		if (all.drop[r])
 			printf("  dropped %-18s %lu  (%s)\n", dcn_drop_name(r),

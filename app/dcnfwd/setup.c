@@ -352,10 +352,12 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 
 	/* Each port's control frames go out through the worker that polls
 	 * its RX queue 0, else the first that polls it (any worker owns a
-	 * TX queue of every port). Queue 0 is where a NIC's RSS leaves the
-	 * fabric's frames (not IP): the port's credit frames then reach the
-	 * worker that keeps its input queues, in order with the data before
-	 * them, as lost-frame repair needs (lib/fc/README.md). */
+	 * TX queue of every port); it also sends the port's flow-control
+	 * output queues and announces its credits. Each RX queue's poller
+	 * routes that queue's lane (lib/fc/README.md, "lanes"). With one RX
+	 * queue, the credit frames reach the worker that keeps the input
+	 * queues, in order with the data before them, as lost-frame repair
+	 * by count needs. */
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 		unsigned int wi, found = 0, first = UINT_MAX, q0 = UINT_MAX;

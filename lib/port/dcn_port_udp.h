@@ -12,6 +12,12 @@
  * calls dcn_port_udp_learn); a MAC not learnt, or a broadcast one, gets
  * 255.255.255.255.
  *
+ * A frame unwrapped here keeps the source port it came with, in an mbuf
+ * field its wrap on the way out takes again (a flag says it is there):
+ * transit does not hash its flow again, and keeps its entropy. Every PMD
+ * writes a received mbuf's flags, and dcnfwd's own mbufs come reset from
+ * the pool, so the flag is never a former frame's.
+ *
  * Not for Diamond: its data frames are the hosts' own IPv4 packets, which
  * a NIC hashes already, and a host's datagram to the fabric's UDP port
  * must never be taken for a control frame there.
@@ -22,6 +28,7 @@
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "dcn_fabric_udp.h"
 
@@ -34,6 +41,18 @@ extern "C" {
 /** RX queues counted apart (each has one poller). */
 #define DCN_PORT_UDP_QUEUES 16
 
+/** The mbuf field and flag of a received source port
+ * (dcn_port_udp_init registers them). */
+extern int dcn_port_udp_sport_off;
+extern uint64_t dcn_port_udp_sport_flag;
+
+#define DCN_PORT_UDP_SPORT(m) \
+	RTE_MBUF_DYNFIELD((m), dcn_port_udp_sport_off, uint16_t *)
+
+/** Register the mbuf field and flag (once; init does). @return 0, or
+ * -1 with rte_errno set. */
+int dcn_port_udp_register(void);
+
 struct dcn_port_udp_peer {
 	uint64_t mac;   /**< the first 6 bytes; 0: a free slot */
 	uint64_t word;  /**< address << 32 | dcn_fabric_udp_hop_sum */
@@ -43,8 +62,15 @@ struct dcn_port_udp_peer {
 struct dcn_port_udp {
 	uint16_t ethertype;  /**< the fabric's, written back on receive */
 	uint16_t dport;      /**< the fabric's UDP port */
+	uint16_t ethertype_net; /**< the same two in network order */
+	uint16_t dport_net;
 	uint32_t self;       /**< this node's fabric address: outer source */
 	uint64_t bcast_word; /**< the word for 255.255.255.255 */
+	/** A cable's port: its one peer's word (0 until a hello names it),
+	 * taken without a look in the table. */
+	uint8_t cable;
+	uint64_t cable_word;
+	struct dcn_fabric_udp_tmpl tmpl; /**< the outer headers' fixed part */
 	/** Written by the control thread a slot at a time: word first, then
 	 * the MAC that makes it visible; a slot once taken keeps its MAC. */
 	struct dcn_port_udp_peer peer[DCN_PORT_UDP_PEERS];
@@ -58,23 +84,30 @@ dcn_port_udp_word(uint32_t self, uint32_t addr)
 	return (uint64_t)addr << 32 | dcn_fabric_udp_hop_sum(self, addr);
 }
 
-/** Set up u for a node of fabric address self. */
-static inline void
+/** Set up u for a node of fabric address self; cable: the port has one
+ * peer (not on an L2 switch). @return 0, or -1 (no mbuf field left). */
+static inline int
 dcn_port_udp_init(struct dcn_port_udp *u, uint16_t ethertype, uint16_t dport,
-		  uint32_t self)
+		  uint32_t self, int cable)
 {
 	memset(u, 0, sizeof(*u));
+	u->cable = (uint8_t)(cable != 0);
 	u->ethertype = ethertype;
 	u->dport = dport;
+	u->ethertype_net = dcn_fabric_net16(ethertype);
+	u->dport_net = dcn_fabric_net16(dport);
 	u->self = self;
 	u->bcast_word = dcn_port_udp_word(self, UINT32_MAX);
+	dcn_fabric_udp_template(&u->tmpl, self, dport);
+	return dcn_port_udp_register();
 }
 
+/* A MAC's first slot: its last two bytes (which tell a switch's
+ * stations apart), a shift and a mask. */
 static inline uint32_t
 dcn_port_udp_slot(uint64_t mac)
 {
-	return (uint32_t)((mac * 0x9e3779b97f4a7c15ull) >> 56) &
-	       (DCN_PORT_UDP_PEERS - 1);
+	return (uint32_t)(mac >> 32 ^ mac >> 40) & (DCN_PORT_UDP_PEERS - 1);
 }
 
 /** The 6 bytes at p as dcn_port_udp_peer.mac holds them. */
@@ -100,6 +133,8 @@ dcn_port_udp_learn(struct dcn_port_udp *u, const uint8_t *mac, uint32_t addr)
 
 	if (v == 0)
 		return -1;
+	if (u->cable && __atomic_load_n(&u->cable_word, __ATOMIC_RELAXED) != w)
+		__atomic_store_n(&u->cable_word, w, __ATOMIC_RELEASE);
 	for (k = 0; k < DCN_PORT_UDP_PEERS; k++, i = (i + 1) & (DCN_PORT_UDP_PEERS - 1)) {
 		struct dcn_port_udp_peer *e = &u->peer[i];
 		uint64_t have = __atomic_load_n(&e->mac, __ATOMIC_RELAXED);
@@ -127,6 +162,11 @@ dcn_port_udp_lookup(const struct dcn_port_udp *u, const uint8_t *p)
 
 	if (p[0] & 1)	/* broadcast, multicast */
 		return u->bcast_word;
+	if (u->cable) {
+		uint64_t w = __atomic_load_n(&u->cable_word, __ATOMIC_ACQUIRE);
+
+		return w != 0 ? w : u->bcast_word;
+	}
 	for (k = 0; k < DCN_PORT_UDP_PEERS; k++, i = (i + 1) & (DCN_PORT_UDP_PEERS - 1)) {
 		const struct dcn_port_udp_peer *e = &u->peer[i];
 		uint64_t have = __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE);
@@ -161,9 +201,16 @@ dcn_port_udp_unwrap(struct dcn_port_udp *u, uint16_t q, struct rte_mbuf **m,
 				   RTE_MBUF_F_RX_IP_CKSUM_BAD)) {
 			uint8_t *e = f + DCN_UDP_ENCAP_LEN;
 
+			/* The flow's entropy, for the way out. */
+			*DCN_PORT_UDP_SPORT(b) = dcn_fabric_load16(f + 34);
+			b->ol_flags |= dcn_port_udp_sport_flag;
 			memcpy(e, f, 12);
-			dcn_fabric_put16(e + 12, u->ethertype);
-			rte_pktmbuf_adj(b, DCN_UDP_ENCAP_LEN);
+			dcn_fabric_store16(e + 12, u->ethertype_net);
+			/* rte_pktmbuf_adj less its check: the frame is
+			 * longer than the outer headers. */
+			b->data_off = (uint16_t)(b->data_off + DCN_UDP_ENCAP_LEN);
+			b->data_len = (uint16_t)(b->data_len - DCN_UDP_ENCAP_LEN);
+			b->pkt_len -= DCN_UDP_ENCAP_LEN;
 		} else if (v != DCN_UDP_NOT_OURS) {
 			u->malformed[q & (DCN_PORT_UDP_QUEUES - 1)]++;
 			rte_pktmbuf_free(b);
@@ -189,22 +236,25 @@ dcn_port_udp_wrap(const struct dcn_port_udp *u, struct rte_mbuf **m, uint16_t n)
 		uint8_t *f = rte_pktmbuf_mtod(b, uint8_t *), *o;
 		uint32_t len = rte_pktmbuf_data_len(b);
 		uint64_t w;
-		uint16_t sport;
+		uint16_t sport_net;
 
 		if (unlikely(len < DCN_ETHER_HDR_LEN ||
-			     dcn_fabric_get16(f + 12) != u->ethertype))
+			     dcn_fabric_load16(f + 12) != u->ethertype_net ||
+			     b->data_off < DCN_UDP_ENCAP_LEN))
 			continue;
-		sport = dcn_fabric_udp_sport(f, len);
+		sport_net = (b->ol_flags & dcn_port_udp_sport_flag) ?
+				    *DCN_PORT_UDP_SPORT(b) :
+				    dcn_fabric_net16(dcn_fabric_udp_sport(f, len));
 		w = dcn_port_udp_lookup(u, f);
-		o = (uint8_t *)rte_pktmbuf_prepend(b, DCN_UDP_ENCAP_LEN);
-		if (unlikely(o == NULL))
-			continue;
+		/* rte_pktmbuf_prepend less its check (above). */
+		b->data_off = (uint16_t)(b->data_off - DCN_UDP_ENCAP_LEN);
+		b->data_len = (uint16_t)(b->data_len + DCN_UDP_ENCAP_LEN);
+		b->pkt_len += DCN_UDP_ENCAP_LEN;
+		o = f - DCN_UDP_ENCAP_LEN;
 		memcpy(o, f, 12);
-		o[12] = 0x08;
-		o[13] = 0x00;
-		dcn_fabric_udp_write(o + DCN_ETHER_HDR_LEN, u->self, (uint32_t)(w >> 32),
-				     (uint32_t)w, sport, u->dport,
-				     len - DCN_ETHER_HDR_LEN);
+		dcn_fabric_store16(o + 12, dcn_fabric_net16(DCN_ETHERTYPE_IPV4));
+		dcn_fabric_udp_write(o + DCN_ETHER_HDR_LEN, &u->tmpl, (uint32_t)(w >> 32),
+				     (uint32_t)w, sport_net, len - DCN_ETHER_HDR_LEN);
 	}
 }
 

@@ -77,7 +77,8 @@ static struct dcn_port_udp u;
 static void
 setup_udp(void)
 {
-	dcn_port_udp_init(&u, DCN_FABRIC_ETHERTYPE, UDP_PORT, SELF);
+	assert_int_equal(dcn_port_udp_init(&u, DCN_FABRIC_ETHERTYPE, UDP_PORT, SELF,
+					   0), 0);
 	assert_int_equal(dcn_port_udp_learn(&u, peer_mac, PEER), 0);
 }
 
@@ -195,6 +196,57 @@ test_unwrap_malformed(void **state)
 			 DCN_UDP_MALFORMED);
 	assert_int_equal(dcn_fabric_udp_check(g, 14 + 27, UDP_PORT),
 			 DCN_UDP_NOT_OURS);
+}
+
+/* Transit: a frame unwrapped here goes out with the source port it came
+ * with (its flow's entropy, not hashed again); one that was not (a host's
+ * packet encapsulated here) gets the hash of its flow. */
+static void
+test_transit_keeps_sport(void **state)
+{
+	uint8_t f[100];
+	struct rte_mbuf *m;
+
+	(void)state;
+	setup_udp();
+	fabric_frame(f, sizeof(f), 0x0a000101, 0x0a000404, 1234, 80);
+	m = mbuf_of(f, sizeof(f));
+	dcn_port_udp_wrap(&u, &m, 1);
+	assert_int_equal(dcn_fabric_get16(rte_pktmbuf_mtod(m, uint8_t *) + 34),
+			 dcn_fabric_udp_sport(f, sizeof(f)));
+	/* As the previous relay sent it: another source port. */
+	dcn_fabric_put16(rte_pktmbuf_mtod(m, uint8_t *) + 34, 50001);
+	assert_int_equal(dcn_port_udp_unwrap(&u, 0, &m, 1), 1);
+	assert_true(m->ol_flags & dcn_port_udp_sport_flag);
+	dcn_port_udp_wrap(&u, &m, 1);
+	assert_int_equal(dcn_fabric_get16(rte_pktmbuf_mtod(m, uint8_t *) + 34), 50001);
+	rte_pktmbuf_free(m);
+	/* A fresh mbuf from the pool has no flag: hashed. */
+	m = mbuf_of(f, sizeof(f));
+	assert_false(m->ol_flags & dcn_port_udp_sport_flag);
+	rte_pktmbuf_free(m);
+}
+
+/* A cable's port addresses its one peer, learnt from its hellos, whatever
+ * the MAC (until the hello, and for broadcast: 255.255.255.255). */
+static void
+test_cable_peer(void **state)
+{
+	static const uint8_t other[6] = { 0x02, 9, 9, 9, 9, 9 };
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct dcn_port_udp c;
+
+	(void)state;
+	assert_int_equal(dcn_port_udp_init(&c, DCN_FABRIC_ETHERTYPE, UDP_PORT, SELF,
+					   1), 0);
+	assert_int_equal(dcn_port_udp_lookup(&c, other) >> 32, UINT32_MAX);
+	assert_int_equal(dcn_port_udp_learn(&c, peer_mac, PEER), 0);
+	assert_int_equal(dcn_port_udp_lookup(&c, peer_mac) >> 32, PEER);
+	assert_int_equal(dcn_port_udp_lookup(&c, other) >> 32, PEER);
+	assert_int_equal(dcn_port_udp_lookup(&c, bcast) >> 32, UINT32_MAX);
+	/* A switch port tells its relays apart by MAC. */
+	assert_int_equal(dcn_port_udp_lookup(&u, other) >> 32, UINT32_MAX);
+	assert_int_equal(dcn_port_udp_lookup(&u, peer_mac) >> 32, PEER);
 }
 
 /* A frame that is not the fabric's (ARP, or plain IPv4) goes out as it is. */
@@ -353,6 +405,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_unknown_mac_and_rewind),
 		cmocka_unit_test(test_unwrap_malformed),
 		cmocka_unit_test(test_wrap_leaves_others),
+		cmocka_unit_test(test_transit_keeps_sport),
+		cmocka_unit_test(test_cable_peer),
 		cmocka_unit_test(test_sport),
 		cmocka_unit_test(test_rss_spread),
 		cmocka_unit_test(test_rss_tuple),

@@ -21,10 +21,12 @@ within --resolution) and nothing was lost. Figures per worker count:
   full-load fwd Mpps    forwarding steps a second with every host
                         offering far more than the fabric can take
 
-and the speed-up of each against one worker. Output in --out:
-scaling.csv, scaling.json and scaling.png (gnuplot). Nothing is asserted
-about speed; exit 1 when a run fails or no rate passes, 77 when dcnfwd
-cannot start here.
+and the speed-up of each against one worker, for each wire format of
+--encap (default both: ether, the fabric EtherType, and udp, the fabric
+header in IPv4/UDP, which the emulated cables carry wrapped and
+unwrapped as a NIC's would). Output in --out: scaling.csv, scaling.json
+and scaling.png (gnuplot). Nothing is asserted about speed; exit 1 when a
+run fails or no rate passes, 77 when dcnfwd cannot start here.
 
 With --pairs N it measures instead in short interleaved trials, as
 zero_loss.py --pairs does: N rounds, each one full-load trial of every
@@ -35,7 +37,7 @@ phases last tens of seconds, longer than a round): scaling-pairs.csv
 (every trial) and scaling-pairs.json.
 
   scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--pairs N]
-             [--out DIR]
+             [--encap ether,udp] [--out DIR]
 """
 import argparse
 import json
@@ -57,7 +59,7 @@ class Skip(Exception):
 
 class Emulated:
     def __init__(self, a):
-        self.a, self.n = a, 0
+        self.a, self.n, self.encap = a, 0, "ether"
         self.dcnfwd = os.path.join(a.build, "app/dcnfwd/dcnfwd")
         self.cpus = sorted(os.sched_getaffinity(0))
 
@@ -75,7 +77,8 @@ class Emulated:
                "1024", "--no-pci", "--file-prefix", prefix, "--log-level=4", "--",
                "--emulate", self.a.spec, "--rate", "%d" % rate, "--size",
                str(self.a.size - 4), "--duration", str(self.a.trial), "--json",
-               "--no-backoff", "--flow-control", self.a.flow_control]
+               "--no-backoff", "--flow-control", self.a.flow_control,
+               "--encap", self.encap]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True,
                                timeout=60 + 4 * self.a.trial)
@@ -114,7 +117,7 @@ class Emulated:
                 lo, best = mid, t
             else:
                 hi = mid
-        return {"workers": workers, "lcores": self.lcores(workers),
+        return {"workers": workers, "encap": self.encap, "lcores": self.lcores(workers),
                 "zero_loss_rate_per_host": lo,
                 "zero_loss_host_pps": best["host_pps"] if best else 0.0,
                 "zero_loss_fwd_pps": best["fwd_pps"] if best else 0.0,
@@ -158,27 +161,29 @@ def run_pairs(a, e, counts):
         if xs:
             summary[c] = {"median": median(xs), "min": min(xs), "max": max(xs),
                           "pairs": len(xs)}
-            log("%d workers against 1 (full load, forwarding steps): %.2fx "
-                "[%.2f-%.2f] over %d interleaved pairs" % (
-                    c, summary[c]["median"], summary[c]["min"], summary[c]["max"],
-                    len(xs)))
-    with open(os.path.join(a.out, "scaling-pairs.csv"), "w") as f:
+            log("encap %s: %d workers against 1 (full load, forwarding steps): "
+                "%.2fx [%.2f-%.2f] over %d interleaved pairs" % (
+                    e.encap, c, summary[c]["median"], summary[c]["min"],
+                    summary[c]["max"], len(xs)))
+    with open(os.path.join(a.out, "scaling-pairs-%s.csv" % e.encap), "w") as f:
         f.write("round,workers,full_load_fwd_mpps,full_load_host_mpps,lost\n")
         for t in trials:
             f.write("%d,%d,%.4f,%.4f,%d\n" % (t["round"], t["workers"],
                                                t["fwd_pps"] / 1e6,
                                                t["host_pps"] / 1e6, t["lost"]))
-    with open(os.path.join(a.out, "scaling-pairs.json"), "w") as f:
-        json.dump({"spec": a.spec, "frame_bytes": a.size, "trial_s": a.trial,
+    with open(os.path.join(a.out, "scaling-pairs-%s.json" % e.encap), "w") as f:
+        json.dump({"spec": a.spec, "encap": e.encap, "frame_bytes": a.size,
+                   "trial_s": a.trial,
                    "flow_control": a.flow_control, "cpus": len(e.cpus),
                    "trials": trials,
                    "speedup": {str(c): v for c, v in summary.items()}}, f, indent=1)
-    log("written: %s" % ", ".join(os.path.join(a.out, "scaling-pairs." + x)
-                                  for x in ("csv", "json")))
+    log("written: %s" % ", ".join(os.path.join(a.out, "scaling-pairs-%s.%s" %
+                                               (e.encap, x)) for x in ("csv", "json")))
     return 0
 
 
 def plot(rows, out):
+    encaps = sorted({r["encap"] for r in rows})
     gp = shutil.which("gnuplot")
     if gp is None:
         log("no gnuplot: no PNG (tools/install-deps.sh installs it)")
@@ -189,11 +194,15 @@ def plot(rows, out):
               "set xlabel 'worker cores'", "set ylabel 'Mpps'", "set grid",
               "set key top left", "set yrange [0:*]",
               "set xtics 1", "set xrange [0.5:%d.5]" % max(r["workers"] for r in rows),
-              "plot '-' using 1:2 with linespoints title 'forwarding steps, full load', "
-              "'-' using 1:2 with linespoints title 'forwarding steps, zero loss', "
-              "'-' using 1:2 with linespoints title 'host frames, zero loss'"]
-    for key in ("full_load_fwd_pps", "zero_loss_fwd_pps", "zero_loss_host_pps"):
-        script += ["%d %.4f" % (r["workers"], r[key] / 1e6) for r in rows] + ["e"]
+              "plot " + ", ".join(
+                  "'-' using 1:2 with linespoints title '%s, %s'" % (what, enc)
+                  for enc in encaps for what in ("forwarding steps, full load",
+                                                 "forwarding steps, zero loss",
+                                                 "host frames, zero loss"))]
+    for enc in encaps:
+        for key in ("full_load_fwd_pps", "zero_loss_fwd_pps", "zero_loss_host_pps"):
+            script += ["%d %.4f" % (r["workers"], r[key] / 1e6) for r in rows
+                       if r["encap"] == enc] + ["e"]
     subprocess.run([gp], input="\n".join(script) + "\n", text=True, check=True)
 
 
@@ -213,6 +222,8 @@ def main():
                     help="search resolution and the generator's allowance, "
                          "percent (default %(default)s)")
     ap.add_argument("--flow-control", choices=("on", "off"), default="on")
+    ap.add_argument("--encap", default="ether,udp",
+                    help="wire formats to measure, in turn (default %(default)s)")
     ap.add_argument("--pairs", type=int, default=0, metavar="N",
                     help="instead of searches: N rounds of one full-load trial "
                          "per worker count in turn, speed-ups as medians [min-max] "
@@ -225,52 +236,73 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     log("scaling: %s, %d B, trial %.1f s, flow control %s, %d CPUs" %
         (a.spec, a.size, a.trial, a.flow_control, len(e.cpus)))
+    encaps = [x for x in a.encap.split(",") if x]
+    if not encaps or any(x not in ("ether", "udp") for x in encaps):
+        ap.error("--encap: ether, udp, or both (ether,udp)")
     rows = []
     try:
         if a.pairs:
             if len(counts) < 2 and len(e.cpus) < 2:
                 raise Skip("one CPU: nothing to compare one worker with")
-            return run_pairs(a, e, counts if len(counts) > 1 else [1, 2])
-        log("%-8s %-14s %16s %16s %16s" % ("workers", "lcores", "0-loss host Mpps",
-                                           "0-loss fwd Mpps", "full fwd Mpps"))
-        for w in counts:
-            r = e.search(w)
-            if r["zero_loss_rate_per_host"] == 0:
-                raise RuntimeError("%d workers: no trial without loss" % w)
-            rows.append(r)
-            log("%-8d %-14s %16.3f %16.3f %16.3f" % (
-                w, r["lcores"], r["zero_loss_host_pps"] / 1e6,
-                r["zero_loss_fwd_pps"] / 1e6, r["full_load_fwd_pps"] / 1e6))
+            for enc in encaps:
+                e.encap = enc
+                run_pairs(a, e, counts if len(counts) > 1 else [1, 2])
+            return 0
+        log("%-6s %-8s %-14s %16s %16s %16s" % (
+            "encap", "workers", "lcores", "0-loss host Mpps", "0-loss fwd Mpps",
+            "full fwd Mpps"))
+        for enc in encaps:
+            e.encap = enc
+            for w in counts:
+                r = e.search(w)
+                if r["zero_loss_rate_per_host"] == 0:
+                    raise RuntimeError("encap %s, %d workers: no trial without "
+                                       "loss" % (enc, w))
+                rows.append(r)
+                log("%-6s %-8d %-14s %16.3f %16.3f %16.3f" % (
+                    enc, w, r["lcores"], r["zero_loss_host_pps"] / 1e6,
+                    r["zero_loss_fwd_pps"] / 1e6, r["full_load_fwd_pps"] / 1e6))
     except Skip as ex:
         log("SKIP: %s" % ex)
         return 77
     except (RuntimeError, subprocess.TimeoutExpired) as ex:
         log("FAIL: %s" % ex)
         return 1
-    base = rows[0]
-    for r in rows:
-        for key in ("zero_loss_host_pps", "zero_loss_fwd_pps", "full_load_fwd_pps"):
-            r[key.replace("_pps", "_speedup")] = (r[key] / base[key] if base[key]
-                                                 else None)
+    for enc in encaps:
+        mine = [r for r in rows if r["encap"] == enc]
+        base = mine[0]
+        for r in mine:
+            for key in ("zero_loss_host_pps", "zero_loss_fwd_pps", "full_load_fwd_pps"):
+                r[key.replace("_pps", "_speedup")] = (r[key] / base[key] if base[key]
+                                                     else None)
     with open(os.path.join(a.out, "scaling.json"), "w") as f:
         json.dump({"spec": a.spec, "frame_bytes": a.size, "trial_s": a.trial,
                    "flow_control": a.flow_control, "cpus": len(e.cpus),
-                   "results": rows}, f, indent=1)
+                   "encaps": encaps, "results": rows}, f, indent=1)
     with open(os.path.join(a.out, "scaling.csv"), "w") as f:
-        f.write("workers,zero_loss_rate_per_host,zero_loss_host_mpps,"
+        f.write("encap,workers,zero_loss_rate_per_host,zero_loss_host_mpps,"
                 "zero_loss_fwd_mpps,full_load_fwd_mpps,full_load_speedup\n")
         for r in rows:
-            f.write("%d,%d,%.4f,%.4f,%.4f,%.3f\n" % (
-                r["workers"], r["zero_loss_rate_per_host"],
+            f.write("%s,%d,%d,%.4f,%.4f,%.4f,%.3f\n" % (
+                r["encap"], r["workers"], r["zero_loss_rate_per_host"],
                 r["zero_loss_host_pps"] / 1e6, r["zero_loss_fwd_pps"] / 1e6,
                 r["full_load_fwd_pps"] / 1e6, r["full_load_fwd_speedup"] or 0))
     plot(rows, a.out)
-    for r in rows[1:]:
-        log("%d workers against 1: %s zero loss (host frames), %s full load "
-            "(forwarding steps)" % (
-                r["workers"],
+    for r in rows:
+        if r["workers"] == counts[0]:
+            continue
+        log("encap %s: %d workers against %d: %s zero loss (host frames), %s "
+            "full load (forwarding steps)" % (
+                r["encap"], r["workers"], counts[0],
                 "%.2fx" % r["zero_loss_host_speedup"] if r["zero_loss_host_speedup"]
                 else "-", "%.2fx" % r["full_load_fwd_speedup"]))
+    by = {(r["encap"], r["workers"]): r for r in rows}
+    for w in counts:
+        if ("ether", w) in by and ("udp", w) in by and by["ether", w]["full_load_fwd_pps"]:
+            log("%d workers: encap udp / ether at full load (forwarding steps): "
+                "%.2fx (one search each, not interleaved: --pairs for a ratio)" % (
+                    w, by["udp", w]["full_load_fwd_pps"] /
+                    by["ether", w]["full_load_fwd_pps"]))
     log("written: %s" % ", ".join(os.path.join(a.out, "scaling." + x)
                                   for x in ("csv", "json", "png")))
     return 0

@@ -14,6 +14,9 @@ trial, then bisection; see dcn-gen --help). The DUTs:
   dcnfwd ingress   host IPv4 in, encapsulated, out on the +x cable
   dcnfwd egress    fabric frames for (1,0) in, decapsulated, to the host
   testpmd io       dpdk-testpmd --forward-mode=io (Debian's dpdk-dev)
+  dcnfwd transit-udp  transit with [fabric] encap = udp (only when --duts
+                   names it): the fabric header in IPv4/UDP, 28 bytes more
+                   a frame; --pairs gives its ratio to ether transit
   l3fwd            DPDK's l3fwd (LPM), built from Debian's dpdk-doc
                    examples; its request for RX checksum offload, which
                    virtual ports lack, is taken out, nothing else changed
@@ -87,7 +90,9 @@ dcn_pktgen = load_tool("dcn_pktgen", "pktgen/dcn-pktgen")
 dcn_fabric = load_tool("dcn_fabric", "dcn-fabric")
 
 ALL_DUTS = ["dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress",
-            "testpmd-io", "l3fwd"]
+            "testpmd-io", "l3fwd", "dcnfwd-transit-udp"]
+# Measured unless --duts says otherwise.
+DEFAULT_DUTS = ALL_DUTS[:5]
 PEERS = ("l3fwd", "testpmd-io")
 FABRIC_HDR = 20
 MAX_FRAME = 1518                  # FCS included, as dcn-gen sends it
@@ -155,7 +160,11 @@ class Bench:
 
     # --- devices under test ---------------------------------------------
 
-    def dcnfwd_conf(self):
+    def encap(self, dut):
+        """The wire format dut's fabric frames take."""
+        return "udp" if dut.endswith("-udp") else self.a.encap
+
+    def dcnfwd_conf(self, dut):
         conf = os.path.join(self.work, "dut-%d.ini" % self.n)
         with open(conf, "w") as f:
             f.write("""[fabric]
@@ -164,6 +173,7 @@ node = %s
 role = relay
 algo = dor
 partial = yes
+encap = %s
 [port.west]
 dev = %s
 fabric_port = %d
@@ -183,7 +193,7 @@ mbufs = 8191
 backoff = no
 [flow_control]
 enabled = %s
-""" % (SPEC, DUT_NODE, self.memif(0, "west", "server"), IN_PORT,
+""" % (SPEC, DUT_NODE, self.encap(dut), self.memif(0, "west", "server"), IN_PORT,
        self.memif(1, "east", "server"), OUT_PORT, self.memif(2, "host", "server"),
        "yes" if self.a.flow_control == "on" else "no"))
         return conf
@@ -193,7 +203,7 @@ enabled = %s
         logf = open(self.log_path(dut), "w")
         if dut.startswith("dcnfwd"):
             cmd = self.a.wrap.split() + [self.dcnfwd] + self.eal(DCNFWD_LCORES, 512, prefix) + \
-                  ["--", "--config", self.dcnfwd_conf(), "--stats", "0"]
+                  ["--", "--config", self.dcnfwd_conf(dut), "--stats", "0"]
             west, east, host = (self.memif(0, "west", "client"),
                                 self.memif(1, "east", "client"),
                                 self.memif(2, "host", "client"))
@@ -204,8 +214,11 @@ enabled = %s
             # frames it reads to drop at a full input queue).
             credits = ["--credits"] if fc else []
             obey = ["--obey-credits"] if fc and not self.a.disobey else []
+            # The generator speaks the relay's wire format (its fabric
+            # frames and credits in IPv4/UDP with encap = udp).
+            credits += ["--encap", self.encap(dut)]
             src, dut_addr = self.addr[PREV_NODE], self.addr[DUT_NODE]
-            if dut == "dcnfwd-transit":
+            if dut in ("dcnfwd-transit", "dcnfwd-transit-udp"):
                 gen = ["--tx", west, "--rx", east, "--fabric", SPEC, "--src", src,
                        "--dst", ",".join(self.transit_dst), "--pattern", "list"] + \
                       credits + obey
@@ -214,7 +227,7 @@ enabled = %s
                        "--dst", ",".join(self.ingress_dst), "--pattern", "list"] + credits
             else:
                 gen = ["--tx", west, "--rx", host, "--fabric", SPEC, "--src", src,
-                       "--dst", dut_addr] + obey
+                       "--dst", dut_addr, "--encap", self.encap(dut)] + obey
             ready = (" up: ", logf.name)
         else:
             vdevs = ["--vdev", self.memif(0, "p0", "server"),
@@ -464,6 +477,17 @@ def run_pairs(a, b, duts, sizes):
                 pt[0], pt[1], wire[pt], median(xs), min(xs), max(xs),
                 "generator-bound in %d of %d" % (bound[pt], len(xs))
                 if bound[pt] else ""))
+        udp = ("dcnfwd-transit-udp", size)
+        if anchor is not None and udp in rates:
+            rp = ratio_pairs({"u": rates[udp], "t": beside[udp]}, "u", "t")
+            if rp is not None:
+                summary.append({"dut": udp[0], "peer": "dcnfwd-transit",
+                                "frame_bytes": size, "peer_frame_bytes": size,
+                                "median": rp[0], "min": rp[1], "max": rp[2],
+                                "pairs": rp[3], "peer_generator_bound": 0})
+                log("dcnfwd-transit-udp/dcnfwd-transit at %d B (encap = udp "
+                    "against ether): median %.2fx [%.2f-%.2f] over %d pairs" %
+                    (size, rp[0], rp[1], rp[2], rp[3]))
         for d in duts:
             if not d.startswith("dcnfwd") or (d, size) not in rates:
                 continue
@@ -543,7 +567,8 @@ def callgrind_threads(work, pid, part):
 
 # The RX queues a pass of each device's loop polls (dcnfwd: west, east
 # and host; testpmd io and l3fwd: both ports), and a peer's burst.
-POLLS = {"dcnfwd-transit": 3, "dcnfwd-ingress": 3, "dcnfwd-egress": 3,
+POLLS = {"dcnfwd-transit": 3, "dcnfwd-transit-udp": 3, "dcnfwd-ingress": 3,
+         "dcnfwd-egress": 3,
          "testpmd-io": 2, "l3fwd": 2}
 PEER_BURST = 32
 
@@ -559,7 +584,8 @@ def port_of(prefix, name):
 
 # What each device's frames leave by (the generator's --rx): its memif
 # index, named net_memifN in the device.
-OUT_MEMIF = {"dcnfwd-transit": 1, "dcnfwd-ingress": 1, "dcnfwd-egress": 2,
+OUT_MEMIF = {"dcnfwd-transit": 1, "dcnfwd-transit-udp": 1, "dcnfwd-ingress": 1,
+             "dcnfwd-egress": 2,
              "testpmd-io": 1, "l3fwd": 1}
 
 
@@ -720,6 +746,10 @@ def run_instructions(a, b, duts, size, work):
                 r["idle_pass_cost"], r["frames"] / max(r["busy_passes"], 1),
                 r["per_frame"]))
     per = {(r["dut"], r["flow_control"]): r["per_frame"] for r in rows}
+    if per.get(("dcnfwd-transit-udp", "on")) and per.get(("dcnfwd-transit", "on")):
+        log("dcnfwd-transit: encap = udp costs %+.0f%% instructions per frame "
+            "(flow control on)" % (100.0 * (per["dcnfwd-transit-udp", "on"] /
+                                            per["dcnfwd-transit", "on"] - 1)))
     for d in ("dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress"):
         if per.get((d, "off")):
             log("%s: flow control on costs %+.0f%% instructions per frame" % (
@@ -747,7 +777,7 @@ def main():
     ap.add_argument("--build", required=True, help="meson build directory")
     ap.add_argument("--sizes", default="64,128,256,512,1024,1518",
                     help="frame sizes, FCS included (default %(default)s)")
-    ap.add_argument("--duts", default=",".join(ALL_DUTS),
+    ap.add_argument("--duts", default=",".join(DEFAULT_DUTS),
                     help="devices under test (default all: %(default)s)")
     ap.add_argument("--trial", type=float, default=1.0,
                     help="seconds per trial (default %(default)s)")
@@ -763,6 +793,10 @@ def main():
                     help="search resolution, percent (default %(default)s)")
     ap.add_argument("--flow-control", choices=("on", "off"), default="on",
                     help="dcnfwd's credits and queues (default on)")
+    ap.add_argument("--encap", choices=("ether", "udp"), default="ether",
+                    help="dcnfwd's wire format ([fabric] encap; default "
+                         "%(default)s): udp puts the fabric header in IPv4/UDP, "
+                         "28 bytes more on the wire")
     ap.add_argument("--disobey", action="store_true",
                     help="flow control on: the generator sends at full load "
                          "whatever credits dcnfwd grants (by default it "

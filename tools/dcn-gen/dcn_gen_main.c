@@ -21,6 +21,7 @@
 #include <rte_mbuf.h>
 
 #include "dcn_fabric.h"
+#include "dcn_port_rss.h"
 #include "dcn_port_udp.h"
 #include "dcn_gen.h"
 #include "dcn_route.h"
@@ -71,6 +72,9 @@ usage(FILE *f)
 		"                    credits): udp puts them in IPv4/UDP from --src\n"
 		"                    to the fabric's port (default ether)\n"
 		"  --udp-port N      encap udp: that port (default 34997)\n"
+		"  --txq N           send on N queues of --tx, each frame on the one\n"
+		"                    dcnfwd's RSS setup would give it (a memif peer\n"
+		"                    then sees its queues filled as by a NIC's RSS)\n"
 		"  --json            report as JSON\n"
 		"\n"
 		"Zero-loss search (RFC 2544 throughput) of what is between --tx and\n"
@@ -99,12 +103,13 @@ on_signal(int s)
 }
 
 static int
-open_port(const char *dev, struct rte_mempool *mp, uint16_t *pid)
+open_port(const char *dev, struct rte_mempool *mp, uint16_t nq, uint16_t *pid)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
 	const char *comma = strchr(dev, ',');
 	size_t len = comma ? (size_t)(comma - dev) : strlen(dev);
 	struct rte_eth_conf ec;
+	uint16_t q;
 	int ret;
 
 	if (len >= sizeof(name))
@@ -119,18 +124,56 @@ open_port(const char *dev, struct rte_mempool *mp, uint16_t *pid)
 	if (ret != 0)
 		return ret;
 	memset(&ec, 0, sizeof(ec));
-	ret = rte_eth_dev_configure(*pid, 1, 1, &ec);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(*pid, 0, 1024,
+	ret = rte_eth_dev_configure(*pid, nq, nq, &ec);
+	for (q = 0; q < nq && ret == 0; q++)
+		ret = rte_eth_rx_queue_setup(*pid, q, 1024,
 					     rte_eth_dev_socket_id(*pid), NULL, mp);
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(*pid, 0, 1024,
+	for (q = 0; q < nq && ret == 0; q++)
+		ret = rte_eth_tx_queue_setup(*pid, q, 1024,
 					     rte_eth_dev_socket_id(*pid), NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(*pid);
 	if (ret == 0)
 		rte_eth_promiscuous_enable(*pid);
 	return ret;
+}
+
+/*
+ * --txq: each frame to the TX queue a NIC programmed as dcnfwd programs
+ * it (lib/port/dcn_port_rss.h) would receive it on, so that the device
+ * on the other end of a memif (which does not hash) sees its RX queues
+ * filled as RSS would fill them; a flow keeps its queue, and its order.
+ * Frames a queue does not take are freed. @return frames sent.
+ */
+static struct {
+	uint16_t n;
+	uint8_t key[40];
+	uint16_t reta[DCN_PORT_RSS_RETA_DEFAULT];
+} spread;
+
+static unsigned int
+tx_spread(uint16_t port, struct rte_mbuf **m, unsigned int n)
+{
+	struct rte_mbuf *byq[16][BURST];
+	unsigned int cnt[16] = { 0 }, q, i, sent = 0;
+
+	for (i = 0; i < n; i++) {
+		q = dcn_port_rss_queue(rte_pktmbuf_mtod(m[i], const uint8_t *),
+				       rte_pktmbuf_data_len(m[i]), spread.key,
+				       spread.reta, DCN_PORT_RSS_RETA_DEFAULT);
+		byq[q][cnt[q]++] = m[i];
+	}
+	for (q = 0; q < spread.n; q++) {
+		uint16_t k;
+
+		if (cnt[q] == 0)
+			continue;
+		k = rte_eth_tx_burst(port, (uint16_t)q, byq[q], (uint16_t)cnt[q]);
+		if (k < cnt[q])
+			rte_pktmbuf_free_bulk(&byq[q][k], cnt[q] - k);
+		sent += k;
+	}
+	return sent;
 }
 
 /*
@@ -318,6 +361,7 @@ main(int argc, char **argv)
 		{ "fabric", required_argument, NULL, 'F' },
 		{ "encap", required_argument, NULL, 'e' },
 		{ "udp-port", required_argument, NULL, 'u' },
+		{ "txq", required_argument, NULL, 'q' },
 		{ "search", no_argument, NULL, 'Q' },
 		{ "trial", required_argument, NULL, 'T' },
 		{ "resolution", required_argument, NULL, 'E' },
@@ -342,6 +386,7 @@ main(int argc, char **argv)
 	struct rte_eth_stats rx_stats0, rx_stats;
 	const char *fabric_spec = NULL;
 	int encap_udp = 0;
+	unsigned long txq = 1;
 	char *opt_end;
 	unsigned long udp_port = DCN_UDP_DEFAULT_PORT;
 	static struct dcn_port_udp udp;
@@ -452,6 +497,13 @@ main(int argc, char **argv)
 			}
 			encap_udp = strcmp(optarg, "udp") == 0;
 			break;
+		case 'q':
+			txq = strtoul(optarg, &opt_end, 0);
+			if (*opt_end != '\0' || txq == 0 || txq > 16) {
+				fprintf(stderr, "dcn-gen: --txq: 1..16\n");
+				return 2;
+			}
+			break;
 		case 'u':
 			udp_port = strtoul(optarg, &opt_end, 0);
 			if (*opt_end != '\0' || udp_port == 0 || udp_port > 0xffff) {
@@ -532,11 +584,19 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (txq > 1) {
+		spread.n = (uint16_t)txq;
+		dcn_port_rss_key(spread.key, sizeof(spread.key));
+		dcn_port_rss_reta(spread.reta, DCN_PORT_RSS_RETA_DEFAULT, spread.n);
+	}
 	if (encap_udp) {
 		/* The generator speaks for --src, the relay it stands in for;
 		 * whom it sends to it does not learn (255.255.255.255). */
-		dcn_port_udp_init(&udp, DCN_FABRIC_ETHERTYPE, (uint16_t)udp_port,
-				  gc.src_addr);
+		if (dcn_port_udp_init(&udp, DCN_FABRIC_ETHERTYPE, (uint16_t)udp_port,
+				      gc.src_addr, 0) != 0) {
+			fprintf(stderr, "dcn-gen: --encap udp: no mbuf field left\n");
+			return 1;
+		}
 		gs.udp = &udp;
 	}
 	signal(SIGINT, on_signal);
@@ -548,8 +608,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "dcn-gen: out of memory (EAL -m?)\n");
 		return 1;
 	}
-	if ((tx_dev && (ret = open_port(tx_dev, mp, &txp)) != 0) ||
-	    (rx_dev && (ret = open_port(rx_dev, mp, &rxp)) != 0)) {
+	if ((tx_dev && (ret = open_port(tx_dev, mp, (uint16_t)txq, &txp)) != 0) ||
+	    (rx_dev && (ret = open_port(rx_dev, mp, 1, &rxp)) != 0)) {
 		fprintf(stderr, "dcn-gen: cannot open port: %s\n", strerror(-ret));
 		return 1;
 	}
@@ -600,7 +660,14 @@ main(int argc, char **argv)
 				}
 				if (encap_udp)
 					dcn_port_udp_wrap(&udp, m, (uint16_t)n);
-				sent = rte_eth_tx_burst(txp, 0, m, (uint16_t)n);
+				if (txq > 1) {
+					sent = (uint16_t)tx_spread(txp, m, n);
+					tx_fail += n - sent;
+					gen.sent -= n - sent;
+					n = sent;
+				}
+				sent = txq > 1 ? (uint16_t)n :
+					rte_eth_tx_burst(txp, 0, m, (uint16_t)n);
 				if (sent < n) {
 					/* Not sent: not counted as sent. */
 					tx_fail += n - sent;
