@@ -246,9 +246,10 @@ dcn_fc_route(struct dcn_fc_wnode *x, uint16_t local)
 static inline uint32_t
 dcn_fc_link_freed(const struct dcn_fc_dp *dp, uint16_t link)
 {
-	uint32_t n = 0, k;
+	uint32_t n, k;
 
-	for (k = 0; k < dp->fn->n_lanes; k++)
+	n = __atomic_load_n(&dp->link[link].freed_total[0], __ATOMIC_RELAXED);
+	for (k = 1; k < dp->fn->n_lanes; k++)
 		n += __atomic_load_n(&dp->link[link].freed_total[k], __ATOMIC_RELAXED);
 	return n;
 }

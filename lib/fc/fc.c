@@ -439,11 +439,17 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 	 * exceeds it, whatever a lane's worker does meanwhile (which only
 	 * makes arrived newer). */
 	for (vc = 0; vc < fn->n_vcs; vc++) {
-		uint32_t idx = link * fn->n_vcs + vc, arrived = 0, k;
+		uint32_t idx = link * fn->n_vcs + vc, arrived, k;
 		const struct dcn_fc_chan *c = &fn->chan[idx];
 
-		cr->freed[vc] = dcn_fc_chan_freed(fn, idx);
-		for (k = 0; k < fn->n_lanes; k++)
+		cr->freed[vc] = __atomic_load_n(&c->freed, __ATOMIC_ACQUIRE);
+		arrived = __atomic_load_n(&c->arrived, __ATOMIC_ACQUIRE);
+		for (k = 1; k < fn->n_lanes; k++) {
+			const struct dcn_fc_chan *l = dcn_fc_lane(fn, idx, k);
+
+			cr->freed[vc] += __atomic_load_n(&l->freed, __ATOMIC_ACQUIRE);
+		}
+		for (k = 1; k < fn->n_lanes; k++)
 			arrived += __atomic_load_n(&dcn_fc_lane(fn, idx, k)->arrived,
 						   __ATOMIC_ACQUIRE);
 		cr->arrived[vc] = arrived;

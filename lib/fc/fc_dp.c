@@ -518,22 +518,28 @@ stage_flush(struct dcn_fc_wnode *x, uint32_t oc, uint16_t in_idx)
 	out_frames(x, oc, w->stage[oc], n, in_idx);
 }
 
-/* One routing pass over an input channel. */
+/* One routing pass over an input channel (a lane's). */
 struct pass {
 	uint32_t done;           /* frames that left the input queue */
-	uint16_t in_idx;         /* the input channel */
+	uint16_t in_idx;         /* the input channel: lane * n_chans + chan */
+	uint16_t lane;
+	uint16_t link;           /* the channel's link */
 	struct chan_set blocked; /* output channels full for this input */
 	struct chan_set touched; /* output channels with staged frames */
 };
 
-/* Only the node's words of the sets are cleared, and read. */
+/* A pass over lane lane of channel chan. Only the node's words of the
+ * sets are cleared, and read. */
 static inline void
-pass_init(struct pass *ps, const struct dcn_fc_node *fn, uint32_t in_idx)
+pass_init(struct pass *ps, const struct dcn_fc_node *fn, uint32_t lane,
+	  uint32_t chan)
 {
 	uint32_t nw = chan_words(fn);
 
 	ps->done = 0;
-	ps->in_idx = (uint16_t)in_idx;
+	ps->in_idx = (uint16_t)(lane ? lane * fn->n_chans + chan : chan);
+	ps->lane = (uint16_t)lane;
+	ps->link = (uint16_t)(chan / fn->n_vcs);
 	memset(ps->blocked.w, 0, nw * sizeof(uint64_t));
 	memset(ps->touched.w, 0, nw * sizeof(uint64_t));
 }
@@ -828,9 +834,7 @@ static inline void
 pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 {
 	const struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t w, nw = chan_words(fn);
-	uint32_t lane = ps->in_idx / fn->n_chans;
-	uint32_t link = (ps->in_idx - lane * fn->n_chans) / fn->n_vcs;
+	uint32_t w, nw = chan_words(fn), lane = ps->lane, link = ps->link;
 
 	for (w = 0; w < nw; w++)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
@@ -876,8 +880,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	 struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t in_idx = lane * fn->n_chans + chan;
-	struct dcn_fc_chan *ch = &fn->chan[in_idx];
+	struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
 	unsigned int k;
 
 	/* Counted as they come, before any leaves (dcn_fc_credit_state). */
@@ -893,7 +896,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 		struct pass ps;
 		uint16_t piece;
 
-		pass_init(&ps, fn, in_idx);
+		pass_init(&ps, fn, lane, chan);
 		do {
 			piece = (uint16_t)RTE_MIN(n, ch->in_cap);
 			route_burst(x, in, m, piece, &ps);
@@ -1031,8 +1034,8 @@ unsigned int
 dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint32_t in_idx = lane * fn->n_chans + dcn_fc_port_chan0(fn, local);
-	uint32_t end = lane * fn->n_chans + dcn_fc_port_chan_end(fn, local);
+	uint32_t chan = dcn_fc_port_chan0(fn, local);
+	uint32_t end = dcn_fc_port_chan_end(fn, local);
 	uint32_t *waiting = &x->dp->port[local].in_waiting[lane];
 	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
@@ -1041,7 +1044,8 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 	 * for the next pass. */
 	__atomic_store_n(waiting, 0, __ATOMIC_RELAXED);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (; in_idx < end; in_idx++) {
+	for (; chan < end; chan++) {
+		uint32_t in_idx = lane * fn->n_chans + chan;
 		struct dcn_fc_chan *in = &fn->chan[in_idx];
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
 		struct pass ps;
@@ -1050,7 +1054,7 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
-		pass_init(&ps, fn, in_idx);
+		pass_init(&ps, fn, lane, chan);
 		if (held != 0 && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
@@ -1238,10 +1242,15 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 	__atomic_store_n(&lk->batch_due, 0, __ATOMIC_RELAXED);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	dcn_fc_credit_state(fn, link, &cr);
-	/* Each lane's batch counts from what it had freed by now. */
+	/* Each lane's batch counts from what it had freed by now (one lane:
+	 * what was announced). */
 	for (vc = 0; vc < fn->n_vcs; vc++) {
 		uint32_t idx = link * fn->n_vcs + vc, k;
 
+		if (fn->n_lanes == 1) {
+			fn->chan[idx].announced = cr.freed[vc];
+			continue;
+		}
 		for (k = 0; k < fn->n_lanes; k++) {
 			struct dcn_fc_chan *c = dcn_fc_lane(fn, idx, k);
 
