@@ -53,6 +53,8 @@ enum dcn_encap {
 
 /** Outer IPv4 and UDP headers. */
 #define DCN_UDP_ENCAP_LEN 28
+/** Where an encapsulated frame's UDP source port is. */
+#define DCN_UDP_SPORT_OFF (DCN_ETHER_HDR_LEN + DCN_IPV4_MIN_HDR)
 #define DCN_UDP_DEFAULT_PORT 34997
 /** Source ports taken for entropy: 49152 + 14 bits. */
 #define DCN_UDP_SPORT_BASE 49152u
@@ -108,6 +110,13 @@ dcn_fabric_store32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* Is IPv4 header ip a fragment's (more fragments, or an offset)? */
+static inline int
+dcn_fabric_ipv4_fragment(const uint8_t *ip)
+{
+	return (dcn_fabric_load16(ip + 6) & dcn_fabric_net16(0x3fff)) != 0;
+}
+
 /* Is protocol proto one whose first 4 bytes are ports? */
 static inline int
 dcn_fabric_has_ports(uint8_t proto)
@@ -143,8 +152,7 @@ dcn_fabric_udp_sport_other(const uint8_t *f, uint32_t len)
 
 	if (len >= l4 && (h[0] & 0x0f) == DCN_FT_DATA && (ip[0] >> 4) == 4) {
 		l4 += (ip[0] & 0x0fu) * 4u - DCN_IPV4_MIN_HDR;
-		if (dcn_fabric_has_ports(ip[9]) &&
-		    (dcn_fabric_load16(ip + 6) & dcn_fabric_net16(0x3fff)) == 0 &&
+		if (dcn_fabric_has_ports(ip[9]) && !dcn_fabric_ipv4_fragment(ip) &&
 		    len >= l4 + 4)
 			memcpy(&ports, f + l4, sizeof(ports));
 		memcpy(&a, ip + 12, sizeof(a));
@@ -178,8 +186,7 @@ dcn_fabric_udp_sport(const uint8_t *f, uint32_t len)
 		     ip[0] != 0x45 || (f[DCN_ETHER_HDR_LEN] & 0x0f) != DCN_FT_DATA))
 		return dcn_fabric_udp_sport_other(f, len);
 	memcpy(&a, ip + 12, sizeof(a));
-	if (dcn_fabric_has_ports(ip[9]) &&
-	    (dcn_fabric_load16(ip + 6) & dcn_fabric_net16(0x3fff)) == 0)
+	if (dcn_fabric_has_ports(ip[9]) && !dcn_fabric_ipv4_fragment(ip))
 		memcpy(&ports, ip + DCN_IPV4_MIN_HDR, sizeof(ports));
 	return dcn_fabric_udp_mix(a, (uint64_t)ports << 8 | ip[9]);
 }
@@ -283,7 +290,7 @@ dcn_fabric_udp_check(const uint8_t *f, uint32_t len, uint16_t dport)
 	if (dcn_fabric_load16(ip + 22) != dcn_fabric_net16(dport))
 		return DCN_UDP_NOT_OURS;
 	total = dcn_fabric_net16(dcn_fabric_load16(ip + 2));
-	if ((dcn_fabric_load16(ip + 6) & dcn_fabric_net16(0x3fff)) != 0 ||
+	if (dcn_fabric_ipv4_fragment(ip) ||
 	    total < DCN_UDP_ENCAP_LEN + DCN_FABRIC_HDR_LEN ||
 	    total > len - DCN_ETHER_HDR_LEN ||
 	    dcn_fabric_net16(dcn_fabric_load16(ip + 24)) != total - DCN_IPV4_MIN_HDR)

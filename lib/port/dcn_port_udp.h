@@ -60,10 +60,9 @@ struct dcn_port_udp_peer {
 
 /** A port's encapsulation state. */
 struct dcn_port_udp {
-	uint16_t ethertype;  /**< the fabric's, written back on receive */
+	uint16_t ethertype_net; /**< the fabric's, network order: written
+				 *   back as frames are unwrapped */
 	uint16_t dport;      /**< the fabric's UDP port */
-	uint16_t ethertype_net; /**< the same two in network order */
-	uint16_t dport_net;
 	uint32_t self;       /**< this node's fabric address: outer source */
 	uint64_t bcast_word; /**< the word for 255.255.255.255 */
 	/** A cable's port: its one peer's word (0 until a hello names it),
@@ -92,10 +91,8 @@ dcn_port_udp_init(struct dcn_port_udp *u, uint16_t ethertype, uint16_t dport,
 {
 	memset(u, 0, sizeof(*u));
 	u->cable = (uint8_t)(cable != 0);
-	u->ethertype = ethertype;
-	u->dport = dport;
 	u->ethertype_net = dcn_fabric_net16(ethertype);
-	u->dport_net = dcn_fabric_net16(dport);
+	u->dport = dport;
 	u->self = self;
 	u->bcast_word = dcn_port_udp_word(self, UINT32_MAX);
 	dcn_fabric_udp_template(&u->tmpl, self, dport);
@@ -157,8 +154,8 @@ dcn_port_udp_learn(struct dcn_port_udp *u, const uint8_t *mac, uint32_t addr)
 static inline uint64_t
 dcn_port_udp_lookup(const struct dcn_port_udp *u, const uint8_t *p)
 {
-	uint64_t v = dcn_port_udp_mac(p);
-	uint32_t i = dcn_port_udp_slot(v), k;
+	uint64_t v;
+	uint32_t i, k;
 
 	if (p[0] & 1)	/* broadcast, multicast */
 		return u->bcast_word;
@@ -167,6 +164,8 @@ dcn_port_udp_lookup(const struct dcn_port_udp *u, const uint8_t *p)
 
 		return w != 0 ? w : u->bcast_word;
 	}
+	v = dcn_port_udp_mac(p);
+	i = dcn_port_udp_slot(v);
 	for (k = 0; k < DCN_PORT_UDP_PEERS; k++, i = (i + 1) & (DCN_PORT_UDP_PEERS - 1)) {
 		const struct dcn_port_udp_peer *e = &u->peer[i];
 		uint64_t have = __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE);
@@ -177,6 +176,21 @@ dcn_port_udp_lookup(const struct dcn_port_udp *u, const uint8_t *p)
 			break;
 	}
 	return u->bcast_word;
+}
+
+/* Take the outer headers off frame b (at f, checked): its MACs move up
+ * to the fabric header, the fabric EtherType between. rte_pktmbuf_adj
+ * less its check: the frame is longer than the outer headers. */
+static inline void
+dcn_port_udp_strip(const struct dcn_port_udp *u, struct rte_mbuf *b, uint8_t *f)
+{
+	uint8_t *e = f + DCN_UDP_ENCAP_LEN;
+
+	memcpy(e, f, 12);
+	dcn_fabric_store16(e + 12, u->ethertype_net);
+	b->data_off = (uint16_t)(b->data_off + DCN_UDP_ENCAP_LEN);
+	b->data_len = (uint16_t)(b->data_len - DCN_UDP_ENCAP_LEN);
+	b->pkt_len -= DCN_UDP_ENCAP_LEN;
 }
 
 /**
@@ -199,18 +213,10 @@ dcn_port_udp_unwrap(struct dcn_port_udp *u, uint16_t q, struct rte_mbuf **m,
 		if (likely(v == DCN_UDP_FABRIC &&
 			   (b->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
 				   RTE_MBUF_F_RX_IP_CKSUM_BAD)) {
-			uint8_t *e = f + DCN_UDP_ENCAP_LEN;
-
 			/* The flow's entropy, for the way out. */
-			*DCN_PORT_UDP_SPORT(b) = dcn_fabric_load16(f + 34);
+			*DCN_PORT_UDP_SPORT(b) = dcn_fabric_load16(f + DCN_UDP_SPORT_OFF);
 			b->ol_flags |= dcn_port_udp_sport_flag;
-			memcpy(e, f, 12);
-			dcn_fabric_store16(e + 12, u->ethertype_net);
-			/* rte_pktmbuf_adj less its check: the frame is
-			 * longer than the outer headers. */
-			b->data_off = (uint16_t)(b->data_off + DCN_UDP_ENCAP_LEN);
-			b->data_len = (uint16_t)(b->data_len - DCN_UDP_ENCAP_LEN);
-			b->pkt_len -= DCN_UDP_ENCAP_LEN;
+			dcn_port_udp_strip(u, b, f);
 		} else if (v != DCN_UDP_NOT_OURS) {
 			u->malformed[q & (DCN_PORT_UDP_QUEUES - 1)]++;
 			rte_pktmbuf_free(b);
@@ -266,15 +272,11 @@ dcn_port_udp_rewind(const struct dcn_port_udp *u, struct rte_mbuf **m, uint16_t 
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *), *e;
+		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
 
-		if (dcn_fabric_udp_check(f, rte_pktmbuf_data_len(m[i]), u->dport) !=
+		if (dcn_fabric_udp_check(f, rte_pktmbuf_data_len(m[i]), u->dport) ==
 		    DCN_UDP_FABRIC)
-			continue;
-		e = f + DCN_UDP_ENCAP_LEN;
-		memmove(e, f, 12);
-		dcn_fabric_put16(e + 12, u->ethertype);
-		rte_pktmbuf_adj(m[i], DCN_UDP_ENCAP_LEN);
+			dcn_port_udp_strip(u, m[i], f);
 	}
 }
 

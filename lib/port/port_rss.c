@@ -56,7 +56,7 @@ dcn_port_rss_tuple(const uint8_t *f, uint32_t len, uint32_t tuple[3])
 	tuple[1] = dcn_fabric_get32(ip + 16);
 	ihl = (ip[0] & 0x0fu) * 4u;
 	if ((ip[9] != DCN_IPPROTO_TCP && ip[9] != DCN_IPPROTO_UDP) ||
-	    (dcn_fabric_get16(ip + 6) & 0x3fffu) != 0 ||
+	    dcn_fabric_ipv4_fragment(ip) ||
 	    len < DCN_ETHER_HDR_LEN + ihl + 4)
 		return 2;
 	tuple[2] = dcn_fabric_get32(ip + ihl);

@@ -45,14 +45,10 @@ def check(cond, msg):
 
 
 def addr(node):
-    out = subprocess.run([TOPO, "table", SPEC, "(1,0)"], capture_output=True,
-                         text=True, check=True).stdout
-    for line in out.splitlines():
-        f = line.split()
-        if f and f[0] == node:
-            return f[1]
-    if node == "(1,0)":
-        out = subprocess.run([TOPO, "table", SPEC, "(0,0)"], capture_output=True,
+    """node's fabric address, from another relay's table (a table leaves
+    its own node out)."""
+    for other in ("(1,0)", "(0,0)"):
+        out = subprocess.run([TOPO, "table", SPEC, other], capture_output=True,
                              text=True, check=True).stdout
         for line in out.splitlines():
             f = line.split()
