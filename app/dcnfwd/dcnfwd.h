@@ -115,9 +115,12 @@ struct dcnfwd_port {
 	 * since dcnfwd started (control thread; read by telemetry) */
 	uint64_t kernel_tx_base, kernel_tx_dropped;
 	uint8_t kernel_tx_known;
-	/* frames the PMD missed on receive (imissed) since dcnfwd started */
+	/* frames the PMD missed on receive (imissed) since dcnfwd started,
+	 * and for net_af_packet those its sockets dropped, which that PMD
+	 * does not report (packet_missed: their running total) */
 	uint8_t missed_known;
-	uint64_t missed_base, rx_missed;
+	uint8_t is_af_packet;
+	uint64_t missed_base, packet_missed, rx_missed;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
 	/* net_af_xdp: dcnfwd's XDP program on the interface (control only) */

@@ -23,6 +23,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "dcn_port_kernel.h"
 #include "events.h"
 #include "links.h"
 #include "stats.h"
@@ -142,7 +143,8 @@ kernel_tx_dropped(int ifindex)
 
 /* Once a second: what each port lost outside dcnfwd since dcnfwd
  * started (the first reading is the base): frames the PMD missed on
- * receive (its ring full: imissed), and frames the kernel dropped after
+ * receive (its ring full: imissed; a packet socket's ring full, which
+ * net_af_packet does not report), and frames the kernel dropped after
  * dcnfwd sent them into a kernel-backed port. */
 static void
 kernel_drops_poll(struct dcnfwd *d, uint64_t now)
@@ -157,14 +159,16 @@ kernel_drops_poll(struct dcnfwd *d, uint64_t now)
 		struct rte_eth_stats es;
 		int64_t v;
 
+		if (p->is_af_packet && p->ifindex > 0)
+			p->packet_missed += dcn_port_packet_rx_drops(p->ifindex);
 		if (p->dp.is_ethdev && rte_eth_stats_get(p->dp.ethdev, &es) == 0) {
 			if (!p->missed_known) {
 				p->missed_base = es.imissed;
 				p->missed_known = 1;
 			}
 			if (es.imissed >= p->missed_base)
-				__atomic_store_n(&p->rx_missed, es.imissed - p->missed_base,
-						 __ATOMIC_RELAXED);
+				__atomic_store_n(&p->rx_missed, es.imissed - p->missed_base +
+						 p->packet_missed, __ATOMIC_RELAXED);
 		}
 		if (p->ifindex <= 0)
 			continue;
@@ -279,7 +283,11 @@ dcnfwd_links_setup(struct dcnfwd *d, uint64_t us)
 		     !strcmp(info.driver_name, "net_af_packet") ||
 		     !strcmp(info.driver_name, "net_tap"))) {
 			p->ifindex = dcnfwd_kernel_ifindex(p->dev);
+			p->is_af_packet = !strcmp(info.driver_name, "net_af_packet");
 			if (p->ifindex > 0) {
+				/* drops before dcnfwd started are not its */
+				if (p->is_af_packet)
+					dcn_port_packet_rx_drops(p->ifindex);
 				p->carrier_src = CARRIER_NETLINK;
 				nl_ports++;
 			}

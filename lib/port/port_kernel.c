@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Receive drops of a process's AF_PACKET sockets (dcn_port_kernel.h).
+ */
+#include <dirent.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <linux/if_packet.h>
+
+#include "dcn_port_kernel.h"
+
+uint64_t
+dcn_port_packet_rx_drops(int ifindex)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+	uint64_t drops = 0;
+
+	if (dir == NULL)
+		return 0;
+	while ((de = readdir(dir)) != NULL) {
+		struct sockaddr_ll sll;
+		struct tpacket_stats_v3 st;
+		socklen_t len = sizeof(sll), st_len = sizeof(st);
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+
+		if (*end != '\0' || end == de->d_name || fd == dirfd(dir))
+			continue;
+		/* Not a socket, or not a packet socket of this interface:
+		 * getsockname says so. */
+		if (getsockname((int)fd, (struct sockaddr *)&sll, &len) != 0 ||
+		    len < offsetof(struct sockaddr_ll, sll_addr) ||
+		    sll.sll_family != AF_PACKET ||
+		    sll.sll_ifindex != ifindex)
+			continue;
+		if (getsockopt((int)fd, SOL_PACKET, PACKET_STATISTICS, &st,
+			       &st_len) == 0)
+			drops += st.tp_drops;
+	}
+	closedir(dir);
+	return drops;
+}
