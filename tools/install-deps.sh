@@ -17,6 +17,7 @@ PKGS=(
 	valgrind                                      # instructions per frame (callgrind)
 	graphviz                                      # dcn-plan's fabric pictures
 	prometheus tshark                             # tests: promtool, the dissector
+	liblua5.3-0 libpcap0.8                        # what Pktgen needs to run (PKTGEN)
 )
 
 missing=()

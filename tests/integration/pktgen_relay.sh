@@ -3,10 +3,14 @@
 #
 # Pktgen-DPDK itself against a relay, as doc/tools.md's one-machine setups
 # run it (tools/pktgen/pktgen-relay): through memif ports (pktgen with
-# dcn-mtu-shim.so) and through veth pairs, host traffic from
-# rate-steps.lua, then transit frames from dcn-pktgen's pcap. Debian has
-# no pktgen: this runs when PKTGEN names a pktgen binary (or one is on
-# PATH), else skips.
+# dcn-mtu-shim.so) and through veth pairs; host traffic from
+# rate-steps.lua, transit frames from dcn-pktgen's pcap, and those again
+# through a relay with flow control on, to which pktgen returns no
+# credits. Every step sends a fixed count of frames, and each one is
+# accounted for: received, missed by pktgen, counted by the relay, or
+# held in its queues (tools/pktgen/pktgen-account). Debian has no
+# pktgen: this runs when PKTGEN names a pktgen binary (or one is on
+# PATH; .ci/run hands it the project's), else skips.
 #
 #   pktgen_relay.sh PKTGEN_RELAY BUILD_DIR
 set -u
@@ -16,9 +20,14 @@ if [ -z "$pktgen" ]; then
 	echo "SKIP: no pktgen (PKTGEN=.../build/app/pktgen; doc/tools.md, \"pktgen\")"
 	exit 77
 fi
-export DCN_STEP_MS=${DCN_STEP_MS:-500}
+# Host traffic in the smallest and largest frames a tester sends, at 5%
+# of line rate; 10,000 frames a step (tools/pktgen/pktgen-relay runs
+# any sizes and rates: DCN_SIZES, DCN_RATES).
+export DCN_SIZES=${DCN_SIZES:-64,1498} DCN_RATES=${DCN_RATES:-5}
 for via in memif veth; do
-	for kind in host transit; do
-		"$relay" "$pktgen" --build "$build" --via "$via" --kind "$kind" || exit $?
+	for kind in host transit "transit --fc"; do
+		# shellcheck disable=SC2086
+		"$relay" "$pktgen" --build "$build" --via "$via" --kind $kind \
+			--count 10000 || exit $?
 	done
 done
