@@ -5,7 +5,9 @@
 written and exits 0. Other blocks (`text`, `ini`) show commands that need
 a NIC, pktgen or minutes, and are not run.
 
-Each block runs in bash -e -o pipefail, in the source tree (the blocks
+Each block runs in bash -e -o pipefail, with DURATION=5 in its
+environment (tools/run.sh's length, 20 s when unset: the figures it
+prints need no more), in the source tree (the blocks
 say build/, as tools/test.sh builds there: the test skips when the build
 under test is elsewhere), with a timeout; anything it started and left
 running is killed with its process group, and what it left in
@@ -21,6 +23,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 src, build = (os.path.abspath(p) for p in sys.argv[1:3])
 TIMEOUT = 240
@@ -84,10 +87,12 @@ def main():
                     print("  skip: %s (needs root): %s" % (where, first))
                     skipped += 1
                     continue
+                t0 = time.time()
                 before, up = rundirs(), fabrics() if root else set()
                 logs_before = fabric_logs()
                 p = subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", text],
-                                     cwd=src, stdout=subprocess.PIPE,
+                                     cwd=src, env=dict(os.environ, DURATION="5"),
+                                     stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True,
                                      start_new_session=True)
                 try:
@@ -114,7 +119,8 @@ def main():
                                   ignore_errors=True)
                 ran += 1
                 ok = rc == 0
-                print("  %s: %s: %s" % ("ok  " if ok else "FAIL", where, first))
+                print("  %s: %5.1f s %s: %s" % ("ok  " if ok else "FAIL",
+                                                time.time() - t0, where, first))
                 if not ok:
                     failed.append(where)
                     print("    exit %s; its output ends:" % rc)

@@ -67,7 +67,9 @@ def unplug(dcnfwd, spec):
     modes = ["carrier", "silent"] + (["kill"] if spec.startswith("novacube") else [])
     bad = 0
     for mode in modes:
-        out = run(dcnfwd, spec, ["--duration", "6", "--rate", "20000",
+        # Pulled a third of the way in, mended at two thirds: a second
+        # and more each side, beyond any hold-down (100 ms).
+        out = run(dcnfwd, spec, ["--duration", "4", "--rate", "20000",
                                  "--senders", "1", "--pattern", "permutation",
                                  "--unplug", "busiest", "--unplug-mode", mode],
                   mode)
@@ -103,7 +105,11 @@ def unplug(dcnfwd, spec):
 
 
 def soak(dcnfwd, spec, cycles):
-    out = run(dcnfwd, spec, ["--duration", "40", "--rate", "500",
+    # The cycles run from 3 s to 7 s before the end (the longest
+    # hold-down has run out by the last second): 0.15 s cut, 0.15 s
+    # mended each.
+    out = run(dcnfwd, spec, ["--duration", "%.1f" % (10 + 0.3 * cycles),
+                             "--rate", "500",
                              "--unplug", "busiest", "--unplug-at", "3",
                              "--flaps", str(cycles)], "soak")
     fo, fin = out.get("failover"), out["final"]

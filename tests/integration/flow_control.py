@@ -111,12 +111,14 @@ def incast():
     check(rep["ingress_drops"] > 0, "the senders were held back (%d refused)"
           % rep["ingress_drops"])
     got = rep["received_per_host"][0] / rep["seconds"]
-    base, _ = run(one, min(seconds, 10))
+    base, _ = run(one, seconds)
     alone = base["received_per_host"][0] / base["seconds"]
     check(got >= 0.9 * alone,
           "host 0 receives %.0f fps under incast, %.0f fps from one sender "
           "alone: ratio %.2f (at least 0.90)" % (got, alone, got / alone))
-    off, _ = run(many + ["--flow-control", "off"], min(seconds, 10))
+    # Some seconds of overload: a fabric without credits loses frames
+    # inside within the first.
+    off, _ = run(many + ["--flow-control", "off"], min(seconds, 3))
     check(off["fabric_drops"] > 0,
           "flow control off: frames lost inside the fabric (%d)"
           % off["fabric_drops"])

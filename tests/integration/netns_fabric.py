@@ -651,13 +651,20 @@ def vertex_of(st, name):
             return v
 
 
-def unplug_mode():
-    st = up("--host", "veth")
+def flow_pair(st):
+    """The flow the failure checks run: from the first node with a host
+    to the one farthest from it."""
     src, dst, relays = pick_pair(st)
-    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
     print("flow %s -> %s at %d frames/s, route %s" % (
         src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
-    # 1. Cable pulled at the first relay, mended later.
+    return src, dst, vertex_of(st, src["name"]), vertex_of(st, dst["name"])
+
+
+def unplug_cable(st, src, dst, sv, dv):
+    """The cable a flow leaves its first relay by, pulled ("dcn-fabric
+    cable ... down": ip link set down) and mended: delivery goes on over
+    another path meanwhile, "status --png" draws it, and once mended the
+    cable carries the flow again."""
     # Long enough for every step below however slow the queries and the
     # drawing: the flow is stopped (SIGINT: sending ends, receiving
     # lingers) once the mended cable carries it.
@@ -702,29 +709,36 @@ def unplug_mode():
     check(rep["sent"] > flowed * RATE * 0.9, "dcn-gen sent %d in %.1f s" %
           (rep["sent"], flowed))
     outage("carrier (ip link set down)", rep)
-    # 2. The relay that carries the flow in the middle, killed: its
-    # neighbours' hellos stop. (Which relay: the one whose transit
-    # counter moves; routing may pick another than dcn-topo's draw.)
-    g, gp = gen_flowing(st, sv, dv, 15)
-    others = [n["name"] for n in st["nodes"].values() if n not in (src, dst)]
-    t0 = {k: tel(st, k, "/dcn/stats").get("transit", 0) for k in others}
-    time.sleep(1.0)
-    t1 = {k: tel(st, k, "/dcn/stats").get("transit", 0) for k in others}
-    middle = max(others, key=lambda k: t1[k] - t0[k])
-    killed = ()
-    if t1[middle] - t0[middle] < RATE // 2:
+
+
+def unplug_kill(st, src, dst, sv, dv):
+    """The relay that carries the flow in the middle, killed: its
+    neighbours' hellos stop and delivery goes round it. (Which relay: the
+    one whose transit counter moves; routing may pick another than
+    dcn-topo's draw.) Returns the nodes killed."""
+    g, gp = gen_flowing(st, sv, dv, 120)
+    middle = transit_relay(st, src, dst)
+    if middle is None:
         print("no relay between %s and %s carries the flow: nothing to kill" %
               (src["name"], dst["name"]))
+        g.send_signal(signal.SIGINT)
         gen_wait(g, gp)
-    else:
-        killed = (middle,)
-        fabric("kill", NAME, middle)
-        rate_kill = rate_after_repair(st, dst["name"])
-        check(rate_kill > 0.9 * RATE,
-              "%s (in transit) killed: %s still delivers %.0f frames/s" %
-              (middle, dst["name"], rate_kill))
-        outage("killed relay (hellos)", gen_wait(g, gp))
-    down(killed=killed)
+        return ()
+    fabric("kill", NAME, middle)
+    rate_kill = rate_after_repair(st, dst["name"])
+    check(rate_kill > 0.9 * RATE,
+          "%s (in transit) killed: %s still delivers %.0f frames/s" %
+          (middle, dst["name"], rate_kill))
+    g.send_signal(signal.SIGINT)
+    outage("killed relay (hellos)", gen_wait(g, gp))
+    return (middle,)
+
+
+def unplug_mode():
+    st = up("--host", "veth")
+    pair = flow_pair(st)
+    unplug_cable(st, *pair)
+    down(killed=unplug_kill(st, *pair))
 
 
 def lost_inside(st):
@@ -1409,27 +1423,29 @@ def kernel_tx_dropped(st):
     return total
 
 
-def flap_mode(flaps=50):
-    """The cable a flow leaves its first relay by, pulled and mended 50
-    times under traffic, flow control on: every frame dcn-gen sent is
-    received, or counted where it was lost, to the frame: dcnfwd's drops
-    (inside the fabric, at a host port's input) and the data frames lost
-    in a kernel under a cable that went down, which their receivers count
-    as they give the credits back (lost_repaired). What the kernels
-    dropped after dcnfwd sent it (data and control) is read back into
-    dcnfwd's figures (kernel_tx_dropped), equal to the kernels' own."""
-    st = up("--host", "veth")
-    src, dst, relays = pick_pair(st)
-    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
-    print("flow %s -> %s at %d frames/s, route %s" % (
-        src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
+def flap_cable(st, src, dst, sv, dv, flaps=50):
+    """The cable a flow leaves its first relay by, pulled and mended
+    flaps times under traffic (0.15 s out, 0.35 s in; ip link set, as
+    "dcn-fabric cable" does, without its start-up per call), flow control
+    on: every frame dcn-gen sent is received, or counted where it was
+    lost, to the frame: dcnfwd's drops (inside the fabric, at a host
+    port's input) and the data frames lost in a kernel under a cable that
+    went down, which their receivers count as they give the credits back
+    (lost_repaired). What the kernels dropped after dcnfwd sent it (data
+    and control) is read back into dcnfwd's figures (kernel_tx_dropped),
+    equal to the kernels' own. The counts are the fabric's since it came
+    up: this runs first on it."""
     g, gp = gen_flowing(st, sv, dv, flaps * 0.5 + 6)
     cable, _ = flow_cable(st, src)
     for _ in range(flaps):
-        fabric("cable", NAME, src["name"], str(cable), "down")
+        sh("ip", "-n", src["ns"], "link", "set", "p%d" % cable, "down")
         time.sleep(0.15)
-        fabric("cable", NAME, src["name"], str(cable), "up")
+        sh("ip", "-n", src["ns"], "link", "set", "p%d" % cable, "up")
         time.sleep(0.35)
+    # A second on the mended cable, then the sending stops (receiving
+    # lingers a second more).
+    time.sleep(1.0)
+    g.send_signal(signal.SIGINT)
     rep = gen_wait(g, gp)
     print("dcn-gen: %s" % json.dumps(rep))
     # Nothing in flight any more, and a second poll of the kernel's
@@ -1493,6 +1509,11 @@ def flap_mode(flaps=50):
           "back by dcnfwd: %d, the kernels' own count %d" %
           (tot["kernel_tx_dropped"], kernel))
     full_credit(st)
+
+
+def flap_mode(flaps=50):
+    st = up("--host", "veth")
+    flap_cable(st, *flow_pair(st), flaps=flaps)
     down()
 
 
@@ -1556,25 +1577,27 @@ def cmdline_has(pid, text):
         return False
 
 
-def restart_mode():
-    # Signed: a relay back from the dead is told from a recording of its
-    # earlier life by its later epoch, and taken at once.
-    st = up("--host", "veth", "--key")
-    src, dst, relays = pick_pair(st)
-    sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
-    print("flow %s -> %s at %d frames/s, route %s" % (
-        src["name"], dst["name"], RATE, " ".join(h[0] for h in relays)))
+def restart_relay(st, src, dst, sv, dv):
+    """The relay carrying the flow in transit, killed (delivery goes round
+    it) and started again ("dcn-fabric start"), then hung 3 s (SIGSTOP,
+    "dcn-fabric pause") and continued: each time it rejoins (links,
+    transit, full rate, announcements withdrawn), every credited link
+    ends at its full grant, and nothing is lost inside the fabric from
+    its return on. With a fabric key, a relay back from the dead is told
+    from a recording of its earlier life by its later epoch, and taken at
+    once; nothing honest is refused."""
     g, gp = gen_flowing(st, sv, dv, 120)
     middle = transit_relay(st, src, dst)
     check(middle is not None, "a relay carries the flow in transit: %s" % middle)
     if middle is None:
+        g.send_signal(signal.SIGINT)
         gen_wait(g, gp)
-        return
+        return st
     # 1. Killed outright, then started again.
     fabric("kill", NAME, middle)
     rate = rate_after_repair(st, dst["name"])
-    check(rate > 0.9 * RATE, "%s killed: %s still receives %.0f frames/s" %
-          (middle, dst["name"], rate))
+    check(rate > 0.9 * RATE, "%s (in transit) killed: %s still receives "
+          "%.0f frames/s" % (middle, dst["name"], rate))
     t_back = time.time()
     r = fabric("start", NAME, middle, "--wait-links", "0", check_rc=False)
     check(r.returncode == 0, "dcn-fabric start %s: %s" %
@@ -1600,7 +1623,28 @@ def restart_mode():
     t_back = time.time()
     st, lost0 = returned(st, dst, middle, "stopped 3 s", t_back)
     settled(st, middle, "stopped 3 s", lost0, g, gp)
+    return st
+
+
+def restart_mode():
+    st = up("--host", "veth", "--key")
+    st = restart_relay(st, *flow_pair(st))
     auth_clean(st, "after the restart and the pause")
+    down()
+
+
+def veth_mode(flaps):
+    """One fabric, hosts on veths for dcn-gen, a fabric key: the flap
+    accounting (first: it counts from the fabric's start), a cable pulled
+    and mended, a transit relay killed and started again, then hung and
+    continued."""
+    st = up("--host", "veth", "--key")
+    pair = flow_pair(st)
+    flap_cable(st, *pair, flaps=flaps)
+    unplug_cable(st, *pair)
+    st = restart_relay(st, *pair)
+    auth_clean(st, "after the flaps, the pulled cable, the restart and the "
+               "pause")
     down()
 
 
@@ -1732,6 +1776,8 @@ def main():
             keyed_mode()
         elif MODE == "flap":
             flap_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 50)
+        elif MODE == "veth":
+            veth_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 20)
         else:
             unplug_mode()
     except Exception as e:   # any error: report it, and still tear down
