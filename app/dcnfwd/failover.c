@@ -47,22 +47,6 @@ fs_add(uint32_t v, uint16_t port, void *arg)
 		f->added++;
 }
 
-/* A server every one of whose cables is down has failed, as far as
- * routing goes: RRect's mirror or standby then answers for it (§5). */
-static void
-fs_dead_vertices(const struct dcn_topo *t, struct dcn_failset *fs)
-{
-	uint32_t v, n = dcn_topo_servers(t);
-	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
-
-	if (dcn_topo_max_degree(t) > DCN_FWD_MAX_FABRIC_PORTS)
-		return;
-	for (v = 0; v < n; v++)
-		if (dcn_topo_is_router(t, v) && dcn_topo_adj(t, v, a) > 0 &&
-		    dcn_topo_failset_adj(fs, v, a) == 0)
-			dcn_topo_failset_add_vertex(fs, v);
-}
-
 /* Retire the old fib: freed once every worker has been quiescent since. */
 static void
 fib_retire(struct dcnfwd *d, struct dcnfwd_fib *old)
@@ -118,15 +102,9 @@ rebuild(struct dcnfwd *d, uint32_t ni)
 		dcn_topo_failset_free(fill.fs);
 		f->r = d->r;
 	} else {
-		struct dcn_route_conf rc = d->rconf;
-
-		fs_dead_vertices(d->t, fill.fs);
 		f->fs = fill.fs;
-		rc.fail = fill.fs;
-		/* TRA has no failure rule; Totoro's is TFR (§3.2). */
-		if (rc.algo == DCN_ALGO_TRA)
-			rc.algo = DCN_ALGO_TFR;
-		f->r = dcn_router_create_conf(d->t, &rc, err, sizeof(err));
+		f->r = dcn_router_for_failures(d->t, &d->rconf, fill.fs, err,
+					       sizeof(err));
 		if (f->r == NULL) {
 			DCNFWD_LOG(ERR, "node %s: routing with failures: %s\n",
 				   n->name, err);

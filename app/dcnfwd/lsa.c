@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Announcements: a node floods what it sees down (FAR and RRect to all,
- * Totoro inside its broadcast domain, LaScaDa two relays out, NovaCube
- * nobody: dcn_route_lsa_hops), sends it again while it lists a failure,
+ * Announcements: a node floods what it sees down (FAR, RRect and LaScaDa
+ * to all, Totoro inside its broadcast domain, NovaCube nobody:
+ * dcn_route_lsa_hops), sends it again while it lists a failure,
  * and relays what it hears while hops are left. What a node hears goes
  * into its link-state database; a change makes it recompile its table
  * (failover.c).
@@ -62,6 +62,21 @@ seen_up(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t x,
 	return 0;
 }
 
+/* Is node n's own fabric port fp down? */
+static int
+own_port_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint16_t fp)
+{
+	unsigned int l;
+
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+		if (dcnfwd_port_is_fabric(p) && p->fabric_port == fp)
+			return !dcn_link_usable(&p->link);
+	}
+	return 0;
+}
+
 unsigned int
 dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v,
 		uint16_t *port, unsigned int max)
@@ -76,9 +91,15 @@ dcnfwd_own_down(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t *v
 			port[k++] = (uint16_t)p->fabric_port;
 		}
 	}
+	/* A neighbour behind a switch it no longer hears; but not behind a
+	 * port of its own that is down: the neighbours there are as well
+	 * as ever, only this node is cut off, and its port says so. Named
+	 * down too, they were believed by every relay that does not share
+	 * the switch, whose routes then avoided live links. */
 	for (l = 0; n->nbr_link != NULL && l <= n->nbrs.mask && k < max; l++)
 		if (n->nbrs.slot[l].vertex != DCN_FWD_NBR_EMPTY &&
-		    !dcn_link_usable(&n->nbr_link[l])) {
+		    !dcn_link_usable(&n->nbr_link[l]) &&
+		    !own_port_down(d, n, n->nbrs.slot[l].fabric_port)) {
 			v[k] = n->nbrs.slot[l].vertex;
 			port[k++] = n->nbr_vport[l];
 		}

@@ -77,6 +77,11 @@ enum dcn_pora_phase {
 	DCN_PORA_QUADRANT,    /**< step 2: DOR and jumps inside the quadrant */
 };
 
+/** TFR (Totoro), in phase: Alg. 3 has taken the packet over (TRA's route
+ * was broken where a relay could see it); TRA's hops are not tried again
+ * on its way. */
+#define DCN_TFR_ALG3 1
+
 /**
  * The routing state a packet carries in its fabric header: what
  * hop-by-hop routing cannot recompute from (node, destination).
@@ -85,7 +90,8 @@ struct dcn_route_state {
 	uint32_t src;      /**< source server */
 	uint32_t dst;      /**< destination server */
 	uint32_t proxy;    /**< temporary destination, DCN_ROUTE_NONE */
-	uint8_t phase;     /**< enum dcn_pora_phase */
+	uint8_t phase;     /**< enum dcn_pora_phase; TFR: 0, or
+			    *   DCN_TFR_ALG3 */
 	uint8_t quadrant;  /**< bit i set: dimension i travels downwards */
 	uint8_t vc;        /**< virtual channel of the hop last taken
 			    *   (dcn_route_vcs); DCN_VC_NONE before the
@@ -159,6 +165,25 @@ struct dcn_route_conf {
 struct dcn_router *dcn_router_create_conf(const struct dcn_topo *t,
 					  const struct dcn_route_conf *conf,
 					  char *err, size_t errlen);
+
+/**
+ * The router a relay routes by once it knows the failures in fs (its own
+ * and those announced to it): base's configuration with fs as its
+ * failures, after the relays every one of whose cables fs has down are
+ * taken as failed (dcn_topo_failset_add_isolated); TRA, which has no
+ * rule for failures, gives way to TFR (Totoro §3.2). What the control
+ * thread compiles a relay's table from, and what the tests hold its
+ * tables to.
+ *
+ * @param fs  the relay's known failures; must outlive the router, and is
+ *            changed (isolated relays added)
+ * @return the router, or NULL with errno and err as
+ *         dcn_router_create_conf.
+ */
+struct dcn_router *dcn_router_for_failures(const struct dcn_topo *t,
+					   const struct dcn_route_conf *base,
+					   struct dcn_failset *fs, char *err,
+					   size_t errlen);
 
 /**
  * Create a router for a topology.

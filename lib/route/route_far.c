@@ -157,7 +157,7 @@ nrt_avoids(const struct dcn_far_entry *nrt, unsigned int n, uint32_t dst,
  */
 static unsigned int
 far_lookup(const struct dcn_router *r, uint32_t sw,
-	   const struct dcn_far_entry *brt, unsigned int n, uint32_t dst,
+	   const struct far_brt_hop *brt, unsigned int n, uint32_t dst,
 	   const struct dcn_far_entry *nrt, unsigned int nn, int own_pod_exempt,
 	   struct dcn_hop *out)
 {
@@ -167,28 +167,22 @@ far_lookup(const struct dcn_router *r, uint32_t sw,
 
 	dcn_topo_dm_decode(t, sw, &pod, &pos, &x);
 	for (i = 0; i < n; i++) {
-		int64_t nh;
-		int port;
-
 		hop[i].next = DCN_ROUTE_NONE;
-		if ((dst & brt[i].mask) != brt[i].dest)
+		if ((dst & brt[i].e.mask) != brt[i].e.dest || brt[i].port < 0)
 			continue;
-		nh = dcn_topo_vertex_of(t, brt[i].next_hop);
-		port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
-		if (port < 0)
-			continue;
-		hop[i] = (struct dcn_hop){ (uint32_t)nh, DCN_ROUTE_NONE,
-					   (uint16_t)port, far_prio(brt[i].type) };
+		hop[i] = (struct dcn_hop){ brt[i].nh, DCN_ROUTE_NONE,
+					   (uint16_t)brt[i].port,
+					   far_prio(brt[i].e.type) };
 		if (!rt_hop_up(r, sw, &hop[i])) {
 			hop[i].next = DCN_ROUTE_NONE;
 			continue;
 		}
-		if (brt[i].prefix > best)
-			best = brt[i].prefix;
+		if (brt[i].e.prefix > best)
+			best = brt[i].e.prefix;
 	}
 	for (i = 0; i < n; i++) {
-		if (hop[i].next == DCN_ROUTE_NONE || brt[i].prefix != best ||
-		    nrt_avoids(nrt, nn, dst, brt[i].next_hop,
+		if (hop[i].next == DCN_ROUTE_NONE || brt[i].e.prefix != best ||
+		    nrt_avoids(nrt, nn, dst, brt[i].e.next_hop,
 			       own_pod_exempt ? pod : 0))
 			continue;
 		for (j = 0; j < cnt; j++)
@@ -202,6 +196,68 @@ far_lookup(const struct dcn_router *r, uint32_t sw,
 		}
 	}
 	return cnt;
+}
+
+/* Switch sw's BRT with next hops resolved, into buf (or the router's
+ * own copy). @return the entries, *n their number. */
+static const struct far_brt_hop *
+far_brt_of(const struct dcn_router *r, uint32_t sw, struct far_brt_hop *buf,
+	   unsigned int *n)
+{
+	const struct dcn_topo *t = r->t;
+	struct dcn_far_entry e[FAR_BRT_MAX];
+	uint32_t i = sw - dcn_topo_servers(t);
+	unsigned int k;
+
+	if (r->u.far.brt != NULL) {
+		*n = r->u.far.brt_off[i + 1] - r->u.far.brt_off[i];
+		return r->u.far.brt + r->u.far.brt_off[i];
+	}
+	*n = dcn_far_brt(t, sw, e);
+	for (k = 0; k < *n; k++) {
+		int64_t nh = dcn_topo_vertex_of(t, e[k].next_hop);
+
+		buf[k].e = e[k];
+		buf[k].nh = nh < 0 ? DCN_ROUTE_NONE : (uint32_t)nh;
+		buf[k].port = nh < 0 ? -1 : far_port(t, sw, (uint32_t)nh);
+	}
+	return buf;
+}
+
+/* Keep every switch's resolved BRT: lookups under failures read it for
+ * their neighbours too. Only for fabrics where that is a few MB. */
+static int
+far_keep_brts(struct dcn_router *r)
+{
+	const struct dcn_topo *t = r->t;
+	uint32_t ns = dcn_topo_servers(t), nsw = dcn_topo_vertices(t) - ns, i;
+	unsigned int k = dcn_topo_params(t)->k, n, j;
+	struct far_brt_hop buf[FAR_BRT_MAX];
+	const struct far_brt_hop *b;
+
+	if (k > 64)
+		return 0;
+	r->u.far.brt_off = malloc((nsw + 1) * sizeof(*r->u.far.brt_off));
+	r->u.far.brt = malloc((size_t)nsw * (9 * k / 4) * sizeof(*r->u.far.brt));
+	if (r->u.far.brt_off == NULL || r->u.far.brt == NULL) {
+		free(r->u.far.brt_off);
+		free(r->u.far.brt);
+		r->u.far.brt_off = NULL;
+		r->u.far.brt = NULL;
+		return -ENOMEM;
+	}
+	r->u.far.brt_off[0] = 0;
+	for (i = 0; i < nsw; i++) {
+		struct far_brt_hop *keep = r->u.far.brt;
+
+		r->u.far.brt = NULL;     /* build this one from scratch */
+		b = far_brt_of(r, ns + i, buf, &n);
+		r->u.far.brt = keep;
+		for (j = 0; j < n; j++)
+			r->u.far.brt[r->u.far.brt_off[i] + j] = b[j];
+		r->u.far.brt_off[i + 1] = r->u.far.brt_off[i] + n;
+	}
+	return 0;
 }
 
 /* Index of edge switch E_ij among the edge switches. */
@@ -462,11 +518,25 @@ far_build_nrt(struct dcn_router *r)
 static int
 far_init(struct dcn_router *r, char *err, size_t len)
 {
+	int ret;
+
 	(void)err;
 	(void)len;
 	if (r->fail == NULL)
 		return 0;
-	return far_build_nrt(r);
+	ret = far_build_nrt(r);
+	if (ret == 0)
+		ret = far_keep_brts(r);
+	if (ret == 0 && dcn_topo_params(r->t)->k <= 64) {
+		unsigned int k = dcn_topo_params(r->t)->k;
+		uint32_t nsw = dcn_topo_vertices(r->t) - dcn_topo_servers(r->t);
+
+		r->u.far.dist = malloc((size_t)k * k * nsw);
+		r->u.far.dist_done = calloc((size_t)k * k, 1);
+		if (r->u.far.dist == NULL || r->u.far.dist_done == NULL)
+			ret = -ENOMEM;
+	}
+	return ret;
 }
 
 static void
@@ -475,6 +545,10 @@ far_fini(struct dcn_router *r)
 	free(r->u.far.off);
 	free(r->u.far.cnt);
 	free(r->u.far.nrt);
+	free(r->u.far.brt_off);
+	free(r->u.far.brt);
+	free(r->u.far.dist);
+	free(r->u.far.dist_done);
 }
 
 /* NRT of switch sw (empty for cores and when nothing failed). */
@@ -511,15 +585,17 @@ dcn_far_nrt(const struct dcn_router *r, uint32_t sw, struct dcn_far_entry *out,
 }
 
 
-/* At switch or server cur; brt is cur's BRT. */
+/* FAR as printed at switch or server cur: the BRT's longest prefix
+ * minus the NRT. */
 static unsigned int
-far_next(const struct dcn_router *r, uint32_t cur, uint32_t dst,
-	 const struct dcn_far_entry *brt, unsigned int nbrt,
-	 struct dcn_hop *out)
+far_printed(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	    struct dcn_hop *out)
 {
 	const struct dcn_topo *t = r->t;
 	const struct dcn_far_entry *nrt;
-	unsigned int nn;
+	struct far_brt_hop buf[FAR_BRT_MAX];
+	const struct far_brt_hop *brt;
+	unsigned int nn, nbrt;
 	struct dcn_adj a[1];
 	unsigned int i, j, x, di, dj, dx;
 
@@ -542,19 +618,142 @@ far_next(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		return rt_filter_up(r, cur, out, 1);
 	}
 	nrt = far_nrt_of(r, cur, &nn);
+	brt = far_brt_of(r, cur, buf, &nbrt);
 	return far_lookup(r, cur, brt, nbrt, dcn_topo_addr(t, dst), nrt, nn,
 			  r->algo == DCN_ALGO_FAR, out);
+}
+
+static int
+far_is_switch(const struct dcn_router *r, uint32_t v)
+{
+	return v >= dcn_topo_servers(r->t);
+}
+
+/* Breadth-first over the live cables between switches, from switch
+ * from: dist[switch - servers] in hops, 0xff where it cannot reach. */
+static void
+far_switch_bfs(const struct dcn_router *r, uint32_t from, uint8_t *dist,
+	       uint32_t *queue)
+{
+	const struct dcn_topo *t = r->t;
+	uint32_t ns = dcn_topo_servers(t), nsw = dcn_topo_vertices(t) - ns;
+	uint32_t head = 0, tail = 0;
+	struct dcn_adj a[256];
+
+	memset(dist, 0xff, nsw);
+	if (!rt_up(r, from))
+		return;
+	dist[from - ns] = 0;
+	queue[tail++] = from;
+	while (head < tail) {
+		uint32_t v = queue[head++];
+		unsigned int n = dcn_topo_failset_adj(r->fail, v, a), i;
+
+		if (dist[v - ns] >= 0xfe)
+			continue;
+		for (i = 0; i < n; i++) {
+			uint32_t p = a[i].peer;
+
+			if (p < ns || dist[p - ns] != 0xff)
+				continue;
+			dist[p - ns] = (uint8_t)(dist[v - ns] + 1);
+			queue[tail++] = p;
+		}
+	}
+}
+
+/* Live switch hops from switch v to edge switch e (0xff: none). */
+static unsigned int
+far_dist(const struct dcn_router *r, uint32_t v, uint32_t e)
+{
+	const struct dcn_topo *t = r->t;
+	uint32_t ns = dcn_topo_servers(t), nsw = dcn_topo_vertices(t) - ns;
+	struct route_far *far = (struct route_far *)&r->u.far;
+	unsigned int i, j, x, k = dcn_topo_params(t)->k;
+	uint32_t row, *queue;
+	uint8_t *dist;
+
+	dcn_topo_dm_decode(t, e, &i, &j, &x);
+	row = edge_index(k, i, j);
+	if (far->dist != NULL) {
+		/* A cache the router fills as it is asked: lookups of one
+		 * router come from one thread (its control thread, or a
+		 * tool). */
+		if (!far->dist_done[row]) {
+			queue = malloc(nsw * sizeof(*queue));
+			if (queue == NULL)
+				return 0xff;
+			far_switch_bfs(r, e, far->dist + (size_t)row * nsw, queue);
+			free(queue);
+			far->dist_done[row] = 1;
+		}
+		return far->dist[(size_t)row * nsw + v - ns];
+	}
+	dist = malloc(nsw);
+	queue = malloc(nsw * sizeof(*queue));
+	if (dist == NULL || queue == NULL) {
+		free(dist);
+		free(queue);
+		return 0xff;
+	}
+	far_switch_bfs(r, e, dist, queue);
+	x = dist[v - ns];
+	free(dist);
+	free(queue);
+	return x;
+}
+
+/*
+ * The hops of switch or server cur. In "far", under failures, FAR's hops
+ * that bring the packet closer to the destination's edge switch (in live
+ * switch hops), and when none does, the live hops that do. FAR's routes
+ * are shortest when nothing failed, so they are unchanged then; under
+ * failures its tables as printed can send a packet back where it came
+ * from (an edge that lost its cables to the opposite line of its pod:
+ * removing those routes leaves it the inter-pod /8, whose core sends the
+ * packet straight back) or round a longer cycle. With the distance
+ * falling at every hop, no route visits a switch twice, and every
+ * destination the live switches reach is delivered (README.md, "FAR").
+ * "far-literal" keeps the tables as printed.
+ */
+static unsigned int
+far_next(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+	 struct dcn_hop *out)
+{
+	const struct dcn_topo *t = r->t;
+	unsigned int n = far_printed(r, cur, dst, out), m = 0, i, here, na;
+	unsigned int di, dj, dx;
+	struct dcn_adj a[256];
+	uint32_t e;
+
+	if (r->algo != DCN_ALGO_FAR || r->fail == NULL || !far_is_switch(r, cur))
+		return n;
+	dcn_topo_dm_decode(t, dst, &di, &dj, &dx);
+	e = dcn_topo_dm_edge(t, di, dj);
+	if (e == cur)
+		return n;                     /* its own server */
+	here = far_dist(r, cur, e);
+	if (here == 0xff)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (far_is_switch(r, out[i].next) && far_dist(r, out[i].next, e) < here)
+			out[m++] = out[i];
+	if (m != 0)
+		return m;
+	na = dcn_topo_failset_adj(r->fail, cur, a);
+	for (i = 0; i < na && m < DCN_ROUTE_MAX_HOPS; i++)
+		if (far_is_switch(r, a[i].peer) && far_dist(r, a[i].peer, e) + 1 == here)
+			out[m++] = (struct dcn_hop){ a[i].peer, DCN_ROUTE_NONE,
+						     a[i].port, FAR_PRIO_BEST };
+	return m;
 }
 
 static unsigned int
 far_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	       const struct dcn_route_state *st, struct dcn_hop *out)
 {
-	struct dcn_far_entry brt[FAR_BRT_MAX];
-	unsigned int n = dcn_far_brt(r->t, cur, brt);
-
 	(void)st;
-	return far_next(r, cur, dst, brt, n, out);
+	return far_next(r, cur, dst, out);
 }
 
 /*
@@ -566,8 +765,7 @@ far_compile(struct dcn_rtable *tb)
 {
 	const struct dcn_topo *t = tb->r->t;
 	struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
-	struct dcn_far_entry *brt;
-	unsigned int k = dcn_topo_params(t)->k, q = k / 4, nbrt;
+	unsigned int k = dcn_topo_params(t)->k, q = k / 4;
 	unsigned int i, j, x, pi, pj, px;
 	void *dd;
 	int id = 0;
@@ -579,14 +777,11 @@ far_compile(struct dcn_rtable *tb)
 	tb->class_k = k;
 	tb->n_index = k * k + q;
 	tb->set_of = malloc(tb->n_index * sizeof(*tb->set_of));
-	brt = malloc(FAR_BRT_MAX * sizeof(*brt));
 	dd = rtable_dedup_create();
-	if (tb->set_of == NULL || dd == NULL || brt == NULL) {
+	if (tb->set_of == NULL || dd == NULL) {
 		rtable_dedup_free(dd);
-		free(brt);
 		return -ENOMEM;
 	}
-	nbrt = dcn_far_brt(t, tb->node, brt);
 	for (i = 0; i < tb->n_index; i++)
 		tb->set_of[i] = RT_NO_SET;
 	for (i = 1; i <= k; i++) {
@@ -596,7 +791,7 @@ far_compile(struct dcn_rtable *tb)
 
 			if (px == 1 && i == pi && j == pj)
 				continue;
-			n = far_next(tb->r, tb->node, d, brt, nbrt, hops);
+			n = far_next(tb->r, tb->node, d, hops);
 			id = rtable_add_set(tb, dd, hops, n);
 			if (id < 0)
 				goto fail;
@@ -608,7 +803,7 @@ far_compile(struct dcn_rtable *tb)
 			uint32_t d = dcn_topo_dm_server(t, pi, pj, x);
 			unsigned int n;
 
-			n = far_next(tb->r, tb->node, d, brt, nbrt, hops);
+			n = far_next(tb->r, tb->node, d, hops);
 			id = rtable_add_set(tb, dd, hops, n);
 			if (id < 0)
 				goto fail;
@@ -616,11 +811,9 @@ far_compile(struct dcn_rtable *tb)
 		}
 	}
 	rtable_dedup_free(dd);
-	free(brt);
 	return 0;
 fail:
 	rtable_dedup_free(dd);
-	free(brt);
 	return id;
 }
 

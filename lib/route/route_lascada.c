@@ -391,6 +391,73 @@ out:
 	return n;
 }
 
+/*
+ * The hops toward every server as a proxy, for the compiled table: over
+ * live shortest paths, as toward() takes them. Breadth-first from each
+ * live neighbour of the node (in toward()'s order: by switch, then by
+ * server) gives its distance to every server; the neighbours that are
+ * nearest a server are the hops toward it.
+ */
+static int
+row_compile_proxies(struct dcn_rtable *tb, void *dd)
+{
+	const struct dcn_router *r = tb->r;
+	uint32_t ns = dcn_topo_servers(r->t), y, *queue = NULL;
+	struct dcn_adj a[DCN_TOPO_MAX_DIGITS], s[64];
+	struct dcn_hop nb[DCN_ROUTE_MAX_HOPS];
+	uint8_t *dist = NULL;
+	unsigned int n = 0, i, j, m, k;
+	int id = 0;
+
+	tb->proxy_set_of = malloc((size_t)ns * sizeof(*tb->proxy_set_of));
+	if (tb->proxy_set_of == NULL)
+		return -ENOMEM;
+	for (y = 0; y < ns; y++)
+		tb->proxy_set_of[y] = RT_NO_SET;
+	if (!rt_up(r, tb->node) || dcn_topo_max_degree(r->t) > 64)
+		return 0;
+	m = dcn_topo_failset_adj(r->fail, tb->node, a);
+	for (i = 0; i < m; i++) {
+		k = dcn_topo_failset_adj(r->fail, a[i].peer, s);
+		for (j = 0; j < k && n < DCN_ROUTE_MAX_HOPS; j++)
+			if (s[j].peer < ns && s[j].peer != tb->node)
+				nb[n++] = (struct dcn_hop){ s[j].peer, a[i].peer,
+							    a[i].port, 1 };
+	}
+	if (n == 0)
+		return 0;
+	dist = malloc((size_t)n * ns);
+	queue = malloc((size_t)ns * sizeof(*queue));
+	if (dist == NULL || queue == NULL) {
+		id = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		live_server_bfs(r, nb[i].next, 0xfe, dist + (size_t)i * ns, queue);
+	for (y = 0; y < ns && id >= 0; y++) {
+		struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+		unsigned int best = 0xff, cnt = 0;
+
+		if (y == tb->node)
+			continue;
+		for (i = 0; i < n; i++)
+			if (dist[(size_t)i * ns + y] < best)
+				best = dist[(size_t)i * ns + y];
+		if (best == 0xff)
+			continue;
+		for (i = 0; i < n; i++)
+			if (dist[(size_t)i * ns + y] == best)
+				h[cnt++] = nb[i];
+		id = rtable_add_set(tb, dd, h, cnt);
+		if (id >= 0)
+			tb->proxy_set_of[y] = (uint16_t)id;
+	}
+out:
+	free(dist);
+	free(queue);
+	return id < 0 ? id : 0;
+}
+
 static unsigned int
 row_ft_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		  const struct dcn_route_state *st, struct dcn_hop *out)
@@ -433,4 +500,5 @@ const struct route_ops route_row_ops = {
 	.state_init = row_state_init,
 	.candidates = row_ft_candidates,
 	.advance = row_advance,
+	.compile_proxies = row_compile_proxies,
 };

@@ -26,6 +26,18 @@ struct route_ops {
 			const struct dcn_hop *h, struct dcn_route_state *st);
 	/* Compile a table of a form other than FLAT; NULL: FLAT. */
 	int (*compile)(struct dcn_rtable *tb);
+	/* FLAT form, where decisions depend on a few bits of the state
+	 * besides the destination (and proxy): the number of classes of
+	 * state, a state's class, and a state of a class to compile from.
+	 * 0: one class. */
+	unsigned int state_classes;
+	unsigned int (*state_class)(const struct dcn_route_state *st);
+	void (*class_state)(unsigned int cls, struct dcn_route_state *st);
+	/* FLAT form, where the router's detours go to a proxy by a rule
+	 * of their own (LaScaDa's Alg. 4: over live shortest paths): fill
+	 * tb->proxy_set_of, the hops toward each server as a proxy. NULL:
+	 * a packet goes to its proxy as to a destination. */
+	int (*compile_proxies)(struct dcn_rtable *tb, void *dedup);
 	/* Lookup of the DIGIT form: candidates for destination vertex dst,
 	 * whose address is addr. */
 	unsigned int (*digit_lookup)(const struct dcn_rtable *tb, uint32_t dst,
@@ -43,11 +55,30 @@ struct route_lascada {
 #define NC_INV_MAX 256
 
 /* FAR: the negative routing table of every edge switch. */
+/* A BRT entry with its next hop resolved: the vertex and the port of
+ * the switch that leads to it (-1: none). */
+struct far_brt_hop {
+	struct dcn_far_entry e;
+	uint32_t nh;
+	int32_t port;
+};
+
 struct route_far {
 	uint32_t *off;            /* per edge switch, into nrt */
 	uint32_t *cnt;
 	struct dcn_far_entry *nrt;
 	uint32_t n, cap;
+	/* With failures: every switch's BRT, resolved (switch v - servers
+	 * has entries brt_off[i] .. brt_off[i + 1]); NULL: built per
+	 * lookup (a fabric too large to keep them). */
+	uint32_t *brt_off;
+	struct far_brt_hop *brt;
+	/* With failures: live switch hops from each switch to each edge
+	 * switch, a row per edge filled on its first use (0xff:
+	 * unreachable); NULL where the fabric is too large to keep them
+	 * (a search per lookup then). */
+	uint8_t *dist;
+	uint8_t *dist_done;
 };
 
 struct dcn_router {
@@ -114,8 +145,11 @@ struct dcn_rtable {
 	enum dcn_rtable_form form;
 	const struct dcn_router *r;
 	uint32_t node;
-	/* FLAT: set id per destination server; CLASS: per class. */
+	/* FLAT: set id per destination server (and state class: class c's
+	 * sets from c times the servers); CLASS: per class. */
 	uint16_t *set_of;
+	/* FLAT, with compile_proxies: set id per server as a proxy. */
+	uint16_t *proxy_set_of;
 	uint32_t n_index;
 	uint32_t n_sets;
 	uint32_t *set_off;

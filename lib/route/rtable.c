@@ -141,6 +141,14 @@ rtable_add_set(struct dcn_rtable *tb, void *dd, const struct dcn_hop *hops,
 	return (int)id;
 }
 
+/* The state classes of a table's router (route_ops.state_classes). */
+static unsigned int
+flat_classes(const struct dcn_rtable *tb)
+{
+	return tb->r->fail != NULL && tb->r->ops->state_classes > 1 ?
+	       tb->r->ops->state_classes : 1;
+}
+
 static int
 flat_compile(struct dcn_rtable *tb)
 {
@@ -148,35 +156,40 @@ flat_compile(struct dcn_rtable *tb)
 	struct dcn_hop hops[DCN_ROUTE_MAX_HOPS];
 	struct dcn_route_state st;
 	uint32_t d, ns = dcn_topo_servers(t);
+	unsigned int cls, classes = flat_classes(tb);
 	void *dd;
 	int id = 0;
 
 	tb->form = DCN_RTABLE_FLAT;
-	tb->n_index = ns;
-	tb->set_of = malloc((size_t)ns * sizeof(*tb->set_of));
+	tb->n_index = ns * classes;
+	tb->set_of = malloc((size_t)tb->n_index * sizeof(*tb->set_of));
 	dd = rtable_dedup_create();
 	if (tb->set_of == NULL || dd == NULL) {
 		rtable_dedup_free(dd);
 		return -ENOMEM;
 	}
-	for (d = 0; d < ns; d++) {
-		unsigned int n;
+	for (cls = 0; cls < classes && id >= 0; cls++) {
+		for (d = 0; d < ns; d++) {
+			uint16_t *slot = &tb->set_of[cls * ns + d];
+			unsigned int n;
 
-		if (d == tb->node) {
-			tb->set_of[d] = RT_NO_SET;
-			continue;
+			*slot = RT_NO_SET;
+			if (d == tb->node)
+				continue;
+			dcn_route_state_init(tb->r, tb->node, d, &st);
+			if (classes > 1)
+				tb->r->ops->class_state(cls, &st);
+			n = tb->r->ops->candidates(tb->r, tb->node, d, &st, hops);
+			if (n == 0)
+				continue;
+			id = rtable_add_set(tb, dd, hops, n);
+			if (id < 0)
+				break;
+			*slot = (uint16_t)id;
 		}
-		dcn_route_state_init(tb->r, tb->node, d, &st);
-		n = tb->r->ops->candidates(tb->r, tb->node, d, &st, hops);
-		if (n == 0) {
-			tb->set_of[d] = RT_NO_SET;
-			continue;
-		}
-		id = rtable_add_set(tb, dd, hops, n);
-		if (id < 0)
-			break;
-		tb->set_of[d] = (uint16_t)id;
 	}
+	if (id >= 0 && tb->r->fail != NULL && tb->r->ops->compile_proxies != NULL)
+		id = tb->r->ops->compile_proxies(tb, dd);
 	rtable_dedup_free(dd);
 	return id < 0 ? id : 0;
 }
@@ -221,6 +234,7 @@ dcn_rtable_free(struct dcn_rtable *tb)
 	if (tb == NULL)
 		return;
 	free(tb->set_of);
+	free(tb->proxy_set_of);
 	free(tb->set_off);
 	free(tb->set_cnt);
 	free(tb->pool);
@@ -265,11 +279,23 @@ dcn_rtable_lookup(const struct dcn_rtable *tb, uint32_t dst_addr,
 		idx = (uint32_t)v;
 		/* A packet on a detour goes to its proxy first (LaScaDa's
 		 * MaxLifeTime detours, Totoro's TFR): by its destination alone
-		 * the node would send it back the way it came. */
+		 * the node would send it back the way it came. By the
+		 * router's own rule for proxies where it has one. */
 		if (st->proxy != DCN_ROUTE_NONE && st->proxy != tb->node &&
-		    st->proxy < dcn_topo_servers(t))
+		    st->proxy < dcn_topo_servers(t)) {
 			idx = st->proxy;
+			if (tb->proxy_set_of != NULL) {
+				uint16_t set = tb->proxy_set_of[idx];
+
+				if (set == RT_NO_SET)
+					return 0;
+				*hops = tb->pool + tb->set_off[set];
+				return tb->set_cnt[set];
+			}
+		}
 	}
+	if (tb->form == DCN_RTABLE_FLAT && tb->n_index > dcn_topo_servers(t))
+		idx += tb->r->ops->state_class(st) * dcn_topo_servers(t);
 	if (tb->set_of[idx] == RT_NO_SET)
 		return 0;
 	*hops = tb->pool + tb->set_off[tb->set_of[idx]];
@@ -286,6 +312,8 @@ size_t
 dcn_rtable_bytes(const struct dcn_rtable *tb)
 {
 	return sizeof(*tb) + (size_t)tb->n_index * sizeof(*tb->set_of) +
+	       (tb->proxy_set_of != NULL ?
+		(size_t)dcn_topo_servers(tb->r->t) * sizeof(*tb->proxy_set_of) : 0) +
 	       (size_t)tb->n_sets * (sizeof(*tb->set_off) +
 				     sizeof(*tb->set_cnt)) +
 	       (size_t)tb->pool_len * sizeof(*tb->pool) + tb->priv_bytes;

@@ -338,6 +338,15 @@ void dcn_topo_failset_foreach_link(const struct dcn_failset *f,
 					      void *arg),
 				   void *arg);
 
+/**
+ * Fail every routing server (a relay) that has cables and none of them
+ * left up: as far as routing goes it has failed, and RRect's mirror or
+ * standby answers for it (§5). What a relay infers from the cables it
+ * knows down.
+ * @return how many were added.
+ */
+unsigned int dcn_topo_failset_add_isolated(struct dcn_failset *f);
+
 /** Has vertex v failed? */
 int dcn_topo_failset_vertex_down(const struct dcn_failset *f, uint32_t v);
 /** Is the cable at port of v down (failed, or either end failed)? */

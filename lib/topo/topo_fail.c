@@ -220,6 +220,24 @@ dcn_topo_failset_link_down(const struct dcn_failset *f, uint32_t v,
 	return f->used != 0 && set_has(f, link_key(v, port));
 }
 
+unsigned int
+dcn_topo_failset_add_isolated(struct dcn_failset *f)
+{
+	const struct dcn_topo *t = f->t;
+	uint32_t v, n = dcn_topo_servers(t);
+	struct dcn_adj a[256];
+	unsigned int added = 0;
+
+	if (dcn_topo_max_degree(t) > 256)
+		return 0;
+	for (v = 0; v < n; v++)
+		if (!f->vdown[v] && dcn_topo_is_router(t, v) &&
+		    dcn_topo_adj(t, v, a) > 0 && dcn_topo_failset_adj(f, v, a) == 0 &&
+		    dcn_topo_failset_add_vertex(f, v) == 0)
+			added++;
+	return added;
+}
+
 int
 dcn_topo_failset_empty(const struct dcn_failset *f)
 {

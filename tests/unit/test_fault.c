@@ -110,7 +110,10 @@ test_failset(void **state)
 	dcn_topo_free(nc);
 }
 
-/* §IV-C: C11-E41 failed; 10.1.1.1 forwards 10.4.3.2 to 10.1.3.1. */
+/* §IV-C: C11-E41 failed; 10.1.1.1 forwards 10.4.3.2 to 10.1.3.1. As
+ * printed (far-literal), E14 (type 2) stays a candidate of lower
+ * priority; far leaves it out, as it brings the packet no closer to E43
+ * (three switch hops from E14 as from E11), so that no route can cycle. */
 static void
 test_far_worked_example(void **state)
 {
@@ -131,6 +134,11 @@ test_far_worked_example(void **state)
 	assert_int_equal(nrt[0].mask, 0xffff0000);
 	assert_int_equal(nrt[0].next_hop, 0x0a000101);
 	dcn_route_state_init(r, e11, d, &st);
+	n = dcn_route_candidates(r, e11, d, &st, h);
+	assert_int_equal(n, 1);
+	assert_int_equal(dcn_topo_addr(t, h[0].next), 0x0a010301);
+	dcn_router_free(r);
+	r = ft_router(t, f, DCN_ALGO_FAR_LITERAL, 0);
 	n = dcn_route_candidates(r, e11, d, &st, h);
 	assert_int_equal(n, 2);
 	assert_int_equal(dcn_topo_addr(t, h[dcn_route_pick(DCN_PICK_PRIORITY, h, n,
@@ -239,10 +247,13 @@ test_far_attached_failure(void **state)
 
 /*
  * No falling back to a shorter prefix: with E12-E13 and E12-E14 down, E11
- * has no applicable entry for 10.1.2.x (its /16 next hops are both
- * avoided) and drops, as §IV-C says. Falling back to the inter-pod /8
- * sent it to C11, whose BRT sends pod 1 back to E11: it bounced between
- * them for 64 hops until the TTL ended.
+ * has no applicable entry for 10.1.2.x as printed (its /16 next hops are
+ * both avoided) and drops, as §IV-C says (far-literal). Falling back to
+ * the inter-pod /8 sent it to C11, whose BRT sends pod 1 back to E11: it
+ * bounced between them for 64 hops until the TTL ended. far takes, where
+ * FAR's entries bring the packet no closer, a live switch hop that does:
+ * round through another pod to C21, E12's one live cable (six switch
+ * hops, the fewest); no switch twice.
  */
 static void
 test_far_no_fallback_loop(void **state)
@@ -254,17 +265,165 @@ test_far_no_fallback_loop(void **state)
 	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
 	struct dcn_route_state st;
 	struct dcn_router *r;
+	int n, i, j;
 
 	(void)state;
 	fail_links(f, "E12~E13;E12~E14");
-	r = ft_router(t, f, DCN_ALGO_FAR, 0);
+	r = ft_router(t, f, DCN_ALGO_FAR_LITERAL, 0);
 	assert_int_equal(dcn_route_walk(r, s, d, NULL, path, 128, NULL), -1);
 	assert_int_equal(path[1], e11);
 	dcn_route_state_init(r, e11, d, &st);
 	assert_int_equal(dcn_route_candidates(r, e11, d, &st, h), 0);
 	dcn_router_free(r);
+	r = ft_router(t, f, DCN_ALGO_FAR, 0);
+	n = dcn_route_walk(r, s, d, NULL, path, 128, NULL);
+	assert_int_equal(n, 8);
+	assert_int_equal(path[1], e11);
+	assert_int_equal(path[n - 2], vertex_or_fail(t, "C21"));
+	for (i = 0; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			assert_true(path[i] != path[j]);
+	dcn_router_free(r);
 	dcn_topo_failset_free(f);
 	dcn_topo_free(t);
+}
+
+/*
+ * The bounce of an edge switch that lost every cable to the opposite
+ * line of its pod: E12-E13 and E12-E14 down, 10.1.2.2 to 10.1.3.2. As
+ * printed, removing E12's routes through those cables leaves its
+ * inter-pod /8 as the longest match for its own pod: up to C21, whose
+ * BRT sends pod 1 straight back to E12 (far-literal walks E12 <-> C21
+ * until the TTL ends). far goes round through another pod: C21, an
+ * edge at position 2 there, across to position 3, its core C31, E13.
+ */
+static void
+test_far_edge_cut_off_bounce(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("diamond:k=4");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	uint32_t s = vertex_or_fail(t, "10.1.2.2"), d = vertex_or_fail(t, "10.1.3.2");
+	uint32_t path[128];
+	struct dcn_router *r;
+	int n, i, j;
+
+	(void)state;
+	fail_links(f, "E12~E13;E12~E14");
+	r = ft_router(t, f, DCN_ALGO_FAR_LITERAL, 0);
+	assert_int_equal(dcn_route_walk(r, s, d, NULL, path, 64, NULL), -1);
+	assert_int_equal(path[1], vertex_or_fail(t, "E12"));
+	assert_int_equal(path[2], vertex_or_fail(t, "C21"));
+	assert_int_equal(path[3], vertex_or_fail(t, "E12"));
+	dcn_router_free(r);
+	r = ft_router(t, f, DCN_ALGO_FAR, 0);
+	n = dcn_route_walk(r, s, d, NULL, path, 64, NULL);
+	assert_int_equal(n, 7);
+	assert_int_equal(path[2], vertex_or_fail(t, "C21"));
+	assert_int_equal(path[5], vertex_or_fail(t, "C31"));
+	assert_int_equal(path[6], vertex_or_fail(t, "E13"));
+	for (i = 0; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			assert_true(path[i] != path[j]);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/* Does the live fabric of f connect s and d? */
+static int
+live_connected(const struct dcn_failset *f, uint32_t s, uint32_t d, uint32_t *queue,
+	       uint8_t *seen)
+{
+	const struct dcn_topo *t = dcn_topo_failset_topo(f);
+	uint32_t head = 0, tail = 0, nv = dcn_topo_vertices(t);
+	struct dcn_adj a[256];
+	int found = 0;
+
+	memset(seen, 0, nv);
+	if (dcn_topo_failset_vertex_down(f, s))
+		return 0;
+	seen[s] = 1;
+	queue[tail++] = s;
+	while (head < tail && !found) {
+		uint32_t v = queue[head++];
+		unsigned int n = dcn_topo_failset_adj(f, v, a), i;
+
+		for (i = 0; i < n; i++) {
+			/* Servers carry nothing between switches in Diamond. */
+			if (seen[a[i].peer] ||
+			    (a[i].peer < dcn_topo_servers(t) && a[i].peer != d))
+				continue;
+			seen[a[i].peer] = 1;
+			found |= a[i].peer == d;
+			queue[tail++] = a[i].peer;
+		}
+	}
+	return found;
+}
+
+/*
+ * FAR without a bounce (far): under 5 to 30% of the links failed, four
+ * seeds each, on Diamond k=4 and k=8, no walk of any pair visits a
+ * switch twice, and every pair the live fabric connects is delivered.
+ */
+static void
+test_far_random_no_revisit(void **state)
+{
+	static const char *const specs[] = { "diamond:k=4", "diamond:k=8" };
+	uint32_t path[64], *queue;
+	uint8_t *seen;
+	unsigned int si, pct, seed;
+
+	(void)state;
+	for (si = 0; si < 2; si++) {
+		struct dcn_topo *t = topo_or_fail(specs[si]);
+		uint32_t ns = dcn_topo_servers(t), nv = dcn_topo_vertices(t), s, d;
+
+		queue = malloc(nv * sizeof(*queue));
+		seen = malloc(nv);
+		for (pct = 5; pct <= 30; pct += 5) {
+			for (seed = 1; seed <= 4; seed++) {
+				struct dcn_failset *f = dcn_topo_failset_create(t);
+				struct dcn_router *r;
+				uint64_t walked = 0, delivered = 0;
+
+				assert_true(dcn_topo_failset_random(f, DCN_FAIL_LINKS,
+								    pct / 100.0, seed) > 0);
+				r = ft_router(t, f, DCN_ALGO_FAR, 0);
+				for (s = 0; s < ns; s++) {
+					for (d = 0; d < ns; d++) {
+						int n, i, j, conn;
+
+						if (s == d)
+							continue;
+						n = dcn_route_walk(r, s, d, NULL, path, 64, NULL);
+						conn = live_connected(f, s, d, queue, seen);
+						walked++;
+						if (n < 0 && conn)
+							fail_msg("%s, %u%% links, seed %u: #%u -> #%u "
+								 "connected, not delivered",
+								 specs[si], pct, seed, s, d);
+						if (n < 0)
+							continue;
+						delivered++;
+						for (i = 0; i <= n; i++)
+							for (j = i + 1; j <= n; j++)
+								if (path[i] == path[j])
+									fail_msg("%s, %u%% links, seed %u: "
+										 "#%u -> #%u visits #%u twice",
+										 specs[si], pct, seed, s, d,
+										 path[i]);
+					}
+				}
+				assert_true(walked > 0 && delivered > 0);
+				dcn_router_free(r);
+				dcn_topo_failset_free(f);
+			}
+		}
+		free(queue);
+		free(seen);
+		dcn_topo_free(t);
+	}
 }
 
 /*
@@ -605,6 +764,108 @@ test_walks_revisit_as_allowed(void **state)
 						MAX_WALK, NULL), -1);
 		assert_true(path[2] == UINT32_MAX);
 		dcn_router_free(r);
+		dcn_topo_failset_free(f);
+		dcn_topo_free(t);
+	}
+}
+
+/* Does any TRA route from v to d cross cable (cv, cport)? */
+static int
+tra_touches(const struct dcn_router *tra, uint32_t v, uint32_t d, uint32_t cv,
+	    uint16_t cport, unsigned int depth)
+{
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	unsigned int n, i;
+
+	if (v == d || depth > 16)
+		return 0;
+	dcn_route_state_init(tra, v, d, &st);
+	n = dcn_route_candidates(tra, v, d, &st, h);
+	for (i = 0; i < n; i++)
+		if (((v == cv || h[i].next == cv) && h[i].port == cport) ||
+		    tra_touches(tra, h[i].next, d, cv, cport, depth + 1))
+			return 1;
+	return 0;
+}
+
+/*
+ * TFR is TRA on every route a failure does not touch (route_tra.c: TRA's
+ * hops wherever its route is live as far as a server knows): for every
+ * single failed cable, every pair none of whose TRA routes crosses it is
+ * routed hop for hop as TRA routes it (the same draws give the same
+ * path). And a failure costs only routes it breaks: with nothing failed,
+ * TFR's mean route is TRA's (Totoro(16,16,2): 7.35 links on average over
+ * its pairs, where Alg. 3 alone took about 10% more).
+ */
+static void
+test_tfr_is_tra_where_untouched(void **state)
+{
+	static const char *const specs[] = { "totoro:N=4,n=4,K=1",
+					     "totoro:N=4,n=4,K=2" };
+	unsigned int si;
+
+	(void)state;
+	for (si = 0; si < 2; si++) {
+		struct dcn_topo *t = topo_or_fail(specs[si]);
+		struct dcn_router *tra = router_or_fail(t, DCN_ALGO_TRA);
+		uint32_t ns = dcn_topo_servers(t), v, s, d, pa[64], pb[64];
+		uint64_t same = 0, touched = 0;
+		struct dcn_adj a[4];
+
+		for (v = 0; v < ns; v++) {
+			unsigned int n = dcn_topo_adj(t, v, a), k;
+
+			for (k = 0; k < n; k++) {
+				struct dcn_failset *f = dcn_topo_failset_create(t);
+				struct dcn_router *tfr;
+
+				assert_int_equal(dcn_topo_failset_add_link(f, v, a[k].port), 0);
+				tfr = ft_router(t, f, DCN_ALGO_TFR, 0);
+				for (s = 0; s < ns; s++) {
+					for (d = 0; d < ns; d++) {
+						uint64_t ra = s * 131 + d, rb = ra;
+						int la, lb, j;
+
+						if (s == d)
+							continue;
+						if (tra_touches(tra, s, d, v, a[k].port, 0)) {
+							touched++;
+							continue;
+						}
+						la = dcn_route_walk(tra, s, d, &ra, pa, 64, NULL);
+						lb = dcn_route_walk(tfr, s, d, &rb, pb, 64, NULL);
+						if (la != lb)
+							fail_msg("%s, #%u:%u cut: #%u -> #%u untouched, "
+								 "TRA %d hops, TFR %d", specs[si], v,
+								 a[k].port, s, d, la, lb);
+						for (j = 0; j <= la; j++)
+							assert_int_equal(pa[j], pb[j]);
+						same++;
+					}
+				}
+				dcn_router_free(tfr);
+				dcn_topo_failset_free(f);
+			}
+		}
+		assert_true(same > 0 && touched > 0);
+		dcn_router_free(tra);
+		dcn_topo_free(t);
+	}
+	{
+		struct dcn_topo *t = topo_or_fail("totoro:N=16,n=16,K=2");
+		struct dcn_failset *f = dcn_topo_failset_create(t);
+		struct dcn_router *tra = router_or_fail(t, DCN_ALGO_TRA);
+		struct dcn_router *tfr = ft_router(t, f, DCN_ALGO_TFR, 0);
+		struct dcn_metrics_opts o = { 64, 1, 0, 1, 1 };
+		struct dcn_metrics ma, mb;
+
+		assert_int_equal(dcn_metrics_compute(tra, &o, &ma), 0);
+		assert_int_equal(dcn_metrics_compute(tfr, &o, &mb), 0);
+		assert_near(mb.routed.mean[DCN_UNIT_LINKS], ma.routed.mean[DCN_UNIT_LINKS],
+			    1e-9);
+		dcn_router_free(tra);
+		dcn_router_free(tfr);
 		dcn_topo_failset_free(f);
 		dcn_topo_free(t);
 	}
@@ -961,6 +1222,8 @@ main(void)
 		cmocka_unit_test(test_far_nrt_cases),
 		cmocka_unit_test(test_far_attached_failure),
 		cmocka_unit_test(test_far_no_fallback_loop),
+		cmocka_unit_test(test_far_edge_cut_off_bounce),
+		cmocka_unit_test(test_far_random_no_revisit),
 		cmocka_unit_test(test_far_opposite_core_rule),
 		cmocka_unit_test(test_far_nrt_sizes),
 		cmocka_unit_test(test_rrect_redundancy),
@@ -973,6 +1236,7 @@ main(void)
 		cmocka_unit_test(test_single_failures),
 		cmocka_unit_test(test_walks_revisit_as_allowed),
 		cmocka_unit_test(test_tra_refuses_failures),
+		cmocka_unit_test(test_tfr_is_tra_where_untouched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

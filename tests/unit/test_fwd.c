@@ -363,7 +363,7 @@ test_diamond_router(void **state)
  * too_long, not kept on the last VC where two relays could hold each
  * other's queues full for good. Totoro(4,4,1) has 5 VCs: at [0,2], a
  * frame for [1,1] that came on VC 3 leaves on VC 4, one on VC 4 is
- * dropped. A Diamond switch reads the hops from the TTL: 5 VCs between
+ * dropped. A Diamond switch reads the hops from the TTL: 12 VCs between
  * switches, the edge switch's own server still reached past them.
  */
 static void
@@ -414,9 +414,9 @@ test_too_long_dropped(void **state)
 	dcn_topo_free(t);
 
 	/* Diamond E11: from C11 (port 2) to 10.1.2.2 goes on to E14 (port
-	 * 1). Arriving with TTL 60 it had 4 hops between switches and leaves
-	 * on VC 4; with TTL 59, VC 5: dropped. To its own server (port 3)
-	 * it goes whatever its hops. */
+	 * 1). Arriving with TTL 53 it had 11 hops between switches and
+	 * leaves on VC 11; with TTL 52, VC 12: dropped. To its own server
+	 * (port 3) it goes whatever its hops. */
 	t = topo_or_fail("diamond:k=4");
 	r = router_or_fail(t, DCN_ALGO_DEFAULT);
 	tb = dcn_rtable_compile(r, vertex_or_fail(t, "E11"));
@@ -425,13 +425,13 @@ test_too_long_dropped(void **state)
 		assert_int_equal(dcn_fwd_add_port(c, (int)vc, vc == 3, &mac0), (int)vc);
 	m[0] = host_packet(0x0a010202, 7);
 	p = rte_pktmbuf_mtod(m[0], uint8_t *);
-	dcn_ipv4_set_ttl(p + 14, 60);
+	dcn_ipv4_set_ttl(p + 14, 53);
 	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 1);
 	assert_int_equal(out[0], 1);
-	assert_int_equal(dcn_fwd_router_vc(p[22]), 4);
+	assert_int_equal(dcn_fwd_router_vc(p[22]), 11);
 	rte_pktmbuf_free(m[0]);
 	m[0] = host_packet(0x0a010202, 7);
-	dcn_ipv4_set_ttl(rte_pktmbuf_mtod_offset(m[0], uint8_t *, 14), 59);
+	dcn_ipv4_set_ttl(rte_pktmbuf_mtod_offset(m[0], uint8_t *, 14), 52);
 	assert_int_equal(dcn_fwd_burst(c, 2, m, 1, out), 0);
 	assert_int_equal(c->st.drop[DCN_DROP_TOO_LONG], 1);
 	m[0] = host_packet(0x0a010102, 7);
