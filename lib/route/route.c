@@ -564,6 +564,17 @@ dcn_route_resolve(const struct dcn_router *r, uint32_t v)
 			if (failed-- == 0)
 				return w;
 		}
+		/* No standby awake for it: with alpha > 1 the working members
+		 * of a sub-group are mirrors to each other, and "a mirror of
+		 * the failed server can do the failover" (§5, last
+		 * paragraph): the next live one stands in. A standby comes
+		 * first, as the paper would under load. */
+		for (i = 1; i < alpha; i++) {
+			uint32_t w = rrect_member(r, v, (c0 + i) % alpha);
+
+			if (rt_up(r, w))
+				return w;
+		}
 		return DCN_ROUTE_NONE;
 	default:
 		return DCN_ROUTE_NONE;

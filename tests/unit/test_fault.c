@@ -1046,6 +1046,41 @@ test_rrect_mirror_relays(void **state)
 }
 
 /*
+ * §5's last paragraph: with alpha > 1 the working servers of a sub-group
+ * are mirrors to each other, and a failed one is taken over by a standby
+ * or by a mirror. RRect(4,3,1), standby, alpha 2 (sub-group 2: 0,2 and
+ * 0,6 working, 0,10 standby): with 0,6 down its standby 0,10 wakes for
+ * it; with 0,10 down too, none can, and its mirror 0,2 stands in: 1,7
+ * reaches 0,6's address at 0,2 (it used to be reported down).
+ */
+static void
+test_rrect_standby_mirror_fallback(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=3,k=1");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	uint32_t s06 = vertex_or_fail(t, "0,6"), s02 = vertex_or_fail(t, "0,2");
+	uint32_t s010 = vertex_or_fail(t, "0,10"), s17 = vertex_or_fail(t, "1,7");
+	uint32_t path[8];
+	struct dcn_router *r;
+	int n;
+
+	(void)state;
+	assert_int_equal(dcn_topo_failset_add_vertex(f, s06), 0);
+	r = rr_router(t, f, DCN_RRECT_STANDBY);
+	assert_int_equal(dcn_route_resolve(r, s06), s010);
+	dcn_router_free(r);
+	assert_int_equal(dcn_topo_failset_add_vertex(f, s010), 0);
+	r = rr_router(t, f, DCN_RRECT_STANDBY);
+	assert_int_equal(dcn_route_resolve(r, s06), s02);
+	n = dcn_route_walk(r, s17, s02, NULL, path, 8, NULL);
+	assert_int_equal(n, 2);
+	assert_int_equal(path[n], s02);
+	dcn_router_free(r);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+}
+
+/*
  * §5: a woken standby "shares all the features" of the server it replaces
  * and sleeping standbys relay nothing. RRect(4,2,2), 1+1, with 001 and
  * 102 down: 005 (awake for 001) reaches 132 as 001 would, through working
@@ -1229,6 +1264,7 @@ main(void)
 		cmocka_unit_test(test_rrect_redundancy),
 		cmocka_unit_test(test_rrect_mirror_relays),
 		cmocka_unit_test(test_rrect_standby_as_replaced),
+		cmocka_unit_test(test_rrect_standby_mirror_fallback),
 		cmocka_unit_test(test_rrect_modes_served),
 		cmocka_unit_test(test_tfr_example),
 		cmocka_unit_test(test_lascada_max_life),
