@@ -75,6 +75,9 @@ enum dcn_pora_phase {
 	DCN_PORA_SOURCE = 0,  /**< step 1 at the source: all neighbours */
 	DCN_PORA_JUMPED,      /**< step 1 again after the jump: no jump back */
 	DCN_PORA_QUADRANT,    /**< step 2: DOR and jumps inside the quadrant */
+	DCN_PORA_DETOUR,      /**< no live hop was left in the quadrant: over
+			       *   live shortest paths (this project's
+			       *   extension, route_pora.c) */
 };
 
 /** TFR (Totoro), in phase: Alg. 3 has taken the packet over (TRA's route

@@ -109,6 +109,10 @@ route_vc_rule(struct dcn_router *r)
 	case DCN_TOPO_NOVACUBE:
 	case DCN_TOPO_TORUS:
 		v = 2 * (p->n + 3);
+		/* PORA's detours round failures (route_pora.c) take one VC
+		 * a hop above where they begin: every VC the header has. */
+		if (r->algo == DCN_ALGO_PORA)
+			v = DCN_ROUTE_MAX_VCS;
 		r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
 		r->rule_vcs = r->vcs;
 		r->vc_hops = 0;
@@ -259,6 +263,87 @@ dcn_router_create(const struct dcn_topo *t, enum dcn_route_algo algo,
 	return dcn_router_create_conf(t, &conf, err, errlen);
 }
 
+struct route_live {
+	uint8_t *dist;   /* [target row][vertex] */
+	uint32_t *row;   /* vertex -> row + 1, 0: none yet */
+	uint32_t rows, cap;
+};
+
+void
+route_live_bfs(const struct dcn_router *r, uint32_t v, uint8_t *dist,
+	       uint32_t *queue)
+{
+	uint32_t nv = dcn_topo_vertices(r->t), head = 0, tail = 0;
+	struct dcn_adj a[256];
+
+	memset(dist, 0xff, nv);
+	if (!rt_up(r, v) || dcn_topo_max_degree(r->t) > 256)
+		return;
+	dist[v] = 0;
+	queue[tail++] = v;
+	while (head < tail) {
+		uint32_t x = queue[head++];
+		unsigned int n, i;
+
+		if (dist[x] >= 0xfe)
+			continue;
+		n = r->fail != NULL ? dcn_topo_failset_adj(r->fail, x, a) :
+				      dcn_topo_adj(r->t, x, a);
+		for (i = 0; i < n; i++)
+			if (dist[a[i].peer] == 0xff) {
+				dist[a[i].peer] = (uint8_t)(dist[x] + 1);
+				queue[tail++] = a[i].peer;
+			}
+	}
+}
+
+/* Targets kept at once: beyond, rows are built again (a walk asks about
+ * one destination at a time). */
+#define LIVE_ROWS_MAX 4096
+
+unsigned int
+route_live_dist(const struct dcn_router *r, uint32_t v, uint32_t target)
+{
+	struct dcn_router *w = (struct dcn_router *)r;
+	uint32_t nv = dcn_topo_vertices(r->t), *queue, row;
+	struct route_live *L = w->live;
+
+	if (L == NULL) {
+		L = calloc(1, sizeof(*L));
+		if (L == NULL)
+			return 0xff;
+		L->row = calloc(nv, sizeof(*L->row));
+		L->cap = (uint32_t)(((size_t)64 << 20) / nv);   /* 64 MB at most */
+		if (L->cap > LIVE_ROWS_MAX)
+			L->cap = LIVE_ROWS_MAX;
+		if (L->cap == 0)
+			L->cap = 1;
+		L->dist = malloc((size_t)L->cap * nv);
+		if (L->row == NULL || L->dist == NULL) {
+			free(L->row);
+			free(L->dist);
+			free(L);
+			return 0xff;
+		}
+		w->live = L;
+	}
+	if (L->row[target] != 0)
+		return L->dist[(size_t)(L->row[target] - 1) * nv + v];
+	if (L->rows == L->cap) {
+		/* Full: start over. */
+		memset(L->row, 0, nv * sizeof(*L->row));
+		L->rows = 0;
+	}
+	queue = malloc(nv * sizeof(*queue));
+	if (queue == NULL)
+		return 0xff;
+	row = L->rows++;
+	route_live_bfs(r, target, L->dist + (size_t)row * nv, queue);
+	free(queue);
+	L->row[target] = row + 1;
+	return L->dist[(size_t)row * nv + v];
+}
+
 void
 dcn_router_free(struct dcn_router *r)
 {
@@ -266,6 +351,11 @@ dcn_router_free(struct dcn_router *r)
 		return;
 	if (r->ops->fini != NULL)
 		r->ops->fini(r);
+	if (r->live != NULL) {
+		free(r->live->dist);
+		free(r->live->row);
+		free(r->live);
+	}
 	free(r);
 }
 
@@ -444,6 +534,9 @@ dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
 		draw = rng != NULL ? (uint32_t)(dcn_rand(rng) >> 32) : 0;
 		i = dcn_route_pick(r->ops->pick, hops, n, draw);
 		dcn_route_advance(r, cur, &hops[i], &st);
+		/* Past its VCs: the data path drops it (too_long). */
+		if (st.vc == DCN_VC_SPENT)
+			return -1;
 		dcn_route_hop_len(r->t, &hops[i], &acc);
 		cur = hops[i].next;
 		nh++;
@@ -618,7 +711,6 @@ unsigned int
 dcn_route_lsa_hops(const struct dcn_router *r)
 {
 	switch (r->algo) {
-	case DCN_ALGO_PORA:
 	case DCN_ALGO_PORA_LITERAL:
 	case DCN_ALGO_DOR:
 		return 0;
@@ -631,7 +723,6 @@ int
 dcn_route_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
 {
 	switch (r->algo) {
-	case DCN_ALGO_PORA:
 	case DCN_ALGO_PORA_LITERAL:
 	case DCN_ALGO_DOR:
 		return node == origin;

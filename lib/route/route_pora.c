@@ -34,10 +34,23 @@
  *    the eq. (12) candidates; in the quadrant, when the DOR hop is down the
  *    next dimension with distance left is tried, in the quadrant's
  *    direction. Every hop still shortens the in-quadrant distance, so the
- *    route stays loop- and livelock-free; when no live hop is left inside
- *    the quadrant the packet is dropped (the source cannot know).
- *    DOR on the torus falls back the same way (next dimension, shorter
- *    direction), which keeps it minimal.
+ *    route stays loop- and livelock-free. pora-literal drops the packet
+ *    when no live hop is left inside the quadrant (the paper has no rule
+ *    for failures). DOR on the torus falls back the same way (next
+ *    dimension, shorter direction), which keeps it minimal.
+ *  - This project's extension, pora: PORA has no failure rule, and its
+ *    §8.4 says failures "unlikely cause disconnections, only longer
+ *    paths". So when no live hop is left inside the quadrant, the packet
+ *    turns to a detour (DCN_PORA_DETOUR, in the header's phase bits) and
+ *    from there on goes over live shortest paths to the destination: the
+ *    distance falls at every hop, so no node is visited twice, and every
+ *    destination the live fabric still connects is reached. A detour hop
+ *    takes the VC above the one the packet came on, so every wait is for
+ *    a higher VC than PORA's own hops (ordered below it) or the detour's
+ *    hops before; past the header's last VC the route is dropped
+ *    (too_long): the hop bound. A relay needs the fabric's failures to
+ *    know its live shortest paths: NovaCube's announcements cover the
+ *    fabric (dcn_route_lsa_hops). doc/fidelity.md has the figures.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -272,16 +285,50 @@ pora_core(const struct dcn_router *r, const struct nc_ctx *x,
 	return eq12(x, out, dist, n);
 }
 
+/* Does pora turn to a detour where PORA has no live hop? */
+static inline int
+pora_detours(const struct dcn_router *r)
+{
+	return r->algo == DCN_ALGO_PORA && r->fail != NULL;
+}
+
+/* The model's detour hops: live distances from the router's cache. */
+static unsigned int
+detour_model(const struct dcn_router *r, const struct nc_ctx *x, uint32_t dst,
+	     struct dcn_hop *out)
+{
+	unsigned int p, n = 0, here = route_live_dist(r, x->self, dst);
+
+	if (here == 0xff || here == 0)
+		return 0;
+	for (p = 0; p <= 2 * x->n; p++) {
+		uint32_t y = p < 2 * x->n ? x->nb[p] : x->jump;
+
+		if (y == DCN_ROUTE_NONE || route_live_dist(r, y, dst) + 1u != here)
+			continue;
+		out[n] = (struct dcn_hop){ y, DCN_ROUTE_NONE, (uint16_t)p,
+					   DCN_ROUTE_WEIGHT_ONE };
+		if (rt_hop_up(r, x->self, &out[n]))
+			n++;
+	}
+	return n;
+}
+
 static unsigned int
 pora_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		const struct dcn_route_state *st, struct dcn_hop *out)
 {
 	struct nc_ctx x;
 	uint8_t d[NC_MAX_DIM];
+	unsigned int n = 0;
 
 	ctx_load(r, cur, &x);
 	dcn_topo_nc_coords(r->t, dst, d);
-	return pora_core(r, &x, d, st, out);
+	if (st->phase != DCN_PORA_DETOUR)
+		n = pora_core(r, &x, d, st, out);
+	if (n == 0 && pora_detours(r))
+		n = detour_model(r, &x, dst, out);
+	return n;
 }
 
 unsigned int
@@ -330,12 +377,17 @@ dcn_pora_source_probs(const struct dcn_router *r, uint32_t src, uint32_t dst,
  * that needs one more is spent (DCN_VC_SPENT), unless fewer VCs were
  * asked for than the rule's (conf.vcs), which merge into the last class.
  */
+static unsigned int pora_class_vcs(const struct dcn_router *r);
+static void detour_vc_advance(const struct dcn_router *r,
+			      struct dcn_route_state *st);
+static inline int pora_detours(const struct dcn_router *r);
+
 static void
 nc_vc_advance(const struct dcn_router *r, uint32_t cur,
 	      const struct dcn_hop *h, struct dcn_route_state *st)
 {
 	const struct dcn_topo_params *p = dcn_topo_params(r->t);
-	unsigned int classes = r->vcs / 2 ? r->vcs / 2 : 1;
+	unsigned int classes = pora_class_vcs(r) / 2 ? pora_class_vcs(r) / 2 : 1;
 	unsigned int cls = st->vc / 2, bit = st->vc & 1;
 	unsigned int dim, dir;
 	uint8_t c[NC_MAX_DIM];
@@ -355,6 +407,13 @@ nc_vc_advance(const struct dcn_router *r, uint32_t cur,
 		if (dim < ld || (dim == ld && (dir != lr || dim == p->n))) {
 			if (cls + 1 < classes) {
 				cls++;
+			} else if (pora_detours(r)) {
+				/* Past PORA's classes: the hop is a detour's
+				 * first (it has a VC above them all), and the
+				 * packet goes on as one. */
+				st->phase = DCN_PORA_DETOUR;
+				detour_vc_advance(r, st);
+				return;
 			} else if (r->vcs >= r->rule_vcs) {
 				/* past the last class: a loop (DCN_VC_SPENT) */
 				st->vc = DCN_VC_SPENT;
@@ -376,12 +435,54 @@ nc_vc_advance(const struct dcn_router *r, uint32_t cur,
 	st->last_dim = (uint8_t)(2 * dim + dir);
 }
 
+/* The VCs of PORA's own classes: n + 3 pairs (pora-literal, DOR); pora
+ * with failures keeps PORA in the three pairs it needs without them, and
+ * its detours take the VCs above. */
+static unsigned int
+pora_class_vcs(const struct dcn_router *r)
+{
+	unsigned int v = pora_detours(r) ? 6 : 2 * (dcn_topo_params(r->t)->n + 3);
+
+	return v < r->vcs ? v : r->vcs;
+}
+
+/* A detour hop: the first VC above PORA's classes, then one more each
+ * hop (spent past the last). PORA's channels are ordered by (class,
+ * dimension, dateline bit, position), within which the VC can fall, so
+ * detour hops must wait only for channels above all of them. */
+static void
+detour_vc_advance(const struct dcn_router *r, struct dcn_route_state *st)
+{
+	unsigned int base = pora_class_vcs(r);
+	unsigned int v = st->vc == DCN_VC_NONE || st->vc < base ? base : st->vc + 1u;
+
+	if (st->vc == DCN_VC_SPENT)
+		return;
+	st->vc = v < r->vcs ? (uint8_t)v :
+		 r->vcs < r->rule_vcs ? (uint8_t)(r->vcs - 1) : DCN_VC_SPENT;
+}
+
 static void
 pora_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 	     struct dcn_route_state *st)
 {
 	const struct dcn_topo_params *p = dcn_topo_params(r->t);
 
+	if (pora_detours(r) && st->phase != DCN_PORA_DETOUR) {
+		/* Is this hop PORA's, or the first of a detour? */
+		struct dcn_hop tmp[2 * NC_MAX_DIM + 1];
+		struct nc_ctx x;
+		uint8_t d[NC_MAX_DIM];
+
+		ctx_load(r, cur, &x);
+		dcn_topo_nc_coords(r->t, st->dst, d);
+		if (pora_core(r, &x, d, st, tmp) == 0)
+			st->phase = DCN_PORA_DETOUR;
+	}
+	if (st->phase == DCN_PORA_DETOUR) {
+		detour_vc_advance(r, st);
+		return;
+	}
 	if (st->phase != DCN_PORA_QUADRANT) {
 		if (h->port == 2 * p->n) {
 			st->phase = DCN_PORA_JUMPED;
@@ -450,7 +551,77 @@ nc_init(struct dcn_router *r, char *err, size_t len)
 	return 0;
 }
 
-/* The compiled form: the node's coordinates and neighbours. */
+/*
+ * pora with failures: each destination's detour hops (detour_model's),
+ * as FLAT sets beside the DIGIT form: from a breadth-first search from
+ * each live neighbour over the live fabric, the neighbours nearest each
+ * destination.
+ */
+static int
+nc_compile_detours(struct dcn_rtable *tb, const struct nc_ctx *x)
+{
+	const struct dcn_router *r = tb->r;
+	uint32_t nv = dcn_topo_vertices(r->t), ns = dcn_topo_servers(r->t), d;
+	struct dcn_hop nb[2 * NC_MAX_DIM + 1];
+	uint8_t *dist = NULL;
+	uint32_t *queue = NULL;
+	unsigned int p, n = 0, i;
+	void *dd = rtable_dedup_create();
+	int id = 0;
+
+	tb->n_index = ns;
+	tb->set_of = malloc((size_t)ns * sizeof(*tb->set_of));
+	if (tb->set_of == NULL || dd == NULL) {
+		id = -ENOMEM;
+		goto out;
+	}
+	for (d = 0; d < ns; d++)
+		tb->set_of[d] = RT_NO_SET;
+	for (p = 0; p <= 2 * x->n; p++) {
+		uint32_t y = p < 2 * x->n ? x->nb[p] : x->jump;
+
+		if (y == DCN_ROUTE_NONE)
+			continue;
+		nb[n] = (struct dcn_hop){ y, DCN_ROUTE_NONE, (uint16_t)p,
+					  DCN_ROUTE_WEIGHT_ONE };
+		if (rt_hop_up(r, x->self, &nb[n]))
+			n++;
+	}
+	dist = malloc((size_t)(n ? n : 1) * nv);
+	queue = malloc((size_t)nv * sizeof(*queue));
+	if (dist == NULL || queue == NULL) {
+		id = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		route_live_bfs(r, nb[i].next, dist + (size_t)i * nv, queue);
+	for (d = 0; d < ns && id >= 0; d++) {
+		struct dcn_hop h[2 * NC_MAX_DIM + 1];
+		unsigned int best = 0xff, cnt = 0;
+
+		if (d == x->self)
+			continue;
+		for (i = 0; i < n; i++)
+			if (dist[(size_t)i * nv + d] < best)
+				best = dist[(size_t)i * nv + d];
+		if (best == 0xff)
+			continue;
+		for (i = 0; i < n; i++)
+			if (dist[(size_t)i * nv + d] == best)
+				h[cnt++] = nb[i];
+		id = rtable_add_set(tb, dd, h, cnt);
+		if (id >= 0)
+			tb->set_of[d] = (uint16_t)id;
+	}
+out:
+	rtable_dedup_free(dd);
+	free(dist);
+	free(queue);
+	return id < 0 ? id : 0;
+}
+
+/* The compiled form: the node's coordinates and neighbours (and pora's
+ * detours under failures). */
 static int
 nc_compile(struct dcn_rtable *tb)
 {
@@ -462,7 +633,7 @@ nc_compile(struct dcn_rtable *tb)
 	tb->priv = x;
 	tb->priv_bytes = sizeof(*x);
 	tb->form = DCN_RTABLE_DIGIT;
-	return 0;
+	return pora_detours(tb->r) ? nc_compile_detours(tb, x) : 0;
 }
 
 /* Coordinates straight from the §7.2 address fields. */
@@ -481,10 +652,16 @@ pora_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
 {
 	const struct nc_ctx *x = tb->priv;
 	uint8_t d[NC_MAX_DIM];
+	unsigned int n = 0, set;
 
-	(void)dst;
 	addr_coords(x, addr, d);
-	return pora_core(tb->r, x, d, st, out);
+	if (st->phase != DCN_PORA_DETOUR)
+		n = pora_core(tb->r, x, d, st, out);
+	if (n != 0 || tb->set_of == NULL || (set = tb->set_of[dst]) == RT_NO_SET)
+		return n;
+	n = tb->set_cnt[set];
+	memcpy(out, tb->pool + tb->set_off[set], n * sizeof(*out));
+	return n;
 }
 
 static unsigned int

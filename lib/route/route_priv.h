@@ -91,6 +91,9 @@ struct dcn_router {
 	uint8_t vc_hops;    /* VC rule by hop count (else the algorithm's) */
 	const struct dcn_failset *fail; /* NULL when nothing has failed */
 	struct dcn_route_conf conf;
+	/* With failures: live hops from each vertex to targets asked for,
+	 * a row per target filled on first use (route_live_dist). */
+	struct route_live *live;
 	union {
 		struct route_lascada ls;
 		uint32_t nc_inv[NC_INV_MAX];
@@ -99,6 +102,16 @@ struct dcn_router {
 };
 
 #include "dcn_topo.h"
+
+/* Live hops from v to target over the cables up (the router's failures),
+ * through every vertex; 0xff: not reached. A cache the router fills as it
+ * is asked (one thread at a time: the control thread, or a tool). */
+unsigned int route_live_dist(const struct dcn_router *r, uint32_t v,
+			     uint32_t target);
+/* Breadth-first from v over live cables: dist[u] in hops (0xff beyond
+ * 254 or not reached); queue has room for every vertex. */
+void route_live_bfs(const struct dcn_router *r, uint32_t v, uint8_t *dist,
+		    uint32_t *queue);
 
 static inline int
 rt_up(const struct dcn_router *r, uint32_t v)

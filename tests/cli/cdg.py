@@ -75,7 +75,7 @@ for spec, extra in LARGE:
     acyclic(spec, extra + ["--fail-links", "0.05", "--seed", "7"])
 # Diamond's and NovaCube's detours go over live paths: none too long for
 # the VCs, however many links have failed here.
-for spec in ("diamond:k=4", "diamond:k=8"):
+for spec in ("diamond:k=4", "diamond:k=8", "novacube:k=4,n=2", "novacube:k=8,n=2"):
     for pct in (5, 15, 30):
         for seed in (1, 2, 3):
             acyclic(spec, ["--fail-links", "%.2f" % (pct / 100.0), "--seed",

@@ -18,7 +18,7 @@ run() {
 		--rate 20000 --json > "$out" 2> "$err"
 }
 
-run 3072
+run 5120
 rc=$?
 if [ $rc -ne 0 ]; then
 	echo "FAIL: $SPEC exits $rc:"; tail -5 "$err"; fail=1

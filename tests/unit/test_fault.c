@@ -625,12 +625,19 @@ explore_pora(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	for (i = 0; i < n && ok == 0; i++) {
 		struct dcn_route_state next = st;
 
-		if (seen[h[i].next])
-			fail_msg("PORA branch revisits #%u", h[i].next);
+		uint8_t was, mark;
+
 		dcn_route_advance(r, cur, &h[i], &next);
-		seen[h[i].next] = 1;
+		/* A detour (pora's extension) goes over live shortest paths
+		 * from where PORA got stuck: it may cross a node PORA passed
+		 * (bit 0), never one of its own twice (bit 1). */
+		was = seen[h[i].next];
+		mark = next.phase == DCN_PORA_DETOUR ? 2 : 1;
+		if (mark == 1 ? was != 0 : (was & 2) != 0)
+			fail_msg("PORA branch revisits #%u", h[i].next);
+		seen[h[i].next] = (uint8_t)(was | mark);
 		ok += explore_pora(r, h[i].next, dst, next, seen, depth + 1);
-		seen[h[i].next] = 0;
+		seen[h[i].next] = was;
 	}
 	return ok;
 }
@@ -639,7 +646,8 @@ explore_pora(const struct dcn_router *r, uint32_t cur, uint32_t dst,
  * Walk s -> d by hand (as dcn_route_walk does), and check that it
  * revisits a vertex only as its paper's rules allow:
  *  - FAR, RRect, PORA and DOR never (every hop brings the packet nearer,
- *    or follows one precomputed path);
+ *    or follows one precomputed path), but pora's detour (live shortest
+ *    paths from where PORA got stuck) may cross a node PORA passed;
  *  - LaScaDa (Alg. 4) where a detour began between the two visits (a new
  *    proxy, a new source): its detour may cross a server passed before;
  *  - Totoro (TFR) only after its one way out and back (the jumped bit),
@@ -654,7 +662,7 @@ walk_checked(const struct dcn_router *r, uint32_t s, uint32_t d, uint64_t *rng,
 	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
 	struct dcn_route_state st;
 	uint32_t cur = s, proxy;
-	int n = 0, ret = -1, j;
+	int n = 0, ret = -1, j, pora_detour = 0;
 	uint8_t jumped = 0;
 
 	dcn_route_state_init(r, s, d, &st);
@@ -678,7 +686,10 @@ walk_checked(const struct dcn_router *r, uint32_t s, uint32_t d, uint64_t *rng,
 		dcn_route_advance(r, cur, &h[i], &st);
 		next = h[i].next;
 		new_detour = (algo == DCN_ALGO_ROW && st.proxy != proxy &&
-			      st.proxy != DCN_ROUTE_NONE);
+			      st.proxy != DCN_ROUTE_NONE) ||
+			     (algo == DCN_ALGO_PORA && st.phase == DCN_PORA_DETOUR &&
+			      !pora_detour);
+		pora_detour |= algo == DCN_ALGO_PORA && st.phase == DCN_PORA_DETOUR;
 		if (new_detour)
 			for (j = 0; j <= n; j++)
 				seen[path[j]] = 0;  /* a new source: counts anew */

@@ -347,6 +347,38 @@ test_totoro_failures(void **state)
 	assert_near(share(lit.bfs.unreachable, lit.bfs.pairs), 0.11, 0.04);
 }
 
+/*
+ * NovaCube Fig. 12 under link failures: pora (this project's extension,
+ * lib/route/README.md) delivers what the graph still connects, within 1%,
+ * at 4, 12 and 20% of novacube:k=8,n=3's links, and its routes grow
+ * longer as failures rise, as the figure's do; pora-literal, which drops
+ * a packet with no live hop in its quadrant, lost 10-44% of the pairs.
+ */
+static void
+test_novacube_failures(void **state)
+{
+	static const double ratios[] = { 0.04, 0.12, 0.20 };
+	struct dcn_metrics m, lit;
+	double last = 0;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		double connected, delivered;
+
+		stats_failed("novacube:k=8,n=3", DCN_ALGO_PORA, DCN_FAIL_LINKS,
+			     ratios[i], 32, 1, 0, &m);
+		connected = 1 - share(m.bfs.unreachable, m.bfs.pairs);
+		delivered = 1 - share(m.routed.unreachable, m.routed.pairs);
+		assert_true(delivered >= connected - 0.01);
+		assert_true(m.routed.mean[DCN_UNIT_LINKS] > last);
+		last = m.routed.mean[DCN_UNIT_LINKS];
+	}
+	stats_failed("novacube:k=8,n=3", DCN_ALGO_PORA_LITERAL, DCN_FAIL_LINKS,
+		     0.12, 32, 1, 0, &lit);
+	assert_true(share(lit.routed.unreachable, lit.routed.pairs) > 0.10);
+}
+
 /* §VI: with MaxLifeTime counted in hops, this construction's 7-hop routes
  * already exceed 6 with nothing failed: the connection failure rate
  * starts at the share of 7-hop routes, and 10.41% at 24% failures cannot
@@ -383,6 +415,7 @@ main(void)
 		cmocka_unit_test(test_totoro_table3),
 		cmocka_unit_test(test_rrect_failures),
 		cmocka_unit_test(test_totoro_failures),
+		cmocka_unit_test(test_novacube_failures),
 		cmocka_unit_test(test_lascada_failures),
 	};
 
