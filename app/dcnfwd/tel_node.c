@@ -3,7 +3,9 @@
  * Telemetry commands about one node: ports, neighbours, routes, its table,
  * flow control, links. Run under telemetry.c's lock (tel_util.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -245,90 +247,175 @@ dcnfwd_tel_table(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	return 0;
 }
 
-static int
-fc_entry(const struct dcn_fc_node *fn, unsigned int c, struct rte_tel_data *e)
+/* A channel's counters, read once: the reply and its size bound come
+ * from the same values. */
+struct fc_field {
+	const char *key;
+	uint64_t val;
+};
+
+#define FC_MAX_FIELDS 24
+
+static unsigned int
+fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
 {
 	const struct dcn_fc_chan *ch = &fn->chan[c];
-	unsigned int link = c / fn->n_vcs, port = fn->link_port[link];
-	const char *nbr = dcn_fc_link_neighbour(fn, (uint16_t)link);
+	unsigned int port = fn->link_port[c / fn->n_vcs], n = 0;
 	uint32_t held = 0, k;
 
 	for (k = 0; k < fn->n_lanes; k++)
 		held += __atomic_load_n(&dcn_fc_lane(fn, c, k)->held_n, __ATOMIC_RELAXED);
-	rte_tel_data_start_dict(e);
-	TEL_TRY(rte_tel_data_add_dict_string(e, "port", fn->port_name[port]));
-	/* behind a switch: the neighbour whose link this is */
-	if (nbr != NULL)
-		TEL_TRY(rte_tel_data_add_dict_string(e, "neighbour", nbr));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "vc", c % fn->n_vcs));
-	TEL_TRY(rte_tel_data_add_dict_string(e, "kind",
-		fn->kind[port] == DCN_FC_PORT_CREDIT ? "credit" :
-		fn->kind[port] == DCN_FC_PORT_SWITCH ? "switch" :
-		fn->kind[port] == DCN_FC_PORT_HOST ? "host" : "no_credit"));
+	f[n++] = (struct fc_field){ "vc", c % fn->n_vcs };
 	/* the input side: every lane's (an RX queue's) */
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_depth", dcn_fc_chan_in_depth(fn, c)));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_held", held));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_cap", ch->in_cap));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_depth", rte_ring_count(ch->out_q)));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "out_cap", ch->out_cap));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "freed", dcn_fc_chan_freed(fn, c)));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "sent", ch->sent));
+	f[n++] = (struct fc_field){ "in_depth", dcn_fc_chan_in_depth(fn, c) };
+	f[n++] = (struct fc_field){ "in_held", held };
+	f[n++] = (struct fc_field){ "in_cap", ch->in_cap };
+	f[n++] = (struct fc_field){ "out_depth", rte_ring_count(ch->out_q) };
+	f[n++] = (struct fc_field){ "out_cap", ch->out_cap };
+	f[n++] = (struct fc_field){ "freed", dcn_fc_chan_freed(fn, c) };
+	f[n++] = (struct fc_field){ "sent", ch->sent };
 	if (!dcn_fc_kind_credited(fn->kind[port]))
-		return 0;
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "credits", dcn_fc_credits(ch)));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_grant", ch->peer_grant));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "grant", ch->grant));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "stalls", ch->stalls));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "peer_restarts", ch->epoch_changes));
+		return n;
+	f[n++] = (struct fc_field){ "credits", dcn_fc_credits(ch) };
+	f[n++] = (struct fc_field){ "peer_grant", ch->peer_grant };
+	f[n++] = (struct fc_field){ "grant", ch->grant };
+	f[n++] = (struct fc_field){ "stalls", ch->stalls };
+	f[n++] = (struct fc_field){ "peer_restarts", ch->epoch_changes };
 	/* Frames lost on the way (a switch or a kernel queue dropped them),
 	 * their credits back: sent here and taken back by this sender, or
 	 * sent by the peer and freed here for it. */
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost", ch->lost));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost_in", ch->lost_in));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "late", ch->late));
-	if (c % fn->n_vcs == 0) {
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_rx", ch->credit_rx));
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_tx", ch->credit_tx));
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_lost", ch->credit_lost));
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_clamped",
-						  ch->credit_clamped));
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_unsigned",
-						  ch->credit_unsigned));
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_bad_tag",
-						  ch->credit_bad_tag));
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "credit_replayed",
-						  ch->credit_replayed));
-	}
+	f[n++] = (struct fc_field){ "lost", ch->lost };
+	f[n++] = (struct fc_field){ "lost_in", ch->lost_in };
+	f[n++] = (struct fc_field){ "late", ch->late };
+	if (c % fn->n_vcs != 0)
+		return n;
+	/* credit frames are per link: its VC 0 channel holds them */
+	f[n++] = (struct fc_field){ "credit_rx", ch->credit_rx };
+	f[n++] = (struct fc_field){ "credit_tx", ch->credit_tx };
+	f[n++] = (struct fc_field){ "credit_lost", ch->credit_lost };
+	f[n++] = (struct fc_field){ "credit_clamped", ch->credit_clamped };
+	f[n++] = (struct fc_field){ "credit_unsigned", ch->credit_unsigned };
+	f[n++] = (struct fc_field){ "credit_bad_tag", ch->credit_bad_tag };
+	f[n++] = (struct fc_field){ "credit_replayed", ch->credit_replayed };
+	return n;
+}
+
+static const char *
+fc_kind_name(uint8_t kind)
+{
+	return kind == DCN_FC_PORT_CREDIT ? "credit" :
+	       kind == DCN_FC_PORT_SWITCH ? "switch" :
+	       kind == DCN_FC_PORT_HOST ? "host" : "no_credit";
+}
+
+/* "key":"value", */
+static size_t
+json_pair_len(const char *key, const char *val)
+{
+	return strlen(key) + strlen(val) + 6;
+}
+
+/* At most the bytes channel c's entry, keyed name, takes in the JSON
+ * reply: names are plain (nothing to escape), each number as written. */
+static size_t
+fc_entry_bound(const char *name, const char *port, const char *nbr,
+	       const char *kind, const struct fc_field *f, unsigned int n)
+{
+	char digits[24];
+	size_t b = strlen(name) + 6 + json_pair_len("port", port) +
+		   json_pair_len("kind", kind) +
+		   (nbr != NULL ? json_pair_len("neighbour", nbr) : 0);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		b += strlen(f[i].key) + 4 +
+		     (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, f[i].val);
+	return b;
+}
+
+static int
+fc_entry(const char *port, const char *nbr, const char *kind,
+	 const struct fc_field *f, unsigned int n, struct rte_tel_data *e)
+{
+	unsigned int i;
+
+	rte_tel_data_start_dict(e);
+	TEL_TRY(rte_tel_data_add_dict_string(e, "port", port));
+	/* behind a switch: the neighbour whose link this is */
+	if (nbr != NULL)
+		TEL_TRY(rte_tel_data_add_dict_string(e, "neighbour", nbr));
+	TEL_TRY(rte_tel_data_add_dict_string(e, "kind", kind));
+	for (i = 0; i < n; i++)
+		TEL_TRY(rte_tel_data_add_dict_u64(e, f[i].key, f[i].val));
 	return 0;
 }
+
+/*
+ * DPDK's telemetry writes a reply into one buffer (16 KiB in 22.11) and
+ * leaves out, silently, whatever does not fit: a NovaCube relay of six
+ * ports and 16 VCs has 96 channels, some 25 KiB. So a node's channels
+ * come in pages that fit, each but the last ending with "next": the
+ * parameters that ask for the rest ("/dcn/fc,NODE FIRST"). Our clients
+ * (dcn-telemetry, dcn-exporter, dcn-fabric) follow it.
+ */
+#define FC_REPLY_BUDGET (16384 - 512)
 
 int
 dcnfwd_tel_fc(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
 {
-	int ni = dcnfwd_tel_node_param(d, params);
+	const char *sp = params != NULL ? strchr(params, ' ') : NULL;
+	int ni = dcnfwd_tel_find_node(d, params, sp != NULL ? (size_t)(sp - params) :
+				      params != NULL ? strlen(params) : 0);
 	const struct dcn_fc_node *fn;
-	unsigned int c;
+	unsigned long first = 0;
+	unsigned int c, entries = 0;
+	size_t used = 32;
 
 	if (ni < 0)
 		return dcnfwd_tel_no_node(t, params);
 	fn = d->node[ni].fc;
 	if (fn == NULL)
 		return dcnfwd_tel_error(t, "flow control is off");
-	rte_tel_data_start_dict(t);
-	for (c = 0; c < fn->n_chans; c++) {
-		struct rte_tel_data *e = rte_tel_data_alloc();
-		char key[RTE_TEL_MAX_STRING_LEN], name[48];
+	if (sp != NULL) {
+		char *end;
 
+		first = strtoul(sp + 1, &end, 10);
+		if (end == sp + 1 || *end != '\0' || first >= fn->n_chans)
+			return dcnfwd_tel_error(t, "'%.64s' is no channel of %u: give "
+						"NODE [FIRST]", sp + 1, fn->n_chans);
+	}
+	rte_tel_data_start_dict(t);
+	for (c = (unsigned int)first; c < fn->n_chans; c++) {
+		struct fc_field f[FC_MAX_FIELDS];
+		unsigned int link = c / fn->n_vcs, n = fc_fields(fn, c, f);
+		const char *port = fn->port_name[fn->link_port[link]];
+		const char *nbr = dcn_fc_link_neighbour(fn, (uint16_t)link);
+		const char *kind = fc_kind_name(fn->kind[fn->link_port[link]]);
+		char key[RTE_TEL_MAX_STRING_LEN], name[48];
+		struct rte_tel_data *e;
+		size_t b;
+
+		snprintf(name, sizeof(name), "%s_vc%u",
+			 dcnfwd_tel_key(fn->link_name[link], key, sizeof(key)),
+			 c % fn->n_vcs);
+		b = fc_entry_bound(name, port, nbr, kind, f, n);
+		if (entries > 0 && (used + b > FC_REPLY_BUDGET ||
+				    entries + 2 > RTE_TEL_MAX_DICT_ENTRIES)) {
+			char next[96];
+
+			snprintf(next, sizeof(next), "%s %u", d->node[ni].name, c);
+			return rte_tel_data_add_dict_string(t, "next", next);
+		}
+		e = rte_tel_data_alloc();
 		if (e == NULL)
 			return -1;
-		if (fc_entry(fn, c, e) != 0) {
+		if (fc_entry(port, nbr, kind, f, n, e) != 0) {
 			rte_tel_data_free(e);
 			return -1;
 		}
-		snprintf(name, sizeof(name), "%s_vc%u",
-			 dcnfwd_tel_key(fn->link_name[c / fn->n_vcs], key, sizeof(key)),
-			 c % fn->n_vcs);
 		TEL_TRY(dcnfwd_tel_add_container(t, name, e));
+		used += b;
+		entries++;
 	}
 	return 0;
 }
