@@ -113,6 +113,27 @@ int dcn_metrics_bfs_live(const struct dcn_topo *t,
 			 const struct dcn_failset *f, uint32_t src,
 			 uint16_t *dist);
 
+/** How the servers that survive a failure set hang together. */
+struct dcn_metrics_parts {
+	/** RRect's "lost servers" (§6, Fig. 9): the share of them cut off
+	 * from the rest, i.e. outside the connected part of the surviving
+	 * graph that holds the most servers. A share of servers, not of
+	 * pairs: one isolated server makes 2/N of the ordered pairs
+	 * unreachable but 1/N of the servers lost. */
+	double lost_servers;
+	/** The share of their ordered pairs in different parts: what
+	 * shortest paths (Totoro's SP, which "always finds a path if it
+	 * exists") fail, over every pair, no sampling. */
+	double disconnected_pairs;
+};
+
+/**
+ * The connected parts of the graph that survives f (f may be NULL).
+ * @return 0, or -ENOMEM.
+ */
+int dcn_metrics_parts(const struct dcn_topo *t, const struct dcn_failset *f,
+		      struct dcn_metrics_parts *out);
+
 /** Convert a shortest-path length in links into the three units. */
 void dcn_metrics_from_links(enum dcn_topo_kind kind, uint32_t links,
 			    struct dcn_path_len *len);

@@ -98,6 +98,50 @@ dcn_metrics_bfs_live(const struct dcn_topo *t, const struct dcn_failset *f,
 	return 0;
 }
 
+int
+dcn_metrics_parts(const struct dcn_topo *t, const struct dcn_failset *f,
+		  struct dcn_metrics_parts *out)
+{
+	uint32_t nv = dcn_topo_vertices(t), v, best = 0;
+	uint16_t *dist = malloc((size_t)nv * sizeof(*dist));
+	uint8_t *seen = calloc(nv, 1);
+	double live = 0, same = 0;
+	int ret = 0;
+
+	if (dist == NULL || seen == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* One search per connected part, started at a server none reached. */
+	for (v = 0; v < nv; v++) {
+		uint32_t w, servers = 0;
+
+		if (dcn_topo_role(t, v) != DCN_ROLE_SERVER ||
+		    (f != NULL && dcn_topo_failset_vertex_down(f, v)))
+			continue;
+		live++;
+		if (seen[v])
+			continue;
+		ret = dcn_metrics_bfs_live(t, f, v, dist);
+		if (ret < 0)
+			goto out;
+		for (w = 0; w < nv; w++)
+			if (dist[w] != UNREACHED) {
+				seen[w] = 1;
+				servers += dcn_topo_role(t, w) == DCN_ROLE_SERVER;
+			}
+		if (servers > best)
+			best = servers;
+		same += (double)servers * (servers - 1);
+	}
+	out->lost_servers = live ? (live - best) / live : 0;
+	out->disconnected_pairs = live > 1 ? 1 - same / (live * (live - 1)) : 0;
+out:
+	free(dist);
+	free(seen);
+	return ret;
+}
+
 /* Running sums for one dcn_path_stats; per source too, as sampled
  * sources are the sampling unit (their pairs are not independent). */
 struct acc {
@@ -650,6 +694,10 @@ dcn_metrics_compute(const struct dcn_router *r,
 			/* Drawn routes walked are a sample. */
 			m->exact &= !weighted;
 		}
+		/* Every pair measured, each route exactly: no sampling
+		 * error, whatever the spread of the routes' lengths. */
+		if (m->exact)
+			m->routed.se = m->routed_intra.se = m->routed_inter.se = 0;
 	}
 	free(dist);
 	free(src);

@@ -227,6 +227,10 @@ unsigned int dcn_route_vcs(const struct dcn_router *r);
 /** The VCs of the routing's own rule, before a configured limit: a route
  * that needs more is spent (DCN_VC_SPENT). */
 unsigned int dcn_route_rule_vcs(const struct dcn_router *r);
+/** The VCs the rule would take if the header carried more than
+ * DCN_ROUTE_MAX_VCS (NovaCube n=6's dateline: 18); above
+ * dcn_route_rule_vcs() the rule is capped, and cdg shows what that gives. */
+unsigned int dcn_route_rule_wants(const struct dcn_router *r);
 /** Is the VC rule the hop count (1), or the algorithm's dateline (0)? */
 int dcn_route_vc_by_hops(const struct dcn_router *r);
 

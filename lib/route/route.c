@@ -113,6 +113,7 @@ route_vc_rule(struct dcn_router *r)
 		 * a hop above where they begin: every VC the header has. */
 		if (r->algo == DCN_ALGO_PORA)
 			v = DCN_ROUTE_MAX_VCS;
+		r->rule_wants = (uint16_t)v;
 		r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
 		r->rule_vcs = r->vcs;
 		r->vc_hops = 0;
@@ -135,6 +136,7 @@ route_vc_rule(struct dcn_router *r)
 		v = 12;
 		break;
 	}
+	r->rule_wants = (uint16_t)v;
 	r->vcs = (uint8_t)(v < DCN_ROUTE_MAX_VCS ? v : DCN_ROUTE_MAX_VCS);
 	r->rule_vcs = r->vcs;
 	r->vc_hops = 1;
@@ -145,6 +147,12 @@ unsigned int
 dcn_route_vcs(const struct dcn_router *r)
 {
 	return r->vcs;
+}
+
+unsigned int
+dcn_route_rule_wants(const struct dcn_router *r)
+{
+	return r->rule_wants;
 }
 
 unsigned int

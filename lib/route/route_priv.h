@@ -88,6 +88,7 @@ struct dcn_router {
 	uint8_t vcs;        /* virtual channels of the VC rule, at most
 			     * conf.vcs */
 	uint8_t rule_vcs;   /* the rule's own; a route past them is spent */
+	uint16_t rule_wants; /* the rule's count before the header's 16 */
 	uint8_t vc_hops;    /* VC rule by hop count (else the algorithm's) */
 	const struct dcn_failset *fail; /* NULL when nothing has failed */
 	struct dcn_route_conf conf;

@@ -28,6 +28,18 @@ expect_fail() {
 	}
 }
 
+# says PATTERN ARGS...: exits 0, and says PATTERN on stderr.
+says() {
+	local pat=$1 err rc
+	shift
+	err=$("$BIN" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q -- "$pat" <<<"$err" || {
+		echo "     got exit $rc: $err"
+		return 1
+	}
+}
+
 has_fields() { # json, fields...
 	local json=$1 f
 	shift
@@ -89,6 +101,18 @@ check "paths: Alg. 2 example" grep -q "000 -> 100 -> 120 -> 125 -> 025" <<<"$out
 out=$("$BIN" table diamond:k=4 E11)
 check "FAR BRT in the paper's format" grep -q "10.0.3.0/255.0.255.0.*10.1.3.1" <<<"$out"
 check "FAR BRT size" grep -q "(9 entries)" <<<"$out"
+# Under failures the BRT in force: entries over a dead cable removed.
+out=$("$BIN" --fail-links 'E1.2~E1.3;E1.2~E1.4' table diamond:k=4 E1.2)
+check "FAR BRT under failures: 8 entries removed, the core's kept" \
+	test "$(grep -c 'removed: cable down' <<<"$out")" -eq 8 -a \
+	"$(grep -c '10.0.0.0/255.0.0.0	10.0.2.1	1$' <<<"$out")" -eq 1
+json=$("$BIN" --json --fail-links 10% stats rrect:n=4,m=2,k=1)
+check "exact stats have no standard error" \
+	test "$(grep -cE '"exact": true,|"routed_apl_se": 0,' <<<"$json")" -eq 2
+check "--vcs above the rule is said" says "the VC rule of rrect takes 3" \
+	--vcs 20 cdg rrect:n=4,m=2,k=1
+check "a VC rule past the header is said" says "asks 18 VCs" \
+	--algo dor --sample 2 cdg novacube:k=4,n=6
 
 json=$("$BIN" --json --limit 3 table totoro:N=4,n=4,K=1 '[0,1]')
 check "table --json" has_fields "$json" form bytes sets entries

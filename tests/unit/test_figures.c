@@ -324,6 +324,61 @@ test_rrect_failures(void **state)
 	assert_near(share(m.bfs.unreachable, m.bfs.pairs), 0.0024, 0.0008);
 }
 
+/* The connected parts that survive failures, against cases worked by
+ * hand, then the papers' numbers: RRect Fig. 9 counts servers (a server
+ * is lost when its five cables are down, 0.3^5 = 0.24%), Totoro's SP
+ * "always finds a path if it exists" (0.05 of the pairs at 8%). */
+static double
+parts_of(const char *spec, enum dcn_fail_kind kind, double ratio,
+	 struct dcn_metrics_parts *p)
+{
+	struct dcn_topo *t = topo_or_fail(spec);
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	double n = dcn_topo_servers(t);
+
+	if (ratio > 0)
+		assert_true(dcn_topo_failset_random(f, kind, ratio, 1) >= 0);
+	assert_int_equal(dcn_metrics_parts(t, f, p), 0);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+	return n;
+}
+
+static void
+test_connected_parts(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("rrect:n=4,m=2,k=1");
+	struct dcn_failset *f = dcn_topo_failset_create(t);
+	struct dcn_adj adj[DCN_TOPO_MAX_SERVER_PORTS];
+	struct dcn_metrics_parts p;
+	double n = dcn_topo_servers(t);
+	unsigned int i, na = dcn_topo_adj(t, 0, adj);
+
+	(void)state;
+	assert_int_equal(dcn_metrics_parts(t, NULL, &p), 0);
+	assert_true(p.lost_servers == 0 && p.disconnected_pairs == 0);
+	/* server 0 failed: gone, not lost */
+	assert_int_equal(dcn_topo_failset_add_vertex(f, 0), 0);
+	assert_int_equal(dcn_metrics_parts(t, f, &p), 0);
+	assert_true(p.lost_servers == 0 && p.disconnected_pairs == 0);
+	dcn_topo_failset_free(f);
+	/* server 0 alive, every cable of it down: 1 of n lost, and the
+	 * 2 (n - 1) ordered pairs with it of n (n - 1) disconnected */
+	f = dcn_topo_failset_create(t);
+	for (i = 0; i < na; i++)
+		assert_int_equal(dcn_topo_failset_add_link(f, 0, adj[i].port), 0);
+	assert_int_equal(dcn_metrics_parts(t, f, &p), 0);
+	assert_near(p.lost_servers, 1 / n, 1e-12);
+	assert_near(p.disconnected_pairs, 2 / n, 1e-12);
+	dcn_topo_failset_free(f);
+	dcn_topo_free(t);
+
+	parts_of("rrect:n=8,m=2,k=4", DCN_FAIL_LINKS, 0.3, &p);
+	assert_near(p.lost_servers, 0.0025, 0.0007);
+	parts_of("totoro:N=16,n=16,K=2", DCN_FAIL_LINKS, 0.08, &p);
+	assert_near(p.disconnected_pairs, 0.05, 0.015);
+}
+
 /* §4.1, Totoro_2 N=n=16: TFR as printed fails 0.21 and 0.43 of the paths
  * at 8% and 16% link failures; the corrected TFR far fewer; SP least. */
 static void
@@ -414,6 +469,7 @@ main(void)
 		cmocka_unit_test(test_lascada_table6),
 		cmocka_unit_test(test_totoro_table3),
 		cmocka_unit_test(test_rrect_failures),
+		cmocka_unit_test(test_connected_parts),
 		cmocka_unit_test(test_totoro_failures),
 		cmocka_unit_test(test_novacube_failures),
 		cmocka_unit_test(test_lascada_failures),

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,6 +459,19 @@ cmd_cdg(const char *spec, const struct opts *o)
 	r = load_router(t, o, f);
 	if (r == NULL)
 		goto out;
+	/* Say so when the VCs are not what was asked, or not what the rule
+	 * asks: the check then runs on fewer. */
+	if (o->conf.vcs > dcn_route_rule_vcs(r))
+		fprintf(stderr, "dcn-topo: --vcs %u: the VC rule of %s takes %u; "
+			"checking with %u\n", o->conf.vcs,
+			dcn_route_algo_name(dcn_router_algo(r)),
+			dcn_route_rule_vcs(r), dcn_route_vcs(r));
+	if (dcn_route_rule_wants(r) > dcn_route_rule_vcs(r))
+		fprintf(stderr, "dcn-topo: the VC rule of %s asks %u VCs, the "
+			"fabric header carries %u: capped, a route that needs "
+			"more is dropped (too_long, counted below)\n",
+			dcn_route_algo_name(dcn_router_algo(r)),
+			dcn_route_rule_wants(r), dcn_route_rule_vcs(r));
 	if (dcn_route_cdg(r, o->sample, o->seed, &res) < 0) {
 		fprintf(stderr, "dcn-topo: out of memory\n");
 		goto out;
@@ -508,6 +522,24 @@ out:
 	return ret;
 }
 
+enum sweep_col {
+	SWEEP_R_UNREACH, SWEEP_S_UNREACH, SWEEP_R_APL, SWEEP_S_APL,
+	SWEEP_R_MAX, SWEEP_S_MAX, SWEEP_LOST, SWEEP_DISCONNECTED, SWEEP_COLS
+};
+
+/* Standard error of the mean of n draws from their sum and sum of
+ * squares; 0 for one draw (use --repeat for a spread). */
+static double
+sweep_se(double sum, double sq, unsigned int n)
+{
+	double mean = sum / n, var;
+
+	if (n < 2)
+		return 0;
+	var = (sq - n * mean * mean) / (n - 1);
+	return var > 0 ? sqrt(var / n) : 0;
+}
+
 static int
 cmd_sweep(const char *spec, const struct opts *o)
 {
@@ -536,18 +568,23 @@ cmd_sweep(const char *spec, const struct opts *o)
 	for (i = 0; spec_field[i]; i++)
 		if (spec_field[i] == ',')
 			spec_field[i] = ' ';
-	printf("spec,algo,kind,max_life,ratio,repeat,pairs,routed_unreachable,shortest_unreachable,routed_apl,shortest_apl,routed_max,shortest_max,unit\n");
+	printf("spec,algo,kind,max_life,ratio,repeat,pairs,routed_unreachable,shortest_unreachable,routed_apl,shortest_apl,routed_max,shortest_max,unit,"
+	       "routed_unreachable_se,shortest_unreachable_se,routed_apl_se,shortest_apl_se,lost_servers,lost_servers_se,disconnected_pairs,disconnected_pairs_se\n");
 	for (x = a; x <= b + 1e-9; x += step) {
-		double sum[6] = { 0 };
+		/* per metric over the draws: sum, and sum of squares for the
+		 * standard error of the mean (the draws are independent) */
+		double sum[SWEEP_COLS] = { 0 }, sq[SWEEP_COLS] = { 0 };
 		uint64_t pairs = 0;
-		unsigned int rep, nrep = o->repeat ? o->repeat : 1;
+		unsigned int rep, nrep = o->repeat ? o->repeat : 1, c;
 		const char *algo = "?", *unit = "?";
 
 		for (rep = 0; rep < nrep; rep++) {
 			struct dcn_failset *f = NULL;
 			struct dcn_router *r;
 			struct dcn_metrics m;
+			struct dcn_metrics_parts parts;
 			uint64_t seed = o->seed + 7919 * rep;
+			double v[SWEEP_COLS];
 
 			ret = build_failset(t, o, idx, x, seed, &f);
 			if (ret != 0)
@@ -559,7 +596,8 @@ cmd_sweep(const char *spec, const struct opts *o)
 				goto out;
 			}
 			mo.seed = seed;
-			if (dcn_metrics_compute(r, &mo, &m) < 0) {
+			if (dcn_metrics_parts(t, f, &parts) < 0 ||
+			    dcn_metrics_compute(r, &mo, &m) < 0) {
 				dcn_router_free(r);
 				dcn_topo_failset_free(f);
 				goto out;
@@ -567,20 +605,38 @@ cmd_sweep(const char *spec, const struct opts *o)
 			algo = dcn_route_algo_name(dcn_router_algo(r));
 			unit = dcn_metrics_unit_name(m.unit);
 			pairs += m.bfs.pairs;
-			sum[0] += m.routed.pairs ? (double)m.routed.unreachable / m.routed.pairs : 0;
-			sum[1] += m.bfs.pairs ? (double)m.bfs.unreachable / m.bfs.pairs : 0;
-			sum[2] += m.routed.mean[m.unit];
-			sum[3] += m.bfs.mean[m.unit];
-			sum[4] += m.routed.max[m.unit];
-			sum[5] += m.bfs.max[m.unit];
+			v[SWEEP_R_UNREACH] = m.routed.pairs ?
+				(double)m.routed.unreachable / m.routed.pairs : 0;
+			v[SWEEP_S_UNREACH] = m.bfs.pairs ?
+				(double)m.bfs.unreachable / m.bfs.pairs : 0;
+			v[SWEEP_R_APL] = m.routed.mean[m.unit];
+			v[SWEEP_S_APL] = m.bfs.mean[m.unit];
+			v[SWEEP_R_MAX] = m.routed.max[m.unit];
+			v[SWEEP_S_MAX] = m.bfs.max[m.unit];
+			v[SWEEP_LOST] = parts.lost_servers;
+			v[SWEEP_DISCONNECTED] = parts.disconnected_pairs;
+			for (c = 0; c < SWEEP_COLS; c++) {
+				sum[c] += v[c];
+				sq[c] += v[c] * v[c];
+			}
 			dcn_router_free(r);
 			dcn_topo_failset_free(f);
 		}
-		printf("%s,%s,%s,%u,%.4f,%u,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%s\n",
+		printf("%s,%s,%s,%u,%.4f,%u,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%s,"
+		       "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
 		       spec_field, algo, fail_names[o->fail[idx].kind],
-		       o->conf.max_life, x,
-		       nrep, pairs, sum[0] / nrep, sum[1] / nrep, sum[2] / nrep,
-		       sum[3] / nrep, sum[4] / nrep, sum[5] / nrep, unit);
+		       o->conf.max_life, x, nrep, pairs,
+		       sum[SWEEP_R_UNREACH] / nrep, sum[SWEEP_S_UNREACH] / nrep,
+		       sum[SWEEP_R_APL] / nrep, sum[SWEEP_S_APL] / nrep,
+		       sum[SWEEP_R_MAX] / nrep, sum[SWEEP_S_MAX] / nrep, unit,
+		       sweep_se(sum[SWEEP_R_UNREACH], sq[SWEEP_R_UNREACH], nrep),
+		       sweep_se(sum[SWEEP_S_UNREACH], sq[SWEEP_S_UNREACH], nrep),
+		       sweep_se(sum[SWEEP_R_APL], sq[SWEEP_R_APL], nrep),
+		       sweep_se(sum[SWEEP_S_APL], sq[SWEEP_S_APL], nrep),
+		       sum[SWEEP_LOST] / nrep,
+		       sweep_se(sum[SWEEP_LOST], sq[SWEEP_LOST], nrep),
+		       sum[SWEEP_DISCONNECTED] / nrep,
+		       sweep_se(sum[SWEEP_DISCONNECTED], sq[SWEEP_DISCONNECTED], nrep));
 		fflush(stdout);
 	}
 	ret = 0;
@@ -892,6 +948,26 @@ out:
 	return ret;
 }
 
+/* Is the cable from switch sw to the BRT next hop at address nh down
+ * under f? Such an entry is removed from the BRT in force (§IV-B). */
+static int
+far_next_hop_down(const struct dcn_topo *t, const struct dcn_failset *f,
+		  uint32_t sw, uint32_t nh)
+{
+	struct dcn_adj adj[256];
+	int64_t peer = dcn_topo_vertex_of(t, nh);
+	unsigned int n, i;
+
+	if (f == NULL || peer < 0 || dcn_topo_max_degree(t) > 256)
+		return 0;
+	n = dcn_topo_adj(t, sw, adj);
+	for (i = 0; i < n; i++)
+		if (adj[i].peer == (uint32_t)peer)
+			return dcn_topo_failset_link_down(f, sw, adj[i].port,
+							  adj[i].peer);
+	return 0;
+}
+
 static int
 cmd_table(const char *spec, const char *node_s, const struct opts *o)
 {
@@ -932,18 +1008,23 @@ cmd_table(const char *spec, const char *node_s, const struct opts *o)
 			printf("{\n  \"spec\": \"%s\",\n  \"node\": \"%s\",\n  \"brt\": [\n",
 			       dcn_topo_spec(t), node_s);
 		else
-			printf("BRT of %s (%u entries)\nDestination/Mask\t\tNext Hop\tType\n",
-			       node_s, n);
+			printf("BRT of %s (%u entries%s)\n"
+			       "Destination/Mask\t\tNext Hop\tType\n", node_s, n,
+			       f != NULL ? "; those whose next hop's cable is "
+			       "down are removed, §IV-B" : "");
 		for (i = 0; i < n; i++) {
+			int down = far_next_hop_down(t, f, node, brt[i].next_hop);
+
 			dcn_topo_format_addr(brt[i].dest, a, sizeof(a));
 			dcn_topo_format_addr(brt[i].mask, m, sizeof(m));
 			dcn_topo_format_addr(brt[i].next_hop, h, sizeof(h));
 			if (o->json)
-				printf("    {\"dest\": \"%s\", \"mask\": \"%s\", \"next_hop\": \"%s\", \"type\": %u, \"prefix\": %u}%s\n",
+				printf("    {\"dest\": \"%s\", \"mask\": \"%s\", \"next_hop\": \"%s\", \"type\": %u, \"prefix\": %u, \"removed\": %s}%s\n",
 				       a, m, h, brt[i].type, brt[i].prefix,
-				       i + 1 < n ? "," : "");
+				       down ? "true" : "false", i + 1 < n ? "," : "");
 			else
-				printf("%s/%s\t%s\t%u\n", a, m, h, brt[i].type);
+				printf("%s/%s\t%s\t%u%s\n", a, m, h, brt[i].type,
+				       down ? "\tremoved: cable down" : "");
 		}
 		if (o->json)
 			printf("  ],\n  \"nrt\": [\n");

@@ -3,20 +3,22 @@
 # Turn the CSV files of paper-curves.sh into PNG plots with gnuplot:
 #   tools/figures/plot-curves.sh DIR
 # One PNG per CSV: each curve (spec and algorithm) a line, the failure
-# ratio on x; y is what the paper plots for that figure.
+# ratio on x; y is what the paper plots for that figure, with its
+# standard error over the draws as error bars.
 set -euo pipefail
 dir=${1:?usage: plot-curves.sh DIR}
 command -v gnuplot >/dev/null || { echo "plot-curves: gnuplot is not installed (tools/install-deps.sh)" >&2; exit 1; }
 
-# Column of the CSV each figure plots, and its label.
+# Columns of the CSV each figure plots (value:standard error), and
+# their labels; the columns are dcn-topo sweep's.
 ycol() {
 	case $1 in
-	novacube-fig12) echo "10 routed APL;11 shortest APL" ;;
-	rrect-fig8a | rrect-fig8b) echo "11 APL (shortest available path)" ;;
-	rrect-fig9) echo "9 lost servers (share of pairs)" ;;
-	totoro-fig*) echo "8 path failure ratio;9 SP path failure ratio" ;;
-	lascada-fig20) echo "8 connection failure rate" ;;
-	*) echo "8 routed unreachable;9 shortest unreachable" ;;
+	novacube-fig12) echo "10:17 routed APL;11:18 shortest APL" ;;
+	rrect-fig8a | rrect-fig8b) echo "11:18 APL (shortest available path)" ;;
+	rrect-fig9) echo "19:20 lost servers (share of servers)" ;;
+	totoro-fig*) echo "8:15 path failure ratio;21:22 SP path failure ratio (pairs disconnected)" ;;
+	lascada-fig20) echo "8:15 connection failure rate" ;;
+	*) echo "8:15 routed unreachable;21:22 disconnected pairs" ;;
 	esac
 }
 
@@ -40,7 +42,7 @@ for csv in "$dir"/*.csv; do
 		for c in "${cols[@]}"; do
 			col=${c%% *}
 			label=${c#* }
-			plots+="'$dir/.$name.$n.dat' using 5:$col with linespoints title '$tag: $label',"
+			plots+="'$dir/.$name.$n.dat' using 5:$col with yerrorlines title '$tag: $label',"
 		done
 	done <<<"$keys"
 	gnuplot <<GP
