@@ -60,9 +60,17 @@ dcnfwd_tel_error(struct rte_tel_data *t, const char *fmt, ...)
 	char msg[RTE_TEL_MAX_STRING_LEN];
 	va_list ap;
 
+	char *c;
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* The message may echo a client's parameter: printable ASCII only.
+	 * DPDK 22.11's JSON writer escapes a byte >= 0x80 wrongly (it takes
+	 * the char as signed), which would make the reply invalid JSON. */
+	for (c = msg; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+			*c = '?';
 	rte_tel_data_start_dict(t);
 	TEL_TRY(rte_tel_data_add_dict_string(t, "error", msg));
 	return 0;

@@ -77,6 +77,40 @@ def get(url):
         return r.read().decode()
 
 
+def threads(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return int(re.search(r"^Threads:\s+(\d+)", f.read(), re.M)[1])
+
+
+def idle_connections(pid, port, url):
+    """Forty connections that send nothing (or half a request): the
+    exporter gives at most --max-connections (8) of them a thread, closes
+    each after --idle-timeout (1 s), and serves /metrics after."""
+    socks = []
+    for i in range(40):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        if i % 2:
+            s.sendall(b"GET /metr")
+        socks.append(s)
+    time.sleep(0.3)
+    busy = threads(pid)
+    time.sleep(1.5)
+    closed = 0
+    for s in socks:
+        try:
+            closed += s.recv(100) == b""
+        except OSError:
+            closed += 1
+        s.close()
+    check(busy <= 8 + 2, "%d threads for 40 idle connections (at most 8 "
+          "served at once)" % busy)
+    check(closed == 40, "%d of 40 idle connections closed by the exporter"
+          % closed)
+    check("dcnfwd_up" in get(url), "no /metrics after idle connections")
+    print("idle connections: %d threads at most, all 40 closed, /metrics "
+          "served after" % busy)
+
+
 def main():
     dcnfwd, dcn_topo = sys.argv[1], sys.argv[2]
     if not shutil.which("promtool"):
@@ -107,7 +141,8 @@ def main():
         port = free_port()
         exp = subprocess.Popen([sys.executable, EXPORTER, "-p", prefix,
                                 "--listen", "127.0.0.1:%d" % port,
-                                "--dcn-topo", dcn_topo],
+                                "--dcn-topo", dcn_topo, "--idle-timeout", "1",
+                                "--max-connections", "8"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
         print(exp.stdout.readline().strip())
@@ -115,6 +150,7 @@ def main():
         first = get(url)
         time.sleep(2)
         second = get(url)
+        idle_connections(exp.pid, port, url)
         promtool(first, "first scrape")
         promtool(second, "second scrape")
         a, b = samples(first), samples(second)

@@ -144,6 +144,12 @@ def check_fc(tel, node, n_ports, when):
           "in %d page(s), the largest %d of %d bytes"
           % (when, node, len(chans), n_ports, NOVACUBE_PORA_VCS, pages, most,
              tel.size))
+    # credit frames refused whatever the key, by reason, per link
+    vc0 = [c for c in chans if c.get("vc") == 0 and c.get("kind") == "credit"]
+    check(vc0 and all("credit_few_vcs" in c and "credit_unknown" in c
+                      for c in vc0),
+          "%s: each credited link's VC 0 shows credit frames refused for "
+          "fewer VCs and from an unknown sender (%d links)" % (when, len(vc0)))
     kinds = sorted(set(c.get("kind") for c in chans))
     check("credit" in kinds and all("in_cap" in c and "sent" in c
                                     for c in chans),
@@ -221,6 +227,28 @@ def check_client_pages(prefix, node, n_ports):
           and "next" not in fc,
           "dcn-telemetry /dcn/fc,%s: %d channels, pages joined (exit %d)"
           % (node, len(chans), r.returncode))
+
+
+def every_byte(tel, commands, pid):
+    """Every byte value 0x01-0xff in a parameter of every command: each
+    reply is JSON (DPDK 22.11 escapes bytes >= 0x80 wrongly, so what is
+    echoed must be plain ASCII), and the process lives on."""
+    asked, bad = 0, []
+    for cmd in commands:
+        for b in range(1, 256):
+            tel.s.send(cmd.encode() + b",x" + bytes([b]) + b"y")
+            data = tel.s.recv(tel.size)
+            asked += 1
+            try:
+                if not isinstance(json.loads(data), dict):
+                    raise ValueError("not an object")
+            except ValueError:
+                bad.append("%s byte 0x%02x: %r" % (cmd, b, data[:80]))
+    for line in bad[:5]:
+        print("    " + line)
+    check(not bad and pid.poll() is None,
+          "%d queries with each byte 0x01-0xff in a parameter: %d replies "
+          "not JSON, dcnfwd alive" % (asked, len(bad)))
 
 
 def gen_of(tel, node):
@@ -342,6 +370,7 @@ def from_config(commands, prefix):
         nodes = ["(0,0)", "(1,0)"] + node_addrs(SPEC, ["(0,0)"])
         addrs = node_addrs(SPEC, ["(1,0)", "(2,2)"]) + ["192.0.2.1"]
         check_fc(tel, "(0,0)", 2, "relay")
+        every_byte(tel, commands, procs[0])
         g0 = gen_of(tel, "(0,0)")
         if sweep(tel, commands, nodes, addrs, procs[0], "relay, cable up"):
             procs[1].send_signal(signal.SIGKILL)
