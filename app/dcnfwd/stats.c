@@ -150,6 +150,8 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
 			dr->credit_tx += fn->chan[c].credit_tx;
 			dr->credit_lost += fn->chan[c].credit_lost;
+			dr->credit_refused += fn->chan[c].credit_few_vcs +
+					      fn->chan[c].credit_unknown;
 			dr->stalls += fn->chan[c].stalls;
 			/* each repaired once: by its receiver, or by
 			 * its sender where the receiver cannot */

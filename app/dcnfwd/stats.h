@@ -37,6 +37,8 @@ struct dcnfwd_drops {
 	uint64_t ingress;     /* host traffic refused on its way in */
 	uint64_t control;     /* control frames the control ring refused */
 	uint64_t credit_tx, credit_lost, stalls;
+	uint64_t credit_refused; /* credit frames refused whatever the key:
+				  * fewer VCs, or an unknown sender */
 	uint64_t lost_repaired; /* data frames that never reached a peer,
 				 * their credits given back */
 };

@@ -254,7 +254,7 @@ struct fc_field {
 	uint64_t val;
 };
 
-#define FC_MAX_FIELDS 24
+#define FC_MAX_FIELDS 28
 
 static unsigned int
 fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
@@ -297,6 +297,10 @@ fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
 	f[n++] = (struct fc_field){ "credit_unsigned", ch->credit_unsigned };
 	f[n++] = (struct fc_field){ "credit_bad_tag", ch->credit_bad_tag };
 	f[n++] = (struct fc_field){ "credit_replayed", ch->credit_replayed };
+	/* refused whatever the key: fewer VCs than this node keeps, or
+	 * behind a switch port from no neighbour it knows */
+	f[n++] = (struct fc_field){ "credit_few_vcs", ch->credit_few_vcs };
+	f[n++] = (struct fc_field){ "credit_unknown", ch->credit_unknown };
 	return n;
 }
 

@@ -158,6 +158,8 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_repaired", dr.lost_repaired));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_tx", dr.credit_tx));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_lost", dr.credit_lost));
+	/* refused whatever the key (by reason and link in /dcn/fc) */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_refused", dr.credit_refused));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_stalls", dr.stalls));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "worker_loops", lt.loops));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "worker_busy_loops", lt.busy_loops));

@@ -186,10 +186,11 @@ struct dcn_fc_chan {
 	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
 	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
 	uint64_t credit_lost;      /**< credit frames not sent (VC 0 channel) */
-	uint64_t credit_bad;       /**< credit frames refused: fewer VCs than
-				    *   this node keeps, or (first link of a
-				    *   switch port) from no known neighbour
-				    *   (VC 0 channel) */
+	uint64_t credit_few_vcs;   /**< credit frames refused: fewer VCs than
+				    *   this node keeps (VC 0 channel) */
+	uint64_t credit_unknown;   /**< credit frames refused behind a switch
+				    *   port: from no known neighbour (the
+				    *   port's first link, VC 0 channel) */
 	uint64_t epoch_changes;
 	uint64_t credit_clamped;   /**< credit frames that offered more than an
 				    *   input queue holds, cut to it (VC 0

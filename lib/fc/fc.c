@@ -324,7 +324,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 	if (link >= fn->n_links)
 		return;
 	if (cr->n_vcs < fn->n_vcs) {
-		fn->chan[link * fn->n_vcs].credit_bad++;
+		fn->chan[link * fn->n_vcs].credit_few_vcs++;
 		return;
 	}
 	for (vc = 0; vc < fn->n_vcs; vc++) {

@@ -276,7 +276,7 @@ take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 	} else if (fn->kind[local] == DCN_FC_PORT_SWITCH && to_us(x, local, m)) {
 		link = mac_link(x->dp, local, frame_mac(m, SRC_MAC));
 		if (link < 0)
-			fn->chan[dcn_fc_port_chan0(fn, local)].credit_bad++;
+			fn->chan[dcn_fc_port_chan0(fn, local)].credit_unknown++;
 	}
 	if (link >= 0 && x->dp->auth != NULL && !credit_signed(x->dp, (uint16_t)link, m))
 		link = -1;

@@ -104,7 +104,7 @@ test_credit_vcs(void **state)
 	/* VCs above the node's share its last */
 	assert_ptr_equal(dcn_fc_chan(fn, 0, 15), dcn_fc_chan(fn, 0, 9));
 	dcn_fc_credit_rx(fn, 0, &cr, 0);
-	assert_int_equal(dcn_fc_chan(fn, 0, 0)->credit_bad, 1);
+	assert_int_equal(dcn_fc_chan(fn, 0, 0)->credit_few_vcs, 1);
 	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, 0)), 0);
 	cr.n_vcs = 10;
 	for (vc = 0; vc < 10; vc++)

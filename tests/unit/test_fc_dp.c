@@ -1238,7 +1238,7 @@ test_switch_credits_per_neighbour(void **state)
 	m[1] = sw_credit(&stranger, &mac0, 10, 0);
 	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 2), 0);
 	assert_int_equal(dcn_fc_chan(f.fn, la, 0)->peer_known, 0);
-	assert_int_equal(dcn_fc_chan(f.fn, l0, 0)->credit_bad, 1);
+	assert_int_equal(dcn_fc_chan(f.fn, l0, 0)->credit_unknown, 1);
 	m[0] = sw_credit(&a, &mac0, 10, 0);
 	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 1), 0);
 	out_a = dcn_fc_chan(f.fn, la, 0);
