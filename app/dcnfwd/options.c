@@ -439,6 +439,11 @@ dcnfwd_check_config(const char *file)
 	dcn_topo_format_vertex(t, c.node, name, sizeof(name));
 	printf("%s: %s, node %s (%s), %u ports, %u workers\n", file, c.spec, name,
 	       dcn_conf_role_name(c.role), c.n_ports, c.n_workers);
+	if (c.keyed)
+		printf("  fabric key from %s: control frames signed, unsigned "
+		       "ones refused\n", c.key_file);
+	else
+		printf("  no fabric key: control frames taken as they come\n");
 	for (i = 0; i < c.n_ports; i++)
 		printf("  port %-10s %-6s fabric_port %-3d %s\n", c.port[i].name,
 		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,

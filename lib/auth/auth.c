@@ -86,6 +86,15 @@ dcn_auth_read_key_file(const char *path, uint8_t key[DCN_AUTH_KEY_LEN],
 		close(fd);
 		return -1;
 	}
+	/* As ssh takes a private key: one others can read, or anyone but
+	 * its owner can write, is no secret. */
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		snprintf(why, whylen, "%s: mode %04o lets others %s it: "
+			 "chmod 600 %s", path, (unsigned int)(st.st_mode & 07777),
+			 st.st_mode & (S_IWGRP | S_IWOTH) ? "change" : "read", path);
+		close(fd);
+		return -1;
+	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0) {
@@ -123,6 +132,16 @@ dcn_auth_read_key_file(const char *path, uint8_t key[DCN_AUTH_KEY_LEN],
 		snprintf(why, whylen, "%s: a key is 64 hex digits (32 bytes), "
 			 "this has %s", path, digits > 2 * DCN_AUTH_KEY_LEN ?
 			 "more" : "fewer");
+		return -1;
+	}
+	/* All zeros, or one byte repeated: a placeholder, not a key. */
+	for (i = 1; i < DCN_AUTH_KEY_LEN && key[i] == key[0]; i++)
+		;
+	if (i == DCN_AUTH_KEY_LEN) {
+		snprintf(why, whylen, "%s: every byte of the key is 0x%02x: make "
+			 "one from random bytes (od -An -tx1 -N32 /dev/urandom)",
+			 path, key[0]);
+		sodium_memzero(key, DCN_AUTH_KEY_LEN);
 		return -1;
 	}
 	return 0;

@@ -141,15 +141,45 @@ fail(const struct ctx *x, const char *section, const char *key,
 	return -EINVAL;
 }
 
+/* An error echoes the file's text: its control bytes (ESC would drive
+ * the terminal) and non-ASCII bytes shown as '?'. */
+static void
+printable(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
 /* Syntax: blank, comment, [section] or key = value, line by line. */
 static int
 check_syntax(struct ctx *x)
 {
-	const char *p = x->text;
+	const char *p = x->text, *cr;
 	char buf[512], val[512], section[CFG_NAME_LEN] = "";
 	unsigned int ln = 0;
 	int in_section = 0;
 
+	/* What the parser would misread rather than refuse: a byte-order
+	 * mark would be part of the first line, and lines ended by a bare
+	 * CR (old Mac files) would be one line. */
+	if (strncmp(p, "\xef\xbb\xbf", 3) == 0) {
+		snprintf(x->err, x->errlen, "%s:1: the file begins with a UTF-8 "
+			 "byte-order mark: save it without one", x->file);
+		return -EINVAL;
+	}
+	for (cr = strchr(p, '\r'); cr != NULL; cr = strchr(cr + 1, '\r'))
+		if (cr[1] != '\n') {
+			const char *q;
+
+			for (q = p, ln = 1; q < cr; q++)
+				ln += *q == '\n';
+			snprintf(x->err, x->errlen, "%s:%u: a line ends in a carriage "
+				 "return alone: save the file with \\n (or \\r\\n) "
+				 "line ends", x->file, ln);
+			return -EINVAL;
+		}
+	ln = 0;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 
@@ -708,6 +738,7 @@ dcn_conf_load(const char *file, struct dcn_conf *c, struct dcn_topo **topo,
 	if (ret < 0) {
 		dcn_topo_free(*topo);
 		*topo = NULL;
+		printable(err);
 	}
 	return ret;
 }

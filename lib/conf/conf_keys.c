@@ -63,7 +63,9 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	  "next hop by flow hash (a flow keeps its path) or drawn per packet" },
 	{ "fabric", "key_file", DCN_CONF_TEXT, 0, 0, 255, "PATH", NULL, SPECIAL,
 	  NULL, "the fabric key: a file of 64 hex digits, the same on every node "
-	  "(relative: to this file's folder); hellos, announcements and credit "
+	  "(relative: to this file's folder), readable by its owner alone "
+	  "(mode 0600, as ssh wants a private key: a mode that lets others "
+	  "read or change it is refused, as is a key of one byte repeated); hellos, announcements and credit "
 	  "frames are then signed, and unsigned or replayed ones refused. "
 	  "Unset: control frames are trusted as they come (doc/failover.md)" },
 	{ "fabric", "partial", DCN_CONF_BOOL, 0, 0, 0, "yes|no", "no",

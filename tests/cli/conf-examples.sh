@@ -29,5 +29,23 @@ elif ! grep -q "$tmp:$line: \[port.jump\] fabric_port" <<< "$out"; then
 	fail=1
 fi
 rm -f "$tmp"
+# --check-config says whether a fabric key is in force, and from where.
+out=$("$DCNFWD" --check-config "$CONF/novacube-relay.ini" 2>&1)
+grep -q "no fabric key" <<< "$out" || { echo "FAIL: no word of the key: $out"; fail=1; }
+kdir=$(mktemp -d)
+od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$kdir/fabric.key"
+chmod 600 "$kdir/fabric.key"
+sed 's/^; key_file = fabric.key /key_file = fabric.key /' "$CONF/novacube-relay.ini" > "$kdir/relay.ini"
+if ! out=$("$DCNFWD" --check-config "$kdir/relay.ini" 2>&1) ||
+   ! grep -q "fabric key from $kdir/fabric.key" <<< "$out"; then
+	echo "FAIL: a keyed configuration does not say its key: $out"; fail=1
+fi
+# A key others can read is refused, with the mode to set.
+chmod 644 "$kdir/fabric.key"
+if out=$("$DCNFWD" --check-config "$kdir/relay.ini" 2>&1) ||
+   ! grep -q "chmod 600" <<< "$out"; then
+	echo "FAIL: a key file of mode 0644 taken: $out"; fail=1
+fi
+rm -rf "$kdir"
 [ $fail -eq 0 ] && echo "$n examples load; a wrong port is refused with its line"
 exit $fail

@@ -165,7 +165,13 @@ def inventory(dcnfwd, dcn_topo, root):
             ("[defaults]\nports = 9\n", 2, "ports"),
             ("[defaults]\nhostname = r{tga}\n", 2, "hostname"),
             ("[defaults]\n\n[node 01]\nspeed = 10\n", 4, "speed"),
-            ("[node 99]\n", 1, "node 99")):
+            ("[node 99]\n", 1, "node 99"),
+            # values that would change a written file's structure
+            ("[defaults]\nhostname = a\n  hellos = no\n", 2, "a line break"),
+            ("[defaults]\neal = x\"\nDCNFWD_EVIL=\"y\n", 2, "'\"'"),
+            ("[defaults]\neal = $(reboot)\n", 2, "'$'"),
+            ("[node 01]\nhostname = a\n [fabric]\n key_file = /etc/shadow\n",
+             2, "a line break")):
         with open(inv, "w") as f:
             f.write(text)
         r = plan(dcn_topo, spec, out, "--inventory", inv)
@@ -173,6 +179,12 @@ def inventory(dcnfwd, dcn_topo, root):
         check(r.returncode == 1 and want in r.stderr and word in r.stderr,
               "inventory error %r: %r, wanted %s and %s" %
               (text, r.stderr.strip(), want, word))
+    # --out naming a file: one line, no traceback
+    for bad in ("/dev/null", inv):
+        r = plan(dcn_topo, spec, bad)
+        check(r.returncode == 1 and "Traceback" not in r.stderr and
+              len(r.stderr.strip().splitlines()) == 1,
+              "--out %s: %r" % (bad, r.stderr.strip()))
     print("ok inventory")
 
 

@@ -170,9 +170,10 @@ test_epoch_grows(void **state)
 	assert_true((int32_t)(e2 - e1) >= 3);
 }
 
-/* Write text to a fresh file; read it back as a key. */
+/* Write text to a fresh file of the given mode; read it back as a key. */
 static int
-key_from(const char *text, uint8_t *key, char *why, size_t whylen)
+key_from_mode(const char *text, mode_t mode, uint8_t *key, char *why,
+	      size_t whylen)
 {
 	char path[] = "/tmp/dcn-test-key-XXXXXX";
 	int fd = mkstemp(path), ret;
@@ -180,9 +181,16 @@ key_from(const char *text, uint8_t *key, char *why, size_t whylen)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
+	assert_int_equal(chmod(path, mode), 0);
 	ret = dcn_auth_read_key_file(path, key, why, whylen);
 	unlink(path);
 	return ret;
+}
+
+static int
+key_from(const char *text, uint8_t *key, char *why, size_t whylen)
+{
+	return key_from_mode(text, 0600, key, why, whylen);
 }
 
 static void
@@ -219,6 +227,25 @@ test_key_files(void **state)
 	assert_int_equal(dcn_auth_read_key_file("/nonexistent/k", key, why,
 						sizeof(why)), -1);
 	assert_non_null(strstr(why, "No such file"));
+	/* A key others can read or change, as ssh judges a private key; the
+	 * owner alone reading it (0400) is fine. */
+	assert_int_equal(key_from_mode(hex, 0644, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "mode 0644 lets others read it: chmod 600"));
+	assert_int_equal(key_from_mode(hex, 0620, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "mode 0620 lets others change it"));
+	assert_int_equal(key_from_mode(hex, 0606, key, why, sizeof(why)), -1);
+	assert_int_equal(key_from_mode(hex, 0400, key, why, sizeof(why)), 0);
+	/* A placeholder: every byte the same. */
+	memset(text, '0', 64);
+	text[64] = '\0';
+	assert_int_equal(key_from(text, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "every byte of the key is 0x00"));
+	for (i = 0; i < 32; i++)
+		memcpy(text + 2 * i, "ab", 2);
+	assert_int_equal(key_from(text, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "every byte of the key is 0xab"));
+	text[63] = 'c';
+	assert_int_equal(key_from(text, key, why, sizeof(why)), 0);
 }
 
 int

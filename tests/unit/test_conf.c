@@ -82,6 +82,10 @@ expect_error(const char *what, const char *with, unsigned int line,
 		fail_msg("'%s' does not name key '%s'", err, key);
 	if (strstr(err, phrase) == NULL)
 		fail_msg("'%s' does not say '%s'", err, phrase);
+	/* nothing that would drive a terminal, whatever the file holds */
+	for (p = err; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			fail_msg("'%s' has byte 0x%02x", err, (unsigned char)*p);
 	unlink(path);
 }
 
@@ -135,6 +139,13 @@ test_conf_errors(void **state)
 		     "idle_sleep_us", "out of range");
 	expect_error("[queues]", "[queue]", 24, NULL, "unknown section");
 	expect_error("burst = 16", "burst 16", 25, NULL, "expected key = value");
+	/* control bytes and non-ASCII in the text echoed: shown as '?' */
+	expect_error("burst = 16", "burst\x1b[2J\x07\xff 16", 25, NULL,
+		     "got 'burst?[2J?? 16'");
+	/* what rte_cfgfile would misread: a byte-order mark, bare CRs */
+	expect_error("; relay", "\xef\xbb\xbf; relay", 1, NULL, "byte-order mark");
+	expect_error("role = relay\n", "role = relay\r", 5, NULL,
+		     "carriage return alone");
 	expect_error("; relay", "stray = 1\n;", 1, NULL, "outside any");
 	expect_error("vcs = 2", "vcs = 17", 28, "vcs", "out of range");
 	expect_error("reserve_percent = 25", "reserve_percent = 95", 29,
@@ -176,6 +187,7 @@ test_conf_key_file(void **state)
 		fprintf(kf, "%02x", 0xa0 + i);
 	fputs("\n", kf);
 	fclose(kf);
+	assert_int_equal(chmod(kpath, 0600), 0);
 	/* Relative: beside the configuration, /tmp. */
 	snprintf(text, sizeof(text), "%.*skey_file = %s\n%s", (int)(p - good), good,
 		 strrchr(kpath, '/') + 1, p);

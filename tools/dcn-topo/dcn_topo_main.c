@@ -148,7 +148,8 @@ parse_ratio(const char *s, double *ratio)
 		v /= 100;
 		end++;
 	}
-	if (*end != '\0' || v < 0 || v > 1)
+	/* written so that NaN fails too */
+	if (*end != '\0' || !(v >= 0 && v <= 1))
 		return -1;
 	*ratio = v;
 	return 0;
@@ -558,7 +559,8 @@ cmd_sweep(const char *spec, const struct opts *o)
 			idx = (int)i;
 			break;
 		}
-	if (idx < 0 || step <= 0 || a < 0 || b > 1 || a > b) {
+	/* written so that NaN and infinities fail too */
+	if (idx < 0 || !(step > 0 && step <= 1 && a >= 0 && b <= 1 && a <= b)) {
 		fprintf(stderr,
 			"dcn-topo: sweep needs one --fail-KIND A:B:STEP with 0 <= A <= B <= 1\n");
 		goto out;
