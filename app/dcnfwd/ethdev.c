@@ -68,7 +68,7 @@ probe_hint(const char *dev, char *buf, size_t len)
 		return buf;
 	}
 	if ((!strncmp(dev, "net_af_xdp", 10) || !strncmp(dev, "net_af_packet", 13)) &&
-	    dcnfwd_kernel_ifindex(dev) <= 0) {
+	    dcn_port_devargs_ifindex(dev) <= 0) {
 		const char *s = strstr(dev, "iface=");
 
 		snprintf(buf, len, " (no network interface '%.*s' here: ip link "

@@ -282,7 +282,7 @@ dcnfwd_links_setup(struct dcnfwd *d, uint64_t us)
 		    (!strcmp(info.driver_name, "net_af_xdp") ||
 		     !strcmp(info.driver_name, "net_af_packet") ||
 		     !strcmp(info.driver_name, "net_tap"))) {
-			p->ifindex = dcnfwd_kernel_ifindex(p->dev);
+			p->ifindex = dcn_port_devargs_ifindex(p->dev);
 			p->is_af_packet = !strcmp(info.driver_name, "net_af_packet");
 			if (p->ifindex > 0) {
 				/* drops before dcnfwd started are not its */

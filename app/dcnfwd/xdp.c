@@ -33,21 +33,6 @@ default_prog(void)
 #endif
 
 /* The kernel interface a PMD sits on: "iface=NAME" of its devargs. */
-int
-dcnfwd_kernel_ifindex(const char *devargs)
-{
-	const char *s = strstr(devargs, "iface=");
-	char name[IF_NAMESIZE];
-	size_t k = 0;
-
-	if (s == NULL)
-		return 0;
-	for (s += 6; *s && *s != ',' && k + 1 < sizeof(name); s++)
-		name[k++] = *s;
-	name[k] = '\0';
-	return (int)if_nametoindex(name);
-}
-
 static int
 is_af_xdp(const char *dev)
 {
@@ -89,7 +74,7 @@ iface_name(const char *devargs, char *buf, size_t len)
 int
 dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs)
 {
-	int ifindex = dcnfwd_kernel_ifindex(devargs), ret;
+	int ifindex = dcn_port_devargs_ifindex(devargs), ret;
 	char owner[32], ifname[IF_NAMESIZE + 1];
 	unsigned int queue = 0;
 	uint32_t id = 0;
@@ -156,7 +141,7 @@ void
 dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 {
 	struct dcn_xdp_port *x = &p->xdp;
-	int ifindex = dcnfwd_kernel_ifindex(dev), ret;
+	int ifindex = dcn_port_devargs_ifindex(dev), ret;
 	uint32_t flags = 0, net;
 	unsigned int len;
 

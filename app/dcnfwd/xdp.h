@@ -2,16 +2,14 @@
 #ifndef DCNFWD_XDP_H
 #define DCNFWD_XDP_H
 
-/* Kernel interfaces behind PMDs: their index, and dcnfwd's XDP program on
- * net_af_xdp ports (lib/xdp). */
+/* dcnfwd's XDP program on net_af_xdp ports (lib/xdp); a PMD's kernel
+ * interface is dcn_port_devargs_ifindex's (lib/port). */
 
 #include <rte_telemetry.h>
 
 #include "dcnfwd.h"
+#include "dcn_port_kernel.h"   /* dcn_port_devargs_ifindex */
 
-/* The kernel interface a PMD sits on ("iface=NAME" of its devargs), 0:
- * none. */
-int dcnfwd_kernel_ifindex(const char *devargs);
 /* The devargs to open dev with: dcnfwd's XDP program added to a
  * net_af_xdp device that names none (buf holds them). */
 const char *dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev,

@@ -30,6 +30,13 @@ extern "C" {
  */
 uint64_t dcn_port_packet_rx_drops(int ifindex);
 
+/**
+ * The interface a kernel-backed device names in its devargs ("iface=",
+ * as net_af_xdp and net_af_packet take it).
+ * @return its ifindex, 0 when there is no such argument or interface.
+ */
+int dcn_port_devargs_ifindex(const char *devargs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,8 +3,10 @@
  * Receive drops of a process's AF_PACKET sockets (dcn_port_kernel.h).
  */
 #include <dirent.h>
+#include <net/if.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <linux/if_packet.h>
 
@@ -41,4 +43,19 @@ dcn_port_packet_rx_drops(int ifindex)
 	}
 	closedir(dir);
 	return drops;
+}
+
+int
+dcn_port_devargs_ifindex(const char *devargs)
+{
+	const char *s = strstr(devargs, "iface=");
+	char name[IF_NAMESIZE];
+	size_t k = 0;
+
+	if (s == NULL)
+		return 0;
+	for (s += 6; *s && *s != ',' && k + 1 < sizeof(name); s++)
+		name[k++] = *s;
+	name[k] = '\0';
+	return (int)if_nametoindex(name);
 }
