@@ -1425,7 +1425,7 @@ def kernel_tx_dropped(st):
 
 def flap_cable(st, src, dst, sv, dv, flaps=50):
     """The cable a flow leaves its first relay by, pulled and mended
-    flaps times under traffic (0.15 s out, 0.35 s in; ip link set, as
+    flaps times (more until the kernels have dropped a frame) under traffic (0.15 s out, 0.35 s in; ip link set, as
     "dcn-fabric cable" does, without its start-up per call), flow control
     on: every frame dcn-gen sent is received, or counted where it was
     lost, to the frame: dcnfwd's drops (inside the fabric, at a host
@@ -1435,13 +1435,24 @@ def flap_cable(st, src, dst, sv, dv, flaps=50):
     and control) is read back into dcnfwd's figures (kernel_tx_dropped),
     equal to the kernels' own. The counts are the fabric's since it came
     up: this runs first on it."""
-    g, gp = gen_flowing(st, sv, dv, flaps * 0.5 + 6)
+    # A frame reaches a pulled cable only in the moments before its
+    # relay hears of it: a few flaps in twenty leave the kernel's drop
+    # counts at zero, which would leave nothing to read back. So the
+    # flaps go on, three times as many at most, until the kernels have
+    # dropped something.
+    most = 3 * flaps
+    g, gp = gen_flowing(st, sv, dv, most * 0.5 + 6)
     cable, _ = flow_cable(st, src)
-    for _ in range(flaps):
+    done = 0
+    while done < most:
         sh("ip", "-n", src["ns"], "link", "set", "p%d" % cable, "down")
         time.sleep(0.15)
         sh("ip", "-n", src["ns"], "link", "set", "p%d" % cable, "up")
         time.sleep(0.35)
+        done += 1
+        if done >= flaps and kernel_tx_dropped(st) > 0:
+            break
+    flaps = done
     # A second on the mended cable, then the sending stops (receiving
     # lingers a second more).
     time.sleep(1.0)
