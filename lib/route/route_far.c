@@ -776,14 +776,12 @@ far_compile(struct dcn_rtable *tb)
 	tb->form = DCN_RTABLE_CLASS;
 	tb->class_k = k;
 	tb->n_index = k * k + q;
-	tb->set_of = malloc(tb->n_index * sizeof(*tb->set_of));
+	tb->set_of = rtable_index_alloc(tb->n_index);
 	dd = rtable_dedup_create();
 	if (tb->set_of == NULL || dd == NULL) {
 		rtable_dedup_free(dd);
 		return -ENOMEM;
 	}
-	for (i = 0; i < tb->n_index; i++)
-		tb->set_of[i] = RT_NO_SET;
 	for (i = 1; i <= k; i++) {
 		for (j = 1; j <= k; j++) {
 			uint32_t d = dcn_topo_dm_server(t, i, j, 2);

@@ -402,18 +402,16 @@ static int
 row_compile_proxies(struct dcn_rtable *tb, void *dd)
 {
 	const struct dcn_router *r = tb->r;
-	uint32_t ns = dcn_topo_servers(r->t), y, *queue = NULL;
+	uint32_t ns = dcn_topo_servers(r->t), *queue = NULL;
 	struct dcn_adj a[DCN_TOPO_MAX_DIGITS], s[64];
 	struct dcn_hop nb[DCN_ROUTE_MAX_HOPS];
 	uint8_t *dist = NULL;
 	unsigned int n = 0, i, j, m, k;
 	int id = 0;
 
-	tb->proxy_set_of = malloc((size_t)ns * sizeof(*tb->proxy_set_of));
+	tb->proxy_set_of = rtable_index_alloc(ns);
 	if (tb->proxy_set_of == NULL)
 		return -ENOMEM;
-	for (y = 0; y < ns; y++)
-		tb->proxy_set_of[y] = RT_NO_SET;
 	if (!rt_up(r, tb->node) || dcn_topo_max_degree(r->t) > 64)
 		return 0;
 	m = dcn_topo_failset_adj(r->fail, tb->node, a);
@@ -434,24 +432,8 @@ row_compile_proxies(struct dcn_rtable *tb, void *dd)
 	}
 	for (i = 0; i < n; i++)
 		live_server_bfs(r, nb[i].next, 0xfe, dist + (size_t)i * ns, queue);
-	for (y = 0; y < ns && id >= 0; y++) {
-		struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
-		unsigned int best = 0xff, cnt = 0;
-
-		if (y == tb->node)
-			continue;
-		for (i = 0; i < n; i++)
-			if (dist[(size_t)i * ns + y] < best)
-				best = dist[(size_t)i * ns + y];
-		if (best == 0xff)
-			continue;
-		for (i = 0; i < n; i++)
-			if (dist[(size_t)i * ns + y] == best)
-				h[cnt++] = nb[i];
-		id = rtable_add_set(tb, dd, h, cnt);
-		if (id >= 0)
-			tb->proxy_set_of[y] = (uint16_t)id;
-	}
+	id = rtable_nearest_sets(tb, dd, nb, n, dist, ns, ns, tb->node,
+				 tb->proxy_set_of);
 out:
 	free(dist);
 	free(queue);

@@ -561,7 +561,7 @@ static int
 nc_compile_detours(struct dcn_rtable *tb, const struct nc_ctx *x)
 {
 	const struct dcn_router *r = tb->r;
-	uint32_t nv = dcn_topo_vertices(r->t), ns = dcn_topo_servers(r->t), d;
+	uint32_t nv = dcn_topo_vertices(r->t), ns = dcn_topo_servers(r->t);
 	struct dcn_hop nb[2 * NC_MAX_DIM + 1];
 	uint8_t *dist = NULL;
 	uint32_t *queue = NULL;
@@ -570,13 +570,11 @@ nc_compile_detours(struct dcn_rtable *tb, const struct nc_ctx *x)
 	int id = 0;
 
 	tb->n_index = ns;
-	tb->set_of = malloc((size_t)ns * sizeof(*tb->set_of));
+	tb->set_of = rtable_index_alloc(ns);
 	if (tb->set_of == NULL || dd == NULL) {
 		id = -ENOMEM;
 		goto out;
 	}
-	for (d = 0; d < ns; d++)
-		tb->set_of[d] = RT_NO_SET;
 	for (p = 0; p <= 2 * x->n; p++) {
 		uint32_t y = p < 2 * x->n ? x->nb[p] : x->jump;
 
@@ -595,24 +593,7 @@ nc_compile_detours(struct dcn_rtable *tb, const struct nc_ctx *x)
 	}
 	for (i = 0; i < n; i++)
 		route_live_bfs(r, nb[i].next, dist + (size_t)i * nv, queue);
-	for (d = 0; d < ns && id >= 0; d++) {
-		struct dcn_hop h[2 * NC_MAX_DIM + 1];
-		unsigned int best = 0xff, cnt = 0;
-
-		if (d == x->self)
-			continue;
-		for (i = 0; i < n; i++)
-			if (dist[(size_t)i * nv + d] < best)
-				best = dist[(size_t)i * nv + d];
-		if (best == 0xff)
-			continue;
-		for (i = 0; i < n; i++)
-			if (dist[(size_t)i * nv + d] == best)
-				h[cnt++] = nb[i];
-		id = rtable_add_set(tb, dd, h, cnt);
-		if (id >= 0)
-			tb->set_of[d] = (uint16_t)id;
-	}
+	id = rtable_nearest_sets(tb, dd, nb, n, dist, nv, ns, x->self, tb->set_of);
 out:
 	rtable_dedup_free(dd);
 	free(dist);

@@ -206,5 +206,16 @@ int rtable_add_set(struct dcn_rtable *tb, void *dedup,
 		   const struct dcn_hop *hops, unsigned int n);
 void *rtable_dedup_create(void);
 void rtable_dedup_free(void *d);
+/* An index of n set ids, each RT_NO_SET; NULL without memory. */
+uint16_t *rtable_index_alloc(uint32_t n);
+/* For each destination y < n_dst but skip, the hops of nb[0..n_nb)
+ * whose distance to y (dist[i * stride + y], 0xff: unreached) is least,
+ * as one set into index[y]: the shortest-path sets of a detour or a way
+ * to a proxy. n_nb at most DCN_ROUTE_MAX_HOPS. @return 0, or a negative
+ * errno. */
+int rtable_nearest_sets(struct dcn_rtable *tb, void *dedup,
+			const struct dcn_hop *nb, unsigned int n_nb,
+			const uint8_t *dist, size_t stride, uint32_t n_dst,
+			uint32_t skip, uint16_t *index);
 
 #endif /* DCN_ROUTE_PRIV_H */

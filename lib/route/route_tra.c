@@ -672,11 +672,9 @@ tfr_compile_proxies(struct dcn_rtable *tb, void *dd)
 	struct tt_geo g;
 	int id = 0;
 
-	tb->proxy_set_of = malloc((size_t)ns * sizeof(*tb->proxy_set_of));
+	tb->proxy_set_of = rtable_index_alloc(ns);
 	if (tb->proxy_set_of == NULL)
 		return -ENOMEM;
-	for (y = 0; y < ns; y++)
-		tb->proxy_set_of[y] = RT_NO_SET;
 	tt_geo_load(r->t, &g);
 	if (tfr_bfs_run(r, &g, tb->node, &b) < 0) {
 		tfr_bfs_free(&b);

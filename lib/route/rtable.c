@@ -17,6 +17,47 @@ struct dedup {
 	uint64_t *key;    /* hash of the set in that slot */
 };
 
+uint16_t *
+rtable_index_alloc(uint32_t n)
+{
+	uint16_t *index = malloc((size_t)n * sizeof(*index));
+	uint32_t i;
+
+	for (i = 0; index != NULL && i < n; i++)
+		index[i] = RT_NO_SET;
+	return index;
+}
+
+int
+rtable_nearest_sets(struct dcn_rtable *tb, void *dedup,
+		    const struct dcn_hop *nb, unsigned int n_nb,
+		    const uint8_t *dist, size_t stride, uint32_t n_dst,
+		    uint32_t skip, uint16_t *index)
+{
+	uint32_t y;
+	int id = 0;
+
+	for (y = 0; y < n_dst && id >= 0; y++) {
+		struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+		unsigned int best = 0xff, cnt = 0, i;
+
+		if (y == skip)
+			continue;
+		for (i = 0; i < n_nb; i++)
+			if (dist[i * stride + y] < best)
+				best = dist[i * stride + y];
+		if (best == 0xff)
+			continue;
+		for (i = 0; i < n_nb; i++)
+			if (dist[i * stride + y] == best)
+				h[cnt++] = nb[i];
+		id = rtable_add_set(tb, dedup, h, cnt);
+		if (id >= 0)
+			index[y] = (uint16_t)id;
+	}
+	return id < 0 ? id : 0;
+}
+
 void *
 rtable_dedup_create(void)
 {
