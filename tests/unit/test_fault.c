@@ -245,6 +245,17 @@ test_far_attached_failure(void **state)
 	dcn_topo_free(t);
 }
 
+/* No vertex of a walk of n hops visited twice. */
+static void
+assert_no_revisit(const uint32_t *path, int n)
+{
+	int i, j;
+
+	for (i = 0; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			assert_true(path[i] != path[j]);
+}
+
 /*
  * No falling back to a shorter prefix: with E12-E13 and E12-E14 down, E11
  * has no applicable entry for 10.1.2.x as printed (its /16 next hops are
@@ -265,7 +276,7 @@ test_far_no_fallback_loop(void **state)
 	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
 	struct dcn_route_state st;
 	struct dcn_router *r;
-	int n, i, j;
+	int n;
 
 	(void)state;
 	fail_links(f, "E12~E13;E12~E14");
@@ -280,9 +291,7 @@ test_far_no_fallback_loop(void **state)
 	assert_int_equal(n, 8);
 	assert_int_equal(path[1], e11);
 	assert_int_equal(path[n - 2], vertex_or_fail(t, "C21"));
-	for (i = 0; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			assert_true(path[i] != path[j]);
+	assert_no_revisit(path, n);
 	dcn_router_free(r);
 	dcn_topo_failset_free(f);
 	dcn_topo_free(t);
@@ -305,7 +314,7 @@ test_far_edge_cut_off_bounce(void **state)
 	uint32_t s = vertex_or_fail(t, "10.1.2.2"), d = vertex_or_fail(t, "10.1.3.2");
 	uint32_t path[128];
 	struct dcn_router *r;
-	int n, i, j;
+	int n;
 
 	(void)state;
 	fail_links(f, "E12~E13;E12~E14");
@@ -321,9 +330,7 @@ test_far_edge_cut_off_bounce(void **state)
 	assert_int_equal(path[2], vertex_or_fail(t, "C21"));
 	assert_int_equal(path[5], vertex_or_fail(t, "C31"));
 	assert_int_equal(path[6], vertex_or_fail(t, "E13"));
-	for (i = 0; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			assert_true(path[i] != path[j]);
+	assert_no_revisit(path, n);
 	dcn_router_free(r);
 	dcn_topo_failset_free(f);
 	dcn_topo_free(t);
