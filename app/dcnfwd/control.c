@@ -16,6 +16,7 @@
 #include "control.h"
 #include "ctl_io.h"
 #include "failover.h"
+#include "links.h"
 #include "lsa.h"
 
 /* Hellos are bound to the station that sends them: another cannot
@@ -71,6 +72,13 @@ send_hellos(struct dcnfwd *d)
 			 * needs ours nor should count them as traffic. */
 			if (!dcnfwd_port_is_fabric(p) || p->no_hellos)
 				continue;
+			/* The worker has not yet sent what came before (a
+			 * long loop, a busy port): a second hello behind
+			 * the first would tell the neighbour nothing more. */
+			if (rte_ring_count(p->ctl_tx) != 0) {
+				d->hellos_held++;
+				continue;
+			}
 			m = hello_frame(d, n, p);
 			if (m != NULL)
 				dcnfwd_inject(d, n->port[l], &m, 1);
@@ -471,6 +479,7 @@ dcnfwd_control_tick(struct dcnfwd *d)
 		send_hellos(d);
 		d->next_hello = now + d->hello_interval_ms * d->tsc_hz / 1000;
 	}
+	dcnfwd_links_read_times(d);
 	dcnfwd_control_poll(d, now);
 	host_arp_probe(d, now);
 	dcnfwd_failover_tick(d, now);

@@ -16,8 +16,10 @@ dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
 	unsigned int q = rte_ring_enqueue_burst(d->port[port].ctl_tx, (void **)m,
 						n, NULL);
 
-	if (q < n)
+	if (q < n) {
+		d->ctl_ring_full += n - q;
 		rte_pktmbuf_free_bulk(&m[q], n - q);
+	}
 	return (int)q;
 }
 
@@ -25,13 +27,15 @@ struct rte_mbuf *
 dcnfwd_ctl_frame(struct dcnfwd *d, const struct dcnfwd_port *p,
 		 const struct rte_ether_addr *dst, uint16_t ethertype, uint32_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(d->mp);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(d->ctl_mp);
 	uint8_t *f;
 
 	if (len < 60)
 		len = 60;   /* the Ethernet minimum without FCS */
-	if (m == NULL)
+	if (m == NULL) {
+		d->ctl_no_mbuf++;
 		return NULL;
+	}
 	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
 	if (f == NULL) {
 		rte_pktmbuf_free(m);

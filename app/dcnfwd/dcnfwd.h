@@ -123,6 +123,13 @@ struct dcnfwd_port {
 	uint64_t missed_base, packet_missed, rx_missed;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
+	/* control thread: when every queue of the port was last emptied by
+	 * its poller (us; 0: not yet), taken before the control ring is
+	 * read, and frames from the port while its link was down for
+	 * silence (hellos late, not missing) */
+	uint64_t read_us;
+	uint64_t rx_at_silence;
+	uint64_t silence_heard;
 	/* net_af_xdp: dcnfwd's XDP program on the interface (control only) */
 	uint8_t has_xdp;
 	/* net_af_xdp: mbufs its fill ring took at start; the PMD keeps them
@@ -260,6 +267,10 @@ struct dcnfwd_worker {
 	unsigned int idx;
 	unsigned int n_rx;
 	struct dcnfwd_rxq *rx;
+	/* per rx[] entry: when this worker last emptied that queue (TSC;
+	 * 0: not yet), after handing on what it read. Silence on a port
+	 * counts only up to then (dcn_link_tick_read). */
+	uint64_t *rx_read_tsc;
 	struct dcnfwd_wnode **node;       /* per node; NULL: not served */
 	uint32_t *served;                 /* nodes it serves */
 	unsigned int n_served;
@@ -342,6 +353,12 @@ struct dcnfwd {
 	unsigned int hello_interval_ms;
 	uint32_t topo_hash;
 	struct rte_mempool *mp;
+	/* control frames' own (hellos, announcements, ARP, credits): data
+	 * frames held in queues cannot starve them */
+	struct rte_mempool *ctl_mp;
+	uint64_t ctl_no_mbuf;               /* control frames not made */
+	uint64_t ctl_ring_full;             /* not handed to a port's ctl_tx */
+	uint64_t hellos_held;               /* not made: the last still queued */
 	unsigned int n_nodes, n_switches, n_hosts, n_ports, max_ports;
 	struct dcnfwd_node *node;
 	uint32_t *node_of_vertex;           /* vertex -> node index or UINT32_MAX */

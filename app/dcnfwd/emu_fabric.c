@@ -288,7 +288,7 @@ switch_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf 
 
 			if (k == p->local)
 				continue;
-			c = rte_pktmbuf_copy(m[i], d->mp, 0, UINT32_MAX);
+			c = rte_pktmbuf_copy(m[i], m[i]->pool, 0, UINT32_MAX);
 			if (c != NULL)
 				dcnfwd_txb_add(w, s->port[k], c);
 		}

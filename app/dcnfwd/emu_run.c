@@ -219,6 +219,46 @@ queued_frames(const struct dcnfwd *d)
 	return n;
 }
 
+/* fabric_drops by where and why (the reasons that counted one or more),
+ * control frames not sent, links taken down (a unplug's included), and
+ * of those down for silence, the ones heard soon after */
+static void
+print_drops_by_reason(const struct dcnfwd *d, const struct dcnfwd_drops *dr)
+{
+	const char *sep = "";
+	uint64_t silence_heard = 0, downs = 0;
+	unsigned int r, l;
+
+	for (r = 0; r < d->n_ports; r++) {
+		silence_heard += d->port[r].silence_heard;
+		downs += d->port[r].link.downs;
+	}
+	for (r = 0; r < d->n_nodes; r++)
+		for (l = 0; d->node[r].nbr_link != NULL && l <= d->node[r].nbrs.mask; l++)
+			downs += d->node[r].nbr_link[l].downs;
+#define ONE(name, v) do {						\
+		if ((v) != 0) {						\
+			printf("%s\"%s\": %lu", sep, name, (unsigned long)(v)); \
+			sep = ", ";					\
+		}							\
+	} while (0)
+	printf("\"fabric_drops_by_reason\": {");
+	for (r = 1; r < DCN_DROP_MAX; r++)
+		ONE(dcn_drop_name((enum dcn_drop_reason)r), dr->by_reason[r]);
+	ONE("port_full", dr->port_full);
+	ONE("switch_full", dr->sw);
+	ONE("wire", dr->wire);
+	ONE("link_went_down", dr->link_went_down);
+	ONE("no_neighbour_behind_switch", dr->no_neighbour);
+	ONE("queue_overflow", dr->queue_overflow);
+#undef ONE
+	printf("}, ");
+	printf("\"control_unsent\": %lu, \"link_downs\": %lu, "
+	       "\"silence_heard\": %lu, ",
+	       (unsigned long)(d->ctl_no_mbuf + d->ctl_ring_full),
+	       (unsigned long)downs, (unsigned long)silence_heard);
+}
+
 static int
 traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 {
@@ -374,7 +414,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"lost_repaired\": %lu, "
 		       "\"links_at_full_credit\": %u, \"credit_links\": %u, "
 		       "\"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-		       "\"p999\": %.1f, \"max\": %.1f}, \"received_per_host\": [",
+		       "\"p999\": %.1f, \"max\": %.1f}, ",
 		       dcn_topo_spec(d->t), n, pattern ? pattern : "uniform", rate,
 		       size, elapsed, d->n_workers, d->fc_on ? "true" : "false",
 		       wrapping(d) ? "udp" : "ether",
@@ -387,6 +427,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
 		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us,
 		       rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
+		print_drops_by_reason(d, &dr);
+		printf("\"received_per_host\": [");
 		for (i = 0; i < n; i++)
 			printf("%s%lu", i ? ", " : "", (unsigned long)sink_rx(d, i));
 		printf("]}\n");

@@ -289,6 +289,24 @@ observer_away(struct dcnfwd *d, uint64_t us, uint64_t now)
 					       now);
 }
 
+/* When the switch port that reaches neighbour slot of node n was last
+ * read to empty (us), or now where no port is found. */
+static uint64_t
+nbr_read_us(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t slot,
+	    uint64_t now)
+{
+	uint16_t fp = n->nbrs.slot[slot].fabric_port;
+	unsigned int l;
+
+	for (l = 0; l < n->n_ports; l++) {
+		const struct dcnfwd_port *p = &d->port[n->port[l]];
+
+		if (dcnfwd_port_is_fabric(p) && p->fabric_port == fp)
+			return p->read_us;
+	}
+	return now;
+}
+
 void
 dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 {
@@ -324,8 +342,9 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 
 		for (l = 0; n->nbr_link != NULL && l <= n->nbrs.mask; l++)
 			if (n->nbrs.slot[l].vertex != DCN_FWD_NBR_EMPTY)
-				nbr_event(d, i, l, dcn_link_tick(&n->nbr_link[l],
-								 &d->lconf, us));
+				nbr_event(d, i, l,
+					  dcn_link_tick_read(&n->nbr_link[l], &d->lconf,
+							     us, nbr_read_us(d, n, l, us)));
 	}
 	for (i = 0; i < d->n_nodes; i++) {
 		struct dcnfwd_node *n = &d->node[i];

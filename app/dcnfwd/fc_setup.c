@@ -103,7 +103,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		snprintf(n->fc->name, sizeof(n->fc->name), "%s", n->name);
 		n->fcdp = rte_zmalloc("dcn_fc_dp", sizeof(*n->fcdp), RTE_CACHE_LINE_SIZE);
 		if (n->fcdp == NULL ||
-		    dcn_fc_dp_init(n->fcdp, n->fc, d->mp, d->ethertype, d->burst,
+		    dcn_fc_dp_init(n->fcdp, n->fc, d->ctl_mp, d->ethertype, d->burst,
 				   d->credit_batch, d->credit_refresh_tsc) != 0)
 			return -ENOMEM;
 		if (dcn_fc_dp_bind_nbrs(n->fcdp, &n->nbrs, d->t, fport) != 0) {

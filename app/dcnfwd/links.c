@@ -326,6 +326,31 @@ dcnfwd_links_teardown(struct dcnfwd *d)
 }
 
 void
+dcnfwd_links_read_times(struct dcnfwd *d)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < d->n_ports; i++)
+		d->port[i].read_us = UINT64_MAX;
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_worker *w = &d->worker[i];
+
+		for (j = 0; j < w->n_rx; j++) {
+			struct dcnfwd_port *p = &d->port[w->rx[j].port];
+			uint64_t t = __atomic_load_n(&w->rx_read_tsc[j],
+						     __ATOMIC_ACQUIRE);
+			uint64_t us = t ? dcnfwd_us_of_tsc(d, t) : 0;
+
+			if (us < p->read_us)
+				p->read_us = us;
+		}
+	}
+	for (i = 0; i < d->n_ports; i++)
+		if (d->port[i].read_us == UINT64_MAX)
+			d->port[i].read_us = 0;
+}
+
+void
 dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 {
 	int poll_ethdev = now >= d->next_carrier_poll;
@@ -339,6 +364,7 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 		struct dcnfwd_port_stats ps;
+		enum dcn_link_event ev;
 
 		if (!dcnfwd_port_is_fabric(p))
 			continue;
@@ -351,11 +377,24 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 		if (ps.rx != p->rx_seen) {
 			p->rx_seen = ps.rx;
 			dcn_link_alive(&p->link, us);
+			/* Down for silence, yet its frames came within a
+			 * silence's time after: its hellos were late, not
+			 * missing (a neighbour that died and came back
+			 * takes longer). */
+			if (p->rx_at_silence != 0 &&
+			    p->link.state == DCN_LINK_DOWN &&
+			    p->link.cause == DCN_LINK_CAUSE_HELLO_MISS &&
+			    us - p->link.since <= d->lconf.hello_us * d->lconf.miss)
+				p->silence_heard++;
+			p->rx_at_silence = 0;
 		}
 		/* A tester sends no hellos: its carrier speaks for it
 		 * (hold-down included, after a replug). */
 		if (p->no_hellos && p->link.carrier)
 			dcnfwd_port_event(d, p, dcn_link_hello(&p->link, &d->lconf, us));
-		dcnfwd_port_event(d, p, dcn_link_tick(&p->link, &d->lconf, us));
+		ev = dcn_link_tick_read(&p->link, &d->lconf, us, p->read_us);
+		if (ev == DCN_LINK_EV_DOWN)
+			p->rx_at_silence = 1;
+		dcnfwd_port_event(d, p, ev);
 	}
 }

@@ -17,6 +17,10 @@ void dcnfwd_links_teardown(struct dcnfwd *d);
 /* Read carrier changes, count frames in as signs of life, and age every
  * fabric port's link (the control tick). */
 void dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us);
+/* When each port's queues were last emptied (dcn_link_tick_read): taken
+ * before the control ring is read, so the hellos read by then are
+ * handled before silence is judged. */
+void dcnfwd_links_read_times(struct dcnfwd *d);
 /* Port p's carrier is up (1) or down (0). */
 void dcnfwd_carrier(struct dcnfwd *d, struct dcnfwd_port *p, int up,
 		    uint64_t us);

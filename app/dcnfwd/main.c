@@ -121,6 +121,8 @@ build(struct dcnfwd *d)
 	ret = d->conf_file != NULL ? dcnfwd_setup_from_conf(d) :
 				     dcnfwd_emu_build(d, d->emulate);
 	if (ret == 0)
+		ret = dcnfwd_make_ctl_pool(d);
+	if (ret == 0)
 		ret = dcnfwd_setup_encap(d);
 	if (ret == 0)
 		ret = dcnfwd_setup_fc(d);
@@ -221,7 +223,12 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rte_memzone_walk(count_memzone, &mz_start);
-	if (build(d) != 0) {
+	ret = build(d);
+	if (ret != 0) {
+		/* the step that failed may have said more above */
+		fprintf(stderr, "dcnfwd: setup failed: %s%s\n",
+			ret < 0 ? strerror(-ret) : "see above",
+			ret == -ENOMEM ? " (give EAL more memory, -m)" : "");
 		teardown(d);
 		rte_eal_cleanup();
 		return 1;

@@ -22,7 +22,7 @@
 #include "xdp.h"
 
 #define CTL_TX_RING_SIZE 256
-#define CTL_RX_RING_SIZE 4096
+#define CTL_RX_RING_SIZE 4096u
 
 int
 dcnfwd_make_router(struct dcnfwd *d)
@@ -178,10 +178,46 @@ dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports)
 	d->node = calloc(nodes ? nodes : 1, sizeof(*d->node));
 	d->port = calloc(ports, sizeof(*d->port));
 	d->max_ports = ports;
-	d->ctl_rx = dcnfwd_ring_make("ctlrx", 0, 0, CTL_RX_RING_SIZE,
+	/* Every fabric port brings a hello an interval: room for eight
+	 * intervals of all of them, should this thread fall behind. */
+	d->ctl_rx = dcnfwd_ring_make("ctlrx", 0, 0,
+				     RTE_MAX(CTL_RX_RING_SIZE,
+					     rte_align32pow2(8 * ports)),
 				     RING_F_SC_DEQ);
 	if (d->node == NULL || d->port == NULL || d->ctl_rx == NULL)
 		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Control frames in flight: a hello an interval out of every port, the
+ * credit frames of its links, announcements passing through, each
+ * waiting up to a worker's loop in a ring (tens of ms in a large
+ * emulation, where one worker steps hundreds of nodes): 16 a port is
+ * room for several loops of all of them. Their buffers
+ * hold the longest control frame (an announcement listing
+ * DCN_LINK_LSA_MAX links, signed and wrapped), not a data frame.
+ */
+#define CTL_MBUFS_PER_PORT 16u
+#define CTL_MBUFS_MIN 2047u
+#define CTL_MBUF_ROOM 768u
+
+int
+dcnfwd_make_ctl_pool(struct dcnfwd *d)
+{
+	unsigned int n = RTE_MAX(CTL_MBUFS_MIN, CTL_MBUFS_PER_PORT * d->n_ports);
+
+	RTE_BUILD_BUG_ON(CTL_MBUF_ROOM < DCN_ETHER_HDR_LEN + 48 + DCN_FABRIC_HDR_LEN +
+			 DCN_LINK_LSA_LEN(DCN_LINK_LSA_MAX) + DCN_AUTH_TRAILER_LEN);
+	d->ctl_mp = rte_pktmbuf_pool_create("dcn_ctl_mbufs", n, 32, 0,
+					    RTE_PKTMBUF_HEADROOM + CTL_MBUF_ROOM,
+					    (int)rte_socket_id());
+	if (d->ctl_mp == NULL) {
+		fprintf(stderr, "dcnfwd: cannot create a pool of %u control "
+			"mbufs: %s (give EAL more memory, e.g. -m 1024)\n", n,
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -226,6 +262,8 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		w->d = d;
 		w->idx = i;
 		w->rx = calloc(d->n_ports * DCN_CONF_MAX_QUEUES, sizeof(*w->rx));
+		w->rx_read_tsc = calloc(d->n_ports * DCN_CONF_MAX_QUEUES,
+					sizeof(*w->rx_read_tsc));
 		w->node = calloc(d->n_nodes, sizeof(*w->node));
 		w->served = calloc(d->n_nodes, sizeof(*w->served));
 		w->pst = rte_zmalloc("dcn_pst", d->n_ports * sizeof(*w->pst),
@@ -237,7 +275,7 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		w->fc_ports = calloc(d->n_ports, sizeof(*w->fc_ports));
 		w->fc_lanes = calloc(d->n_ports * DCN_CONF_MAX_QUEUES,
 				     sizeof(*w->fc_lanes));
-		if (w->rx == NULL || w->node == NULL || w->served == NULL ||
+		if (w->rx == NULL || w->rx_read_tsc == NULL || w->node == NULL || w->served == NULL ||
 		    w->pst == NULL || w->txb == NULL || w->dirty == NULL ||
 		    w->ctl_ports == NULL || w->fc_ports == NULL || w->fc_lanes == NULL)
 			return -ENOMEM;
@@ -441,6 +479,7 @@ worker_free(struct dcnfwd *d, struct dcnfwd_worker *w)
 		rte_free(wn);
 	}
 	free(w->rx);
+	free(w->rx_read_tsc);
 	free(w->node);
 	free(w->served);
 	rte_free(w->pst);
@@ -494,7 +533,10 @@ dcnfwd_teardown(struct dcnfwd *d)
 
 		d->mbufs_leaked = out > d->mbufs_pmd_kept ? out - d->mbufs_pmd_kept : 0;
 	}
+	if (d->ctl_mp != NULL)
+		d->mbufs_leaked += rte_mempool_in_use_count(d->ctl_mp);
 	rte_mempool_free(d->mp);
+	rte_mempool_free(d->ctl_mp);
 	free(d->node);
 	free(d->port);
 	free(d->node_of_vertex);

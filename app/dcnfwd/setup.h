@@ -20,6 +20,8 @@
 int dcnfwd_make_router(struct dcnfwd *d);
 int dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports);
 int dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs);
+/* The control frames' pool, sized by the ports: after they are added. */
+int dcnfwd_make_ctl_pool(struct dcnfwd *d);
 /* A routing node for vertex v. @return its index, or -errno. */
 int dcnfwd_node_add(struct dcnfwd *d, uint32_t v);
 /* A port of owner (node, switch or host owner_idx). @return its global

@@ -126,21 +126,31 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		} else if (p->owner == OWNER_NODE && p->is_host) {
 			dr->ingress += ps.in_drop;
 			dr->fabric += ps.tx_drop; /* crossed the fabric, lost */
+			dr->port_full += ps.tx_drop;
 		} else {
 			dr->fabric += ps.tx_drop + ps.in_drop;
 			if (p->owner == OWNER_SWITCH)
 				dr->sw += ps.tx_drop;
+			else
+				dr->port_full += ps.tx_drop + ps.in_drop;
 		}
 		dr->fabric += ps.down_drop + ps.nbr_drop;
+		dr->link_went_down += ps.down_drop;
+		dr->no_neighbour += ps.nbr_drop;
 		dr->wire += LOAD(p->dp.lost);
 	}
 	dr->fabric += dr->wire;
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
-	for (r = 1; r < DCN_DROP_MAX; r++)
+	for (r = 1; r < DCN_DROP_MAX; r++) {
 		dr->fabric += s.drop[r];
+		dr->by_reason[r] = s.drop[r];
+	}
 	for (i = 0; i < d->n_workers; i++) {
-		dr->fabric += LOAD(d->worker[i].fcw.overflow) +
-			      LOAD(d->worker[i].fc_stray);
+		uint64_t q = LOAD(d->worker[i].fcw.overflow) +
+			     LOAD(d->worker[i].fc_stray);
+
+		dr->fabric += q;
+		dr->queue_overflow += q;
 		dr->control += LOAD(d->worker[i].ctl_drop);
 	}
 	for (i = 0; i < d->n_nodes; i++) {

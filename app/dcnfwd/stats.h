@@ -41,6 +41,13 @@ struct dcnfwd_drops {
 				  * fewer VCs, or an unknown sender */
 	uint64_t lost_repaired; /* data frames that never reached a peer,
 				 * their credits given back */
+	/* fabric's parts, for a report by reason: the forwarding step's
+	 * reasons (by_reason[0] unused), then the ports' and queues' */
+	uint64_t by_reason[DCN_DROP_MAX];
+	uint64_t port_full;     /* a fabric port's TX or input queue full */
+	uint64_t link_went_down; /* queued for a link that went down */
+	uint64_t no_neighbour;  /* behind a switch port, no such neighbour */
+	uint64_t queue_overflow; /* flow control's queues, and strays */
 };
 void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
 

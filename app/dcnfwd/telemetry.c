@@ -91,7 +91,7 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	struct rte_tel_data *drops;
 	uint64_t tx = 0, rx = 0, tx_drop = 0, refused = 0, hellos = 0;
 	uint64_t ctl_drop = 0, sw_fwd = 0, sw_flood = 0, sleeps = 0, sleep_us = 0;
-	uint64_t auth_refused = 0;
+	uint64_t auth_refused = 0, silence_heard = 0;
 	uint64_t kernel_drop = 0, missed = 0;
 	struct dcnfwd_loop_totals lt;
 	struct dcnfwd_drops dr;
@@ -118,6 +118,7 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		tx_drop += ps.tx_drop;
 		refused += d->port[i].hello_refused;
 		hellos += d->port[i].hello_rx;
+		silence_heard += d->port[i].silence_heard;
 		for (k = 0; k <= DCN_AUTH_REPLAYED; k++)
 			auth_refused += d->port[i].auth_refused[k];
 		kernel_drop += __atomic_load_n(&d->port[i].kernel_tx_dropped,
@@ -144,6 +145,15 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_key", d->auth != NULL));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "auth_refused", auth_refused));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "control_ring_drop", ctl_drop));
+	/* control frames this relay could not send: no control mbuf, or a
+	 * port's control ring full */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "control_unsent",
+					  d->ctl_no_mbuf + d->ctl_ring_full));
+	/* hellos not made: the port's last was still waiting to go */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "hellos_held", d->hellos_held));
+	/* links taken down for silence whose neighbour's frames came
+	 * within a silence's time after: hellos late, not missing */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "silence_heard", silence_heard));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "flow_control", (uint64_t)d->fc_on));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_drops", dr.fabric));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "ingress_drops", dr.ingress));

@@ -173,11 +173,18 @@ dcnfwd_worker_main(void *arg)
 			uint16_t n = dcn_port_rx(&d->port[q->port].dp, q->queue, m,
 						 (uint16_t)d->burst, now);
 
-			if (n == 0)
-				continue;
-			work += n;
-			w->pst[q->port].rx += n;
-			q->rx(w, q->port, q->queue, m, n, now);
+			if (n != 0) {
+				work += n;
+				w->pst[q->port].rx += n;
+				q->rx(w, q->port, q->queue, m, n, now);
+			}
+			/* Less than a burst: the queue was emptied. Stored
+			 * after the burst's control frames went on to the
+			 * control ring, so a reader of this time finds them
+			 * there. */
+			if (n < d->burst)
+				__atomic_store_n(&w->rx_read_tsc[i], now,
+						 __ATOMIC_RELEASE);
 		}
 		if (w->tick != NULL)
 			work += w->tick(w, now);

@@ -111,6 +111,18 @@ void dcn_link_observer_away(struct dcn_link *l, uint64_t us, uint64_t now);
 enum dcn_link_event dcn_link_tick(struct dcn_link *l,
 				  const struct dcn_link_conf *c, uint64_t now);
 
+/**
+ * dcn_link_tick, for an observer that reads the port's frames some time
+ * after they arrive: read is when it last emptied the port's receive
+ * queue. Silence counts only up to then: a hello still waiting in the
+ * queue, behind frames a busy reader has not reached, is not missing.
+ * (A dead neighbour leaves its port's queue empty, so the reader keeps
+ * up with it and its silence counts.)
+ */
+enum dcn_link_event dcn_link_tick_read(struct dcn_link *l,
+				       const struct dcn_link_conf *c,
+				       uint64_t now, uint64_t read);
+
 /** Does routing use the link? */
 static inline int
 dcn_link_usable(const struct dcn_link *l)

@@ -132,10 +132,18 @@ dcn_link_observer_away(struct dcn_link *l, uint64_t us, uint64_t now)
 enum dcn_link_event
 dcn_link_tick(struct dcn_link *l, const struct dcn_link_conf *c, uint64_t now)
 {
+	return dcn_link_tick_read(l, c, now, now);
+}
+
+enum dcn_link_event
+dcn_link_tick_read(struct dcn_link *l, const struct dcn_link_conf *c,
+		   uint64_t now, uint64_t read)
+{
 	uint64_t dead = c->hello_us * c->miss;
-	/* A hello stamped later than this tick's time is no silence (and
-	 * must not wrap round to a huge one). */
-	uint64_t quiet = now > l->last_hello ? now - l->last_hello : 0;
+	uint64_t until = read < now ? read : now;
+	/* A hello stamped later than what was read is no silence (and must
+	 * not wrap round to a huge one). */
+	uint64_t quiet = until > l->last_hello ? until - l->last_hello : 0;
 
 	switch (l->state) {
 	case DCN_LINK_UNKNOWN:

@@ -52,6 +52,38 @@ test_start_and_silence(void **state)
 	assert_int_equal(l.downs, 1);
 }
 
+/* A reader behind on the port's queue (read long ago) does not blame the
+ * neighbour: silence counts up to the last time the queue was emptied,
+ * and counts again in full once the reader keeps up. */
+static void
+test_late_reader_blames_nobody(void **state)
+{
+	struct dcn_link_conf c = conf();
+	struct dcn_link l;
+
+	(void)state;
+	dcn_link_init(&l, &c, 0);
+	assert_int_equal(dcn_link_hello(&l, &c, 1000), DCN_LINK_EV_NONE);
+	/* 20 ms without a hello, but the queue was last emptied at 2 ms:
+	 * what came after may be waiting in it. */
+	assert_int_equal(dcn_link_tick_read(&l, &c, 21000, 2000), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick_read(&l, &c, 30000, 4000), DCN_LINK_EV_NONE);
+	assert_int_equal(l.state, DCN_LINK_UP);
+	/* The reader catches up: the hello it finds keeps the link. */
+	assert_int_equal(dcn_link_hello(&l, &c, 30500), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick_read(&l, &c, 31000, 31000), DCN_LINK_EV_NONE);
+	/* Emptied again and again with nothing from the neighbour: down,
+	 * after the same silence as dcn_link_tick's. */
+	assert_int_equal(dcn_link_tick_read(&l, &c, 33600, 33500), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick_read(&l, &c, 33600, 33501), DCN_LINK_EV_DOWN);
+	assert_int_equal(l.cause, DCN_LINK_CAUSE_HELLO_MISS);
+	/* A read time after now counts as now. */
+	dcn_link_init(&l, &c, 0);
+	assert_int_equal(dcn_link_hello(&l, &c, 1000), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick_read(&l, &c, 4000, 9000), DCN_LINK_EV_NONE);
+	assert_int_equal(dcn_link_tick_read(&l, &c, 4001, 9000), DCN_LINK_EV_DOWN);
+}
+
 static void
 test_traffic_keeps_alive(void **state)
 {
@@ -412,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_start_and_silence),
 		cmocka_unit_test(test_never_seen_goes_down_then_up_at_once),
 		cmocka_unit_test(test_traffic_keeps_alive),
+		cmocka_unit_test(test_late_reader_blames_nobody),
 		cmocka_unit_test(test_observer_away),
 		cmocka_unit_test(test_carrier_and_holddown),
 		cmocka_unit_test(test_silence_during_holddown),
