@@ -10,6 +10,7 @@
  * it does; they call downward only:
  *
  *   main.c, options.c          the command line, launch, the run
+ *   hugepages.c                before EAL: waiting for pages, their figures
  *   emu_run.c, emu_unplug.c    an emulated fabric's run (--emulate)
  *   emu_fabric.c               building the emulated fabric: ring cables,
  *                              L2 switches, hosts
@@ -123,6 +124,7 @@ struct dcnfwd_port {
 	uint64_t missed_base, packet_missed, rx_missed;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
+	uint8_t mismatch_said;   /* encap_mismatch logged (udp) */
 	/* control thread: when every queue of the port was last emptied by
 	 * its poller (us; 0: not yet), taken before the control ring is
 	 * read, and frames from the port while its link was down for
@@ -195,6 +197,7 @@ struct dcnfwd_node {
 	struct dcn_link_db *lsdb;        /* others' announcements */
 	uint32_t lsa_seq;
 	uint8_t dirty;                   /* knowledge changed: recompile */
+	uint8_t mismatch_said;           /* encap_mismatch logged (ether) */
 	uint8_t lsa_due;                 /* own state changed: announce */
 	uint8_t lsa_tail;                /* refreshes left after recovery */
 	uint64_t lsa_refresh_tsc;

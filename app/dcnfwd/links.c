@@ -141,6 +141,55 @@ kernel_tx_dropped(int ifindex)
 	return v;
 }
 
+/*
+ * Once a second: a neighbour in the other wire format, said once (a
+ * port's count with encap = udp, which refuses unwrapped fabric frames;
+ * a node's with encap = ether, which drops frames in IPv4/UDP to the
+ * fabric's port). Its links stay down on both sides: neither takes the
+ * other's hellos.
+ */
+static void
+encap_mismatch_poll(struct dcnfwd *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port *p = &d->port[i];
+		uint64_t n;
+
+		if (p->dp.udp == NULL || p->mismatch_said)
+			continue;
+		n = dcn_port_udp_refused(p->dp.udp, DCN_UDP_REFUSE_ETHER_FORMAT);
+		if (n == 0)
+			continue;
+		p->mismatch_said = 1;
+		DCNFWD_LOG(WARNING, "node %s port %s: %lu fabric frames in the ether "
+			   "wire format refused (encap_mismatch): this node's encap "
+			   "is udp; every node of a fabric must use one format, and "
+			   "links to a node in the other stay down\n",
+			   d->node[p->owner_idx].name, p->name, (unsigned long)n);
+	}
+	if (d->conf.encap == DCN_ENCAP_UDP)
+		return;
+	for (i = 0; i < d->n_nodes; i++) {
+		struct dcnfwd_node *n = &d->node[i];
+		struct dcn_fwd_stats s;
+
+		if (n->mismatch_said)
+			continue;
+		dcnfwd_node_totals(d, i, &s);
+		if (s.drop[DCN_DROP_ENCAP_MISMATCH] == 0)
+			continue;
+		n->mismatch_said = 1;
+		DCNFWD_LOG(WARNING, "node %s: %lu frames in IPv4/UDP to the fabric's "
+			   "port %u dropped (encap_mismatch): a neighbour's encap is "
+			   "udp, this node's ether; every node of a fabric must use "
+			   "one format, and links to a node in the other stay down\n",
+			   n->name, (unsigned long)s.drop[DCN_DROP_ENCAP_MISMATCH],
+			   d->conf.udp_port);
+	}
+}
+
 /* Once a second: what each port lost outside dcnfwd since dcnfwd
  * started (the first reading is the base): frames the PMD missed on
  * receive (its ring full: imissed; a packet socket's ring full, which
@@ -154,6 +203,7 @@ kernel_drops_poll(struct dcnfwd *d, uint64_t now)
 	if (now < d->next_kernel_poll)
 		return;
 	d->next_kernel_poll = now + d->tsc_hz;
+	encap_mismatch_poll(d);
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
 		struct rte_eth_stats es;
@@ -372,8 +422,10 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 		    (poll_ethdev || __atomic_exchange_n(&p->lsc_pending, 0,
 							__ATOMIC_ACQ_REL)))
 			ethdev_carrier(d, p, us);
-		/* Frames in are a sign of life. */
+		/* Frames in are a sign of life; those in the other wire
+		 * format are not (the neighbour is not heard). */
 		dcnfwd_port_totals(d, i, &ps);
+		ps.rx -= dcnfwd_port_mismatched(d, i);
 		if (ps.rx != p->rx_seen) {
 			p->rx_seen = ps.rx;
 			dcn_link_alive(&p->link, us);

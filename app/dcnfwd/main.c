@@ -26,6 +26,7 @@
 #include "control.h"
 #include "emu_fabric.h"
 #include "emu_run.h"
+#include "hugepages.h"
 #include "ethdev.h"
 #include "failover.h"
 #include "links.h"
@@ -55,9 +56,7 @@ eal_hint(int argc, char **argv, int err)
 		prefix |= strncmp(argv[i], "--file-prefix", 13) == 0;
 	}
 	if (!no_huge && (err == EACCES || err == ENOMEM))
-		return " (no hugepages? reserve some, e.g. echo 1024 > "
-		       "/proc/sys/vm/nr_hugepages, or run without them: "
-		       "--no-huge -m 1024)";
+		return dcnfwd_hugepages_hint(argc, argv);
 	if (err == EALREADY || (!prefix && err == EBUSY))
 		return " (another DPDK process uses this runtime directory: give "
 		       "each its own --file-prefix)";
@@ -199,6 +198,7 @@ main(int argc, char **argv)
 			"dcnfwd -l 0-1 --no-huge -m 1024 -- ...\n");
 		return 2;
 	}
+	dcnfwd_hugepages_wait(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "dcnfwd: EAL init failed: %s%s\n",

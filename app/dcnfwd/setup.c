@@ -317,6 +317,9 @@ wnode_make(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t ni)
 	wn->fwd = c;
 	if (dcn_fwd_init(c, n->fib->r, n->fib->tb, d->ethertype, d->per_packet) != 0)
 		return -EINVAL;
+	/* ether format: a neighbour's frames in udp are told apart */
+	if (d->conf.encap != DCN_ENCAP_UDP)
+		c->udp_port = (uint16_t)d->conf.udp_port;
 	wn->fib_gen = n->fib->gen;
 	for (l = 0; l < n->n_ports; l++) {
 		const struct dcnfwd_port *lp = &d->port[n->port[l]];

@@ -108,6 +108,24 @@ dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node, uint32_t slot)
 	return s;
 }
 
+uint64_t
+dcnfwd_port_mismatched(const struct dcnfwd *d, uint32_t port)
+{
+	const struct dcnfwd_port *p = &d->port[port];
+	uint64_t s = 0;
+	unsigned int i;
+
+	if (p->owner != OWNER_NODE)
+		return 0;
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_wnode *wn = d->worker[i].node[p->owner_idx];
+
+		if (wn != NULL)
+			s += LOAD(wn->fwd->in_mismatch[p->local]);
+	}
+	return s;
+}
+
 void
 dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 {
@@ -166,6 +184,7 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			/* each repaired once: by its receiver, or by
 			 * its sender where the receiver cannot */
 			dr->lost_repaired += fn->chan[c].lost + fn->chan[c].lost_in;
+			dr->lost_restart += fn->chan[c].lost_restart;
 		}
 	}
 }

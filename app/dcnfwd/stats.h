@@ -22,6 +22,10 @@ void dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s);
 #define DCNFWD_ALL_NODES UINT32_MAX
 void dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
 			struct dcn_fwd_stats *s);
+/* Frames of port (global) dropped by the forwarding step for the other
+ * wire format (encap = ether, IPv4/UDP to the fabric's port), all
+ * workers. */
+uint64_t dcnfwd_port_mismatched(const struct dcnfwd *d, uint32_t port);
 /* Data frames a node sent out of local port local, all workers. */
 uint64_t dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node,
 				uint16_t local);
@@ -41,6 +45,8 @@ struct dcnfwd_drops {
 				  * fewer VCs, or an unknown sender */
 	uint64_t lost_repaired; /* data frames that never reached a peer,
 				 * their credits given back */
+	uint64_t lost_restart;  /* data frames lost with a peer that was
+				 * killed (its new incarnation's first word) */
 	/* fabric's parts, for a report by reason: the forwarding step's
 	 * reasons (by_reason[0] unused), then the ports' and queues' */
 	uint64_t by_reason[DCN_DROP_MAX];

@@ -41,15 +41,21 @@ port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data 
 		__atomic_load_n(&p->rx_missed, __ATOMIC_RELAXED)));
 	if (p->is_host)
 		TEL_TRY(rte_tel_data_add_dict_u64(e, "arp_replies", p->arp_replies));
-	/* encap = udp: frames to the fabric's UDP port that were broken
-	 * (dropped as they came in) */
+	/* encap = udp: frames to the fabric's UDP port refused as they
+	 * came in, by reason (dcn_port_udp.h), and fabric frames in the
+	 * other wire format */
 	if (p->dp.udp != NULL) {
-		uint64_t bad = 0;
-		unsigned int q;
+		unsigned int r;
 
-		for (q = 0; q < DCN_PORT_UDP_QUEUES; q++)
-			bad += __atomic_load_n(&p->dp.udp->malformed[q], __ATOMIC_RELAXED);
-		TEL_TRY(rte_tel_data_add_dict_u64(e, "encap_malformed", bad));
+		for (r = 0; r < DCN_UDP_REFUSE_MAX; r++)
+			TEL_TRY(rte_tel_data_add_dict_u64(e,
+				r == DCN_UDP_REFUSE_ETHER_FORMAT ? "encap_mismatch" :
+				r == DCN_UDP_REFUSE_MALFORMED ? "encap_malformed" :
+				r == DCN_UDP_REFUSE_CHECKSUM ? "encap_bad_checksum" :
+				r == DCN_UDP_REFUSE_TTL ? "encap_bad_ttl" :
+				r == DCN_UDP_REFUSE_DESTINATION ? "encap_not_for_us" :
+				"encap_wrong_source",
+				dcn_port_udp_refused(p->dp.udp, (enum dcn_udp_refusal)r)));
 	}
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "forwarded_out",
 					  dcnfwd_node_out_frames(d, ni, l)));
@@ -287,6 +293,8 @@ fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
 	f[n++] = (struct fc_field){ "lost", ch->lost };
 	f[n++] = (struct fc_field){ "lost_in", ch->lost_in };
 	f[n++] = (struct fc_field){ "late", ch->late };
+	/* sent to a peer that was killed, lost with it (lib/fc/dcn_fc.h) */
+	f[n++] = (struct fc_field){ "lost_restart", ch->lost_restart };
 	if (c % fn->n_vcs != 0)
 		return n;
 	/* credit frames are per link: its VC 0 channel holds them */

@@ -166,6 +166,10 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	/* Data frames lost on the way over credited links, their credits
 	 * taken back (each once, by its receiver or its sender). */
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_repaired", dr.lost_repaired));
+	/* Data frames sent to a neighbour that was killed and lost with it
+	 * (counted when its next incarnation first speaks; an upper bound
+	 * by what it forwarded in its last credit interval). */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_to_restart", dr.lost_restart));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_tx", dr.credit_tx));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_lost", dr.credit_lost));
 	/* refused whatever the key (by reason and link in /dcn/fc) */

@@ -164,9 +164,10 @@ dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 	if (p->is_host || dcn_topo_kind(d->t) == DCN_TOPO_DIAMOND)
 		flags |= DCN_XDP_CFG_IPV4;
 	/* encap = udp (not Diamond's, dcnfwd_setup_encap): the fabric's
-	 * frames come in IPv4/UDP. */
-	if (!p->is_host && d->conf.encap == DCN_ENCAP_UDP &&
-	    dcn_topo_kind(d->t) != DCN_TOPO_DIAMOND)
+	 * frames come in IPv4/UDP. With encap = ether too: a neighbour in
+	 * udp is then seen, and counted (encap_mismatch), not handed to
+	 * the kernel unseen. */
+	if (!p->is_host && dcn_topo_kind(d->t) != DCN_TOPO_DIAMOND)
 		flags |= DCN_XDP_CFG_UDP;
 	fabric_prefix(d, &net, &len);
 	ret = dcn_xdp_configure(x, d->ethertype, flags, net, len,

@@ -132,7 +132,9 @@ enum dcn_frame_type {
 	_(LINK_DOWN, "link_down", "every next hop's link is down")          \
 	_(TX_FULL, "tx_full", "output queue full")                            \
 	_(LOOP, "loop", "would go back out of the port it came in on")       \
-	_(TOO_LONG, "too_long", "route longer than its VCs allow (a loop)")
+	_(TOO_LONG, "too_long", "route longer than its VCs allow (a loop)")   \
+	_(ENCAP_MISMATCH, "encap_mismatch",                                   \
+	  "fabric frame in the other wire format (IPv4/UDP to the fabric's port)")
 
 enum dcn_drop_reason {
 	DCN_DROP_NONE = 0,

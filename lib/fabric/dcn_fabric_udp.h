@@ -98,6 +98,15 @@ dcn_fabric_load16(const uint8_t *p)
 	return v;
 }
 
+static inline uint32_t
+dcn_fabric_load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 static inline void
 dcn_fabric_store16(uint8_t *p, uint16_t v)
 {

@@ -178,6 +178,15 @@ struct dcn_fc_chan {
 				    *   arrived, freed as if they had */
 	uint64_t late;             /**< frames a new base wrote off as gone
 				    *   that arrived after all */
+	uint32_t peer_freed;       /**< the peer's freed in its last word */
+	/** Frames lost to the peer's restarts: sent to its last
+	 * incarnation and neither freed by it (as its last word said) nor
+	 * counted by the next (those that arrive late are taken back).
+	 * What the peer forwarded after its last word is in it too: an
+	 * upper bound, by at most a credit interval's frames. */
+	uint64_t lost_restart;
+	uint32_t restart_pending;  /**< of lost_restart, still to be
+				    *   taken back should they arrive */
 	/** This node repaired by the peer's sent counts the last time it
 	 * could (the peer's credit frame came to the port's owner). VC 0
 	 * channel. */

@@ -342,8 +342,22 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 * got). */
 		if (!c->peer_known || cr->epoch != c->peer_epoch ||
 		    (lg != c->link_gen_seen && !(cr->flags & DCN_FC_CREDIT_REPAIRS))) {
-			if (c->peer_known)
+			if (c->peer_known && cr->epoch != c->peer_epoch) {
+				/* The peer restarted: what its last
+				 * incarnation held, or what was on the way to
+				 * it and its next has not counted, is lost
+				 * with it. (A link that came back writes off
+				 * too; those frames are counted where they
+				 * were dropped.) */
+				int32_t gone = (int32_t)(sent - c->base - c->peer_freed -
+							 cr->arrived[vc]);
+
 				c->epoch_changes++;
+				c->restart_pending = gone > 0 ? (uint32_t)gone : 0;
+				c->lost_restart += c->restart_pending;
+			} else if (c->peer_known) {
+				c->epoch_changes++;
+			}
 			c->base = sent - cr->arrived[vc];
 			c->peer_epoch = cr->epoch;
 			c->peer_known = 1;
@@ -361,8 +375,13 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 			/* More than a queue's worth cannot have been on
 			 * the way: not taken. */
 			if (late > 0 && late <= (int32_t)fn->max_credit) {
+				uint32_t back = RTE_MIN((uint32_t)late, c->restart_pending);
+
 				c->base -= (uint32_t)late;
 				c->late += (uint32_t)late;
+				/* written off at a restart, and came */
+				c->restart_pending -= back;
+				c->lost_restart -= back;
 			}
 			if (!(cr->flags & DCN_FC_CREDIT_REPAIRS)) {
 				repair_lost(fn, c, sent, cr->arrived[vc], now);
@@ -372,6 +391,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 			}
 		}
 		c->peer_grant = cr->grant;
+		c->peer_freed = cr->freed[vc];
 		/* No peer has more room than an input queue: a grant or a
 		 * freed count beyond it (a broken or forged credit frame)
 		 * gives no more, and is counted. */

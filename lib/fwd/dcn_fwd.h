@@ -225,6 +225,10 @@ struct dcn_fwd_ctx {
 	uint32_t node;
 	uint32_t node_addr;
 	uint16_t ethertype;
+	/** The fabric's UDP port (ether format only; 0: not checked): a
+	 * frame in IPv4/UDP to it on a fabric port is a neighbour in the
+	 * other wire format, dropped as DCN_DROP_ENCAP_MISMATCH. */
+	uint16_t udp_port;
 	int per_packet;         /**< draw per packet (PORA) instead of hash */
 	int router_mode;        /**< Diamond: plain IPv4 router, no fabric header */
 	/** Diamond: a packet from a switch with a TTL this low or lower
@@ -245,6 +249,10 @@ struct dcn_fwd_ctx {
 	uint64_t *nbr_frames;
 	/** Frames sent per local output port (the path a flow takes). */
 	uint64_t out_frames[DCN_FWD_MAX_PORTS];
+	/** Frames dropped as DCN_DROP_ENCAP_MISMATCH per local input port:
+	 * a port's frames in, less these, are its neighbour's signs of life
+	 * (a neighbour in the other format is not heard). */
+	uint64_t in_mismatch[DCN_FWD_MAX_PORTS];
 	struct dcn_fwd_stats st;
 	enum dcn_pick_mode pick;   /**< the router's, bound with the table */
 	/** Route cache (dcn_fwd_set_cache), NULL: every frame is routed

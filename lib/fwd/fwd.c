@@ -11,6 +11,7 @@
 
 #include <rte_byteorder.h>
 
+#include "dcn_fabric_udp.h"
 #include "dcn_fwd.h"
 
 int
@@ -939,6 +940,12 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
 		}
 		return DCN_DROP_UNKNOWN_ETHERTYPE;
 	default:
+		if (fi.reason == DCN_DROP_UNKNOWN_ETHERTYPE && c->udp_port != 0 &&
+		    dcn_fabric_udp_check(e, rte_pktmbuf_data_len(m), c->udp_port) ==
+			    DCN_UDP_FABRIC) {
+			c->in_mismatch[ip - c->port]++;
+			return DCN_DROP_ENCAP_MISMATCH;
+		}
 		return fi.reason;
 	}
 }

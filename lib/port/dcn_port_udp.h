@@ -21,6 +21,18 @@
  * Not for Diamond: its data frames are the hosts' own IPv4 packets, which
  * a NIC hashes already, and a host's datagram to the fabric's UDP port
  * must never be taken for a control frame there.
+ *
+ * The outer headers are checked here, whatever the port checked: most
+ * ports (AF_XDP, memif, af_packet) check nothing and set no checksum
+ * flag. A frame to the fabric's port is refused, counted by reason, when
+ * it is malformed, its IPv4 checksum is wrong, its TTL is not the one
+ * every relay sends (a cable or a switch is one hop: nothing on the way
+ * decrements it, so another TTL was routed or made up), it is for another
+ * relay (neither this node's address nor broadcast), or it comes from
+ * another source than the cable's peer (once a hello named it). A frame
+ * in the other wire format (the fabric EtherType, unwrapped) is refused
+ * too: one fabric, one format (DCN_UDP_REFUSE_ETHER_FORMAT, shown as
+ * encap_mismatch).
  */
 
 #include <stdint.h>
@@ -53,6 +65,29 @@ extern uint64_t dcn_port_udp_sport_flag;
  * -1 with rte_errno set. */
 int dcn_port_udp_register(void);
 
+/** Why a received frame to the fabric's port was refused. */
+enum dcn_udp_refusal {
+	DCN_UDP_REFUSE_MALFORMED = 0, /**< dcn_fabric_udp_check's */
+	DCN_UDP_REFUSE_CHECKSUM,      /**< outer IPv4 header checksum */
+	DCN_UDP_REFUSE_TTL,           /**< not DCN_UDP_OUTER_TTL */
+	DCN_UDP_REFUSE_DESTINATION,   /**< for another relay */
+	DCN_UDP_REFUSE_SOURCE,        /**< not the cable's peer */
+	DCN_UDP_REFUSE_ETHER_FORMAT,  /**< a fabric frame not wrapped */
+	DCN_UDP_REFUSE_MAX,
+};
+
+/** @return the telemetry name of a refusal ("checksum"). */
+static inline const char *
+dcn_udp_refusal_name(enum dcn_udp_refusal r)
+{
+	static const char *const names[DCN_UDP_REFUSE_MAX] = {
+		"malformed", "checksum", "ttl", "destination", "source",
+		"encap_mismatch",
+	};
+
+	return (unsigned int)r < DCN_UDP_REFUSE_MAX ? names[r] : "?";
+}
+
 struct dcn_port_udp_peer {
 	uint64_t mac;   /**< the first 6 bytes; 0: a free slot */
 	uint64_t word;  /**< address << 32 | dcn_fabric_udp_hop_sum */
@@ -64,6 +99,8 @@ struct dcn_port_udp {
 				 *   back as frames are unwrapped */
 	uint16_t dport;      /**< the fabric's UDP port */
 	uint32_t self;       /**< this node's fabric address: outer source */
+	uint32_t self_net;   /**< the same, network order: an outer
+			      *   destination taken */
 	uint64_t bcast_word; /**< the word for 255.255.255.255 */
 	/** A cable's port: its one peer's word (0 until a hello names it),
 	 * taken without a look in the table. */
@@ -73,9 +110,21 @@ struct dcn_port_udp {
 	/** Written by the control thread a slot at a time: word first, then
 	 * the MAC that makes it visible; a slot once taken keeps its MAC. */
 	struct dcn_port_udp_peer peer[DCN_PORT_UDP_PEERS];
-	/** To the fabric's port but malformed (dropped), per RX queue. */
-	uint64_t malformed[DCN_PORT_UDP_QUEUES];
+	/** Refused (dropped) by reason, per RX queue (each has one poller). */
+	uint64_t refused[DCN_PORT_UDP_QUEUES][DCN_UDP_REFUSE_MAX];
 };
+
+/** Frames of port u refused for reason r, all queues. */
+static inline uint64_t
+dcn_port_udp_refused(const struct dcn_port_udp *u, enum dcn_udp_refusal r)
+{
+	uint64_t s = 0;
+	unsigned int q;
+
+	for (q = 0; q < DCN_PORT_UDP_QUEUES; q++)
+		s += __atomic_load_n(&u->refused[q][r], __ATOMIC_RELAXED);
+	return s;
+}
 
 static inline uint64_t
 dcn_port_udp_word(uint32_t self, uint32_t addr)
@@ -94,6 +143,7 @@ dcn_port_udp_init(struct dcn_port_udp *u, uint16_t ethertype, uint16_t dport,
 	u->ethertype_net = dcn_fabric_net16(ethertype);
 	u->dport = dport;
 	u->self = self;
+	u->self_net = dcn_fabric_net32(self);
 	u->bcast_word = dcn_port_udp_word(self, UINT32_MAX);
 	dcn_fabric_udp_template(&u->tmpl, self, dport);
 	return dcn_port_udp_register();
@@ -193,36 +243,89 @@ dcn_port_udp_strip(const struct dcn_port_udp *u, struct rte_mbuf *b, uint8_t *f)
 	b->pkt_len -= DCN_UDP_ENCAP_LEN;
 }
 
+/* Is the IPv4 header at ip (no options) intact? Its ten words, the
+ * checksum among them, sum to 0xffff. */
+static inline int
+dcn_port_udp_cksum_ok(const uint8_t *ip)
+{
+	uint32_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < DCN_IPV4_MIN_HDR; i += 2)
+		sum += dcn_fabric_load16(ip + i);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/* The outer headers of a well-formed frame to the fabric's port (at f),
+ * as a relay of this fabric sends them? @return DCN_UDP_REFUSE_MAX when
+ * they are, else the reason. */
+static inline enum dcn_udp_refusal
+dcn_port_udp_outer(const struct dcn_port_udp *u, const struct rte_mbuf *b,
+		   const uint8_t *f)
+{
+	const uint8_t *ip = f + DCN_ETHER_HDR_LEN;
+	uint64_t ck = b->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint32_t dst = dcn_fabric_load32(ip + 16);
+
+	if (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD ||
+	    (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD && !dcn_port_udp_cksum_ok(ip)))
+		return DCN_UDP_REFUSE_CHECKSUM;
+	if (ip[8] != DCN_UDP_OUTER_TTL)
+		return DCN_UDP_REFUSE_TTL;
+	if (dst != u->self_net && dst != UINT32_MAX)
+		return DCN_UDP_REFUSE_DESTINATION;
+	if (u->cable) {
+		uint64_t w = __atomic_load_n(&u->cable_word, __ATOMIC_RELAXED);
+
+		if (w != 0 && dcn_fabric_get32(ip + 12) != (uint32_t)(w >> 32))
+			return DCN_UDP_REFUSE_SOURCE;
+	}
+	return DCN_UDP_REFUSE_MAX;
+}
+
 /**
  * Frames received on RX queue q: each encapsulated fabric frame becomes
- * the ether format (its MACs kept); a malformed one is dropped and
- * counted; anything else is left as it is. @return frames kept, in order.
+ * the ether format (its MACs kept); one refused (above) is dropped and
+ * counted by reason; anything else is left as it is. @return frames
+ * kept, in order.
  */
 static inline uint16_t
 dcn_port_udp_unwrap(struct dcn_port_udp *u, uint16_t q, struct rte_mbuf **m,
 		    uint16_t n)
 {
+	uint64_t *refused = u->refused[q & (DCN_PORT_UDP_QUEUES - 1)];
 	uint16_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *b = m[i];
 		uint8_t *f = rte_pktmbuf_mtod(b, uint8_t *);
-		enum dcn_udp_verdict v = dcn_fabric_udp_check(f, rte_pktmbuf_data_len(b),
-							      u->dport);
+		uint32_t len = rte_pktmbuf_data_len(b);
+		enum dcn_udp_verdict v = dcn_fabric_udp_check(f, len, u->dport);
+		enum dcn_udp_refusal r;
 
-		if (likely(v == DCN_UDP_FABRIC &&
-			   (b->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
-				   RTE_MBUF_F_RX_IP_CKSUM_BAD)) {
+		if (likely(v == DCN_UDP_FABRIC)) {
+			r = dcn_port_udp_outer(u, b, f);
+			if (unlikely(r != DCN_UDP_REFUSE_MAX))
+				goto refuse;
 			/* The flow's entropy, for the way out. */
 			*DCN_PORT_UDP_SPORT(b) = dcn_fabric_load16(f + DCN_UDP_SPORT_OFF);
 			b->ol_flags |= dcn_port_udp_sport_flag;
 			dcn_port_udp_strip(u, b, f);
 		} else if (v != DCN_UDP_NOT_OURS) {
-			u->malformed[q & (DCN_PORT_UDP_QUEUES - 1)]++;
-			rte_pktmbuf_free(b);
-			continue;
+			r = DCN_UDP_REFUSE_MALFORMED;
+			goto refuse;
+		} else if (len >= DCN_ETHER_HDR_LEN &&
+			   dcn_fabric_load16(f + 12) == u->ethertype_net) {
+			r = DCN_UDP_REFUSE_ETHER_FORMAT;
+			goto refuse;
 		}
 		m[k++] = b;
+		continue;
+refuse:
+		refused[r]++;
+		rte_pktmbuf_free(b);
 	}
 	return k;
 }

@@ -84,6 +84,9 @@ NAME = "t%d" % (os.getpid() % 100000)
 # Sixteen or twenty dcnfwd processes share two cores here: a rate they
 # carry with room to spare, so that the figures are the failover's own.
 RATE = 2000
+# kill -9/start cycles of a transit relay in the veth mode (the CI's
+# length; doc/testing.md gives the long form): DCN_KILL_CYCLES overrides.
+KILL_CYCLES = int(os.environ.get("DCN_KILL_CYCLES", "6"))
 failures = []
 
 
@@ -389,14 +392,99 @@ def kernel_mode():
     wire_format(st, xdp_before)
     kernel_beside(st)
     tcp_closed(st)
-    # A dcnfwd killed outright must not keep the fabric from coming down.
+    # A dcnfwd killed outright must not keep the fabric from coming down
+    # (first started again in the other wire format).
     victim = [n for n in st["nodes"].values() if n is not src and n is not dst][-1]
+    st, victim = mixed_format(st, victim, src)
     os.kill(victim["pid"], signal.SIGKILL)
     time.sleep(0.5)
     down("dcn-fabric down after %s was killed" % victim["name"],
          killed=(victim["name"],))
     left = leftovers_settled(names)
     check(not left, "nothing of the fabric left: %s" % (left or "none"))
+
+
+def mixed_format(st, x, src):
+    """Node x started again in the other wire format (encap = ether in a
+    udp fabric, udp in an ether one): neither side takes the other's
+    frames, so x has every link down and each neighbour on a cable has
+    its link to x down too (none one-way); the refusals are counted as
+    encap_mismatch (a udp port's count, or an ether node's drop reason)
+    and said once in the log; a ping to x's host is lost, and counted
+    (no route to it, or the mismatch), not silently. Diamond's frames are
+    plain IPv4 in both formats: nothing to mix. Returns the state and x
+    as they are after."""
+    if SPEC.startswith("diamond"):
+        return st, x
+    other = "ether" if UDP_WRAPS else "udp"
+    # Who hears x on a cable now: (node, port) whose last hello is x's.
+    facing = []
+    for n in st["nodes"].values():
+        if n is x:
+            continue
+        for port, e in tel(st, n["name"], "/dcn/neighbours").items():
+            if isinstance(e, dict) and e.get("last_hello_from") == x["name"]:
+                facing.append((n["name"], port))
+    path = "/run/dcn-fabric/%s/%s.ini" % (NAME, x["ns"])
+    with open(path) as f:
+        text = f.read()
+    if re.search(r"(?m)^encap\s*=", text):
+        new = re.sub(r"(?m)^encap\s*=.*$", "encap = " + other, text)
+    else:
+        new = text.replace("[fabric]\n", "[fabric]\nencap = %s\n" % other, 1)
+    with open(path, "w") as f:
+        f.write(new)
+    before = lost_counts(st)
+    fabric("restart", NAME, x["name"], "--wait-links", "0", timeout=120)
+    st = state()
+    x = next(n for n in st["nodes"].values() if n["name"] == x["name"])
+    time.sleep(2.5)   # past the silence and a hold-down; a log poll
+    links = {k: v.get("state") for k, v in
+             tel(st, x["name"], "/dcn/links").items()
+             if isinstance(v, dict)}
+    check(links and all(s == "down" for s in links.values()),
+          "%s in encap = %s: every link of its own down: %s" % (x["name"], other, links))
+    far = {(n, p): tel(st, n, "/dcn/links").get(p, {}).get("state")
+           for n, p in facing}
+    check(all(s == "down" for s in far.values()),
+          "its neighbours' links to it down too (none one-way): %s" %
+          (far or "none on a cable: behind switches"))
+    r = netns_exec(src["name"], "ping", "-c", "3", "-i", "0.2", "-W", "1",
+                   x["host_addr"], check_rc=False, timeout=60)
+    m = re.search(r"(\d+) received", r.stdout)
+    time.sleep(1.5)   # the drop counters, and the once-a-second log poll
+    after = lost_counts(st)
+    grew = {k: after[k] - before.get(k, 0) for k in after
+            if after[k] > before.get(k, 0)}
+    check(m is not None and int(m.group(1)) == 0 and
+          sum(v for k, v in grew.items() if k != "encap_mismatch_ports") >= 3,
+          "a ping to its host (%s) is lost, and counted: %s received; "
+          "counted %s" % (x["host_addr"], m.group(1) if m else "?", grew))
+    check(grew.get("encap_mismatch", 0) + grew.get("encap_mismatch_ports", 0) > 0,
+          "the other format refused and counted as encap_mismatch: %s" % grew)
+    said = 0
+    for n in st["nodes"].values():
+        with open("/run/dcn-fabric/%s/%s.log" % (NAME, n["ns"]), errors="replace") as f:
+            said += f.read().count("(encap_mismatch)")
+    check(said > 0, "the mismatch said in the log (%d lines)" % said)
+    return st, x
+
+
+def lost_counts(st):
+    """Drops by reason over the nodes (no_route, link_down,
+    encap_mismatch, ...), and encap_mismatch_ports: udp ports' refusals
+    of frames in the ether format."""
+    out = {}
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        for k, v in s.get("drop", {}).items():
+            if k != "unknown_ethertype":
+                out[k] = out.get(k, 0) + v
+        for p in tel(st, n["name"], "/dcn/ports").values():
+            if isinstance(p, dict):
+                out["encap_mismatch_ports"] = (out.get("encap_mismatch_ports", 0) +
+                                               p.get("encap_mismatch", 0))
+    return out
 
 
 def down(what="dcn-fabric down", killed=()):
@@ -1637,6 +1725,75 @@ def restart_relay(st, src, dst, sv, dv):
     return st
 
 
+def tally(st, nodes=None):
+    """What the relays (all, or those named) have counted of the frames
+    they did not deliver: drops inside the fabric (less the hosts'
+    kernels' own frames), at host ports, data lost on cables (credits
+    repaired), lost with a neighbour that was killed, and past the last
+    relay (a kernel toward a host, a host port's misses)."""
+    out = 0
+    for n in st["nodes"].values():
+        if nodes is not None and n["name"] not in nodes:
+            continue
+        s = tel(st, n["name"], "/dcn/stats")
+        out += (s.get("fabric_drops", 0) - s.get("drop", {}).get("unknown_ethertype", 0) +
+                s.get("ingress_drops", 0) + s.get("lost_repaired", 0) +
+                s.get("lost_to_restart", 0))
+        h = tel(st, n["name"], "/dcn/ports").get("host", {})
+        out += h.get("kernel_tx_dropped", 0) + h.get("rx_missed", 0)
+    return out
+
+
+def kill_soak(st, src, dst, sv, dv, cycles):
+    """The relay carrying a flow in transit killed (SIGKILL) and started
+    again cycles times under the flow: every start succeeds, and every
+    frame sent is received or counted: the relays' drops, and the frames
+    lost with each killed incarnation, which its neighbours count as its
+    next one first speaks (lost_to_restart). A killed relay's own counts
+    die with it: each is read just before its kill. At the end every
+    credited (link, VC) is back at its full grant."""
+    g, gp = gen_flowing(st, sv, dv, cycles * 1.5 + 20)
+    middle = transit_relay(st, src, dst)
+    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
+    if middle is None:
+        g.send_signal(signal.SIGINT)
+        gen_wait(g, gp)
+        return st
+    counted = -tally(st)
+    started, t0 = 0, time.time()
+    for i in range(cycles):
+        counted += tally(st, (middle,))
+        fabric("kill", NAME, middle)
+        time.sleep(0.3)
+        r = fabric("start", NAME, middle, "--wait-links", "0", check_rc=False)
+        if r.returncode != 0:
+            check(False, "cycle %d: dcn-fabric start %s: %s" %
+                  (i + 1, middle, (r.stdout + r.stderr).strip()))
+            break
+        started += 1
+        st = state()
+        time.sleep(0.5)
+    check(started == cycles, "%d kill -9/start cycles of %s (in transit) "
+          "under a flow, every start back, in %.0f s" %
+          (started, middle, time.time() - t0))
+    wait_transit(st, middle)
+    time.sleep(1.0)
+    g.send_signal(signal.SIGINT)
+    rep = gen_wait(g, gp)
+    time.sleep(2.5)   # nothing in flight; kernel counters read again
+    counted += tally(st)
+    print("dcn-gen: %s" % json.dumps(rep))
+    lost_restart = sum(tel(st, n["name"], "/dcn/stats").get("lost_to_restart", 0)
+                       for n in st["nodes"].values())
+    check(rep["sent"] == rep["received"] + counted,
+          "across %d kills every frame sent is received or counted: sent %d, "
+          "received %d, counted %d (lost with a killed relay, as its "
+          "neighbours count: %d in all)" %
+          (started, rep["sent"], rep["received"], counted, lost_restart))
+    full_credit(st)
+    return st
+
+
 def restart_mode():
     st = up("--host", "veth", "--key")
     st = restart_relay(st, *flow_pair(st))
@@ -1654,7 +1811,8 @@ def veth_mode(flaps):
     flap_cable(st, *pair, flaps=flaps)
     unplug_cable(st, *pair)
     st = restart_relay(st, *pair)
-    auth_clean(st, "after the flaps, the pulled cable, the restart and the "
+    st = kill_soak(st, *pair, KILL_CYCLES)
+    auth_clean(st, "after the flaps, the pulled cable, the restarts and the "
                "pause")
     down()
 

@@ -72,7 +72,9 @@ mbuf_of(const uint8_t *f, uint32_t len)
 	return m;
 }
 
-static struct dcn_port_udp u;
+/* u: this relay's switch port; pu: its peer's, which takes what u sends
+ * (an outer destination is checked: the peer's address) */
+static struct dcn_port_udp u, pu;
 
 static void
 setup_udp(void)
@@ -80,6 +82,20 @@ setup_udp(void)
 	assert_int_equal(dcn_port_udp_init(&u, DCN_FABRIC_ETHERTYPE, UDP_PORT, SELF,
 					   0), 0);
 	assert_int_equal(dcn_port_udp_learn(&u, peer_mac, PEER), 0);
+	assert_int_equal(dcn_port_udp_init(&pu, DCN_FABRIC_ETHERTYPE, UDP_PORT, PEER,
+					   0), 0);
+	assert_int_equal(dcn_port_udp_learn(&pu, self_mac, SELF), 0);
+}
+
+static uint64_t
+refused_all(const struct dcn_port_udp *p)
+{
+	uint64_t s = 0;
+	unsigned int r;
+
+	for (r = 0; r < DCN_UDP_REFUSE_MAX; r++)
+		s += dcn_port_udp_refused(p, (enum dcn_udp_refusal)r);
+	return s;
 }
 
 /* Wrapped: the outer headers as dcn_fabric_udp.h says; unwrapped: the
@@ -117,7 +133,8 @@ test_wrap_unwrap(void **state)
 	assert_memory_equal(o + 42, f + 14, sizeof(f) - 14);
 	assert_int_equal(dcn_fabric_udp_check(o, sizeof(f) + 28, UDP_PORT),
 			 DCN_UDP_FABRIC);
-	assert_int_equal(dcn_port_udp_unwrap(&u, 0, &m, 1), 1);
+	assert_int_equal(dcn_port_udp_unwrap(&pu, 0, &m, 1), 1);
+	assert_int_equal(refused_all(&pu), 0);
 	assert_int_equal(rte_pktmbuf_data_len(m), sizeof(f));
 	assert_memory_equal(rte_pktmbuf_mtod(m, uint8_t *), f, sizeof(f));
 	rte_pktmbuf_free(m);
@@ -179,11 +196,12 @@ test_unwrap_malformed(void **state)
 	dcn_fabric_put16(rte_pktmbuf_mtod(m[4], uint8_t *) + 36, 53);
 	rte_pktmbuf_mtod(m[5], uint8_t *)[14] = 0x46;
 	dcn_fabric_put16(rte_pktmbuf_mtod(m[5], uint8_t *) + 40, UDP_PORT);
-	assert_int_equal(dcn_port_udp_unwrap(&u, 3, m, 6), 2);
+	assert_int_equal(dcn_port_udp_unwrap(&pu, 3, m, 6), 2);
 	for (i = 0; i < DCN_PORT_UDP_QUEUES; i++)
-		bad += u.malformed[i];
-	assert_int_equal(u.malformed[3], 4);
+		bad += pu.refused[i][DCN_UDP_REFUSE_MALFORMED];
+	assert_int_equal(pu.refused[3][DCN_UDP_REFUSE_MALFORMED], 4);
 	assert_int_equal(bad, 4);
+	assert_int_equal(refused_all(&pu), 4);
 	assert_int_equal(rte_pktmbuf_data_len(m[0]), sizeof(f));
 	assert_memory_equal(rte_pktmbuf_mtod(m[0], uint8_t *), f, sizeof(f));
 	assert_int_equal(rte_pktmbuf_data_len(m[1]), sizeof(f) + 28);
@@ -214,9 +232,10 @@ test_transit_keeps_sport(void **state)
 	dcn_port_udp_wrap(&u, &m, 1);
 	assert_int_equal(dcn_fabric_get16(rte_pktmbuf_mtod(m, uint8_t *) + 34),
 			 dcn_fabric_udp_sport(f, sizeof(f)));
-	/* As the previous relay sent it: another source port. */
+	/* As the previous relay sent it: another source port (the UDP
+	 * checksum is 0, none; the IPv4 header's does not cover it). */
 	dcn_fabric_put16(rte_pktmbuf_mtod(m, uint8_t *) + 34, 50001);
-	assert_int_equal(dcn_port_udp_unwrap(&u, 0, &m, 1), 1);
+	assert_int_equal(dcn_port_udp_unwrap(&pu, 0, &m, 1), 1);
 	assert_true(m->ol_flags & dcn_port_udp_sport_flag);
 	dcn_port_udp_wrap(&u, &m, 1);
 	assert_int_equal(dcn_fabric_get16(rte_pktmbuf_mtod(m, uint8_t *) + 34), 50001);
@@ -225,6 +244,100 @@ test_transit_keeps_sport(void **state)
 	m = mbuf_of(f, sizeof(f));
 	assert_false(m->ol_flags & dcn_port_udp_sport_flag);
 	rte_pktmbuf_free(m);
+}
+
+/* The outer headers as a relay of this fabric sends them, or refused and
+ * counted by reason: checksum (in software, unless the port says it
+ * checked), TTL, destination (this relay or broadcast), source (a
+ * cable's peer, once a hello named it), and a fabric frame that came
+ * unwrapped (the other wire format). Nothing refused is kept, no mbuf
+ * is lost. */
+static void
+test_unwrap_refusals(void **state)
+{
+	static const struct {
+		int field;      /* byte offset in the wrapped frame, -1: none */
+		uint8_t value;  /* xor'ed into it */
+		int fix_cksum;  /* recompute the IPv4 checksum after */
+		uint64_t flags; /* the port's checksum flag */
+		int cable;      /* taken on a cable's port that knows PEER */
+		int refused;    /* enum dcn_udp_refusal, DCN_UDP_REFUSE_MAX: kept */
+	} c[] = {
+		{ -1, 0, 0, 0, 0, DCN_UDP_REFUSE_MAX },
+		{ 24, 0x01, 0, 0, 0, DCN_UDP_REFUSE_CHECKSUM },
+		{ 26, 0x10, 0, 0, 0, DCN_UDP_REFUSE_CHECKSUM },     /* source, no fix */
+		{ 24, 0x01, 0, RTE_MBUF_F_RX_IP_CKSUM_GOOD, 0, DCN_UDP_REFUSE_MAX },
+		{ -1, 0, 0, RTE_MBUF_F_RX_IP_CKSUM_BAD, 0, DCN_UDP_REFUSE_CHECKSUM },
+		{ 22, 64 ^ 63, 1, 0, 0, DCN_UDP_REFUSE_TTL },
+		{ 22, 64 ^ 1, 1, 0, 0, DCN_UDP_REFUSE_TTL },
+		{ 22, 64 ^ 0, 1, 0, 0, DCN_UDP_REFUSE_TTL },
+		{ 33, 0x01, 1, 0, 0, DCN_UDP_REFUSE_DESTINATION },
+		{ 29, 0x01, 1, 0, 0, DCN_UDP_REFUSE_MAX },   /* switch: any source */
+		{ 29, 0x01, 1, 0, 1, DCN_UDP_REFUSE_SOURCE },
+		{ -1, 0, 0, 0, 1, DCN_UDP_REFUSE_MAX },
+	};
+	struct dcn_port_udp cab;
+	unsigned int avail = rte_mempool_avail_count(mp), i;
+	uint8_t f[100];
+
+	(void)state;
+	setup_udp();
+	assert_int_equal(dcn_port_udp_init(&cab, DCN_FABRIC_ETHERTYPE, UDP_PORT, PEER,
+					   1), 0);
+	assert_int_equal(dcn_port_udp_learn(&cab, self_mac, SELF), 0);
+	fabric_frame(f, sizeof(f), 0x0a000101, 0x0a000404, 1234, 80);
+	for (i = 0; i < RTE_DIM(c); i++) {
+		struct dcn_port_udp *to = c[i].cable ? &cab : &pu;
+		struct rte_mbuf *m = mbuf_of(f, sizeof(f));
+		uint64_t before[DCN_UDP_REFUSE_MAX];
+		uint8_t *o;
+		unsigned int r;
+
+		for (r = 0; r < DCN_UDP_REFUSE_MAX; r++)
+			before[r] = dcn_port_udp_refused(to, (enum dcn_udp_refusal)r);
+		dcn_port_udp_wrap(&u, &m, 1);
+		o = rte_pktmbuf_mtod(m, uint8_t *);
+		if (c[i].field >= 0)
+			o[c[i].field] ^= c[i].value;
+		if (c[i].fix_cksum)
+			dcn_fabric_put16(o + 24, dcn_ipv4_cksum(o + 14, 5));
+		m->ol_flags |= c[i].flags;
+		assert_int_equal(dcn_port_udp_unwrap(to, 1, &m, 1),
+				 c[i].refused == DCN_UDP_REFUSE_MAX);
+		for (r = 0; r < DCN_UDP_REFUSE_MAX; r++)
+			assert_int_equal(dcn_port_udp_refused(to, (enum dcn_udp_refusal)r) -
+					 before[r], r == (unsigned int)c[i].refused);
+		if (c[i].refused == DCN_UDP_REFUSE_MAX) {
+			assert_memory_equal(rte_pktmbuf_mtod(m, uint8_t *), f, sizeof(f));
+			rte_pktmbuf_free(m);
+		}
+	}
+	/* Broadcast (hellos; a MAC not learnt) is for every relay. */
+	{
+		struct rte_mbuf *m = mbuf_of(f, sizeof(f));
+
+		memset(rte_pktmbuf_mtod(m, uint8_t *), 0xff, 6);
+		dcn_port_udp_wrap(&u, &m, 1);
+		assert_int_equal(dcn_fabric_get32(rte_pktmbuf_mtod(m, uint8_t *) + 30),
+				 UINT32_MAX);
+		assert_int_equal(dcn_port_udp_unwrap(&pu, 0, &m, 1), 1);
+		rte_pktmbuf_free(m);
+	}
+	/* The other wire format: a fabric frame as it is, on a udp port. */
+	{
+		struct rte_mbuf *m[2] = { mbuf_of(f, sizeof(f)), mbuf_of(f, sizeof(f)) };
+		uint64_t mm = dcn_port_udp_refused(&pu, DCN_UDP_REFUSE_ETHER_FORMAT);
+
+		dcn_port_udp_wrap(&u, &m[1], 1);
+		assert_int_equal(dcn_port_udp_unwrap(&pu, 2, m, 2), 1);
+		assert_int_equal(dcn_port_udp_refused(&pu, DCN_UDP_REFUSE_ETHER_FORMAT),
+				 mm + 1);
+		assert_memory_equal(rte_pktmbuf_mtod(m[0], uint8_t *), f, sizeof(f));
+		rte_pktmbuf_free(m[0]);
+	}
+	assert_string_equal(dcn_udp_refusal_name(DCN_UDP_REFUSE_ETHER_FORMAT),
+			    "encap_mismatch");
+	assert_int_equal(rte_mempool_avail_count(mp), avail);
 }
 
 /* A cable's port addresses its one peer, learnt from its hellos, whatever
@@ -404,6 +517,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_wrap_unwrap),
 		cmocka_unit_test(test_unknown_mac_and_rewind),
 		cmocka_unit_test(test_unwrap_malformed),
+		cmocka_unit_test(test_unwrap_refusals),
 		cmocka_unit_test(test_wrap_leaves_others),
 		cmocka_unit_test(test_transit_keeps_sport),
 		cmocka_unit_test(test_cable_peer),

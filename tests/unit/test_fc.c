@@ -263,6 +263,60 @@ test_external_credits(void **state)
 }
 
 /*
+ * A peer restarts (kill -9): the frames its last incarnation held, and
+ * those on the way that its next did not count, are lost with it, and
+ * counted as lost_restart; any that arrive after all (its next counts
+ * them later) are taken back. A link that comes back writes off too, but
+ * counts nothing: those frames are counted where they were dropped.
+ */
+static void
+test_restart_write_off_counted(void **state)
+{
+	struct dcn_fc_node *fn = make("t-rst", 1);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, 0, 0);
+	struct dcn_fc_credit cr = { .epoch = 1, .grant = 80, .n_vcs = 2 };
+
+	(void)state;
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	dcn_fc_sent(c0, 30);
+	/* 25 arrived, 10 of them gone on: 15 in its queue, 5 on the way. */
+	peer_says(&cr, 10, 25);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 60);
+	/* Killed; its next incarnation has had 3 of the 5 so far. */
+	cr.epoch = 2;
+	peer_says(&cr, 0, 3);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(c0->lost_restart, 30 - 10 - 3);
+	assert_int_equal(dcn_fc_credits(c0), 77);
+	/* The other 2 come: not lost after all. */
+	peer_says(&cr, 0, 5);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(c0->lost_restart, 15);
+	assert_int_equal(c0->late, 2);
+	assert_int_equal(dcn_fc_credits(c0), 75);
+	/* A frame more arrives than were ever written off (never taken
+	 * below what the restart counted). */
+	peer_says(&cr, 5, 5);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	/* The link goes down and comes back with 7 sent and not counted:
+	 * written off, not counted here. */
+	dcn_fc_sent(c0, 7);
+	__atomic_store_n(&fn->link_gen[0], 1, __ATOMIC_RELEASE);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(dcn_fc_credits(c0), 80);
+	assert_int_equal(c0->lost_restart, 15);
+	/* A restart with nothing outstanding loses nothing. */
+	cr.epoch = 3;
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(c0->lost_restart, 15);
+	assert_int_equal(c0->epoch_changes, 3);
+	dcn_fc_node_free(fn);
+}
+
+/*
  * Data frames lost on the way (a switch dropped them) never reach the
  * peer's arrived count. Once the sender has sent nothing more on the
  * channel for repair_tsc, what is still missing was lost: its credits
@@ -505,6 +559,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_credit_vcs),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_external_credits),
+		cmocka_unit_test(test_restart_write_off_counted),
 		cmocka_unit_test(test_lost_frames),
 		cmocka_unit_test(test_sent_counts),
 		cmocka_unit_test(test_wrap),

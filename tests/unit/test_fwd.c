@@ -282,6 +282,64 @@ test_bad_frames_dropped(void **state)
 	dcn_topo_free(t);
 }
 
+/* encap = ether: a fabric port's frame in IPv4/UDP to the fabric's UDP
+ * port is a neighbour in the other wire format: dropped as
+ * encap_mismatch and counted by input port (not a sign of life). Other
+ * UDP there stays an unknown EtherType; on the host port it is the
+ * host's packet; with no port set, nothing is told apart. */
+static void
+test_encap_mismatch(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=4,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	struct dcn_rtable *tb = dcn_rtable_compile(r, 0);
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct rte_mbuf *m[4];
+	uint16_t out[4], host;
+	uint8_t f[128];
+	unsigned int base = rte_mempool_in_use_count(mp);
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	host = (uint16_t)(c->n_ports - 1);
+	c->udp_port = 34997;
+	/* A fabric frame wrapped as a udp relay sends it: 100 bytes, IPv4
+	 * total 86, UDP length 66, room for the fabric header. */
+	memset(f, 0, sizeof(f));
+	m[0] = host_packet(dcn_topo_addr(t, 5), 1);
+	memcpy(f, rte_pktmbuf_mtod(m[0], uint8_t *), 60);
+	rte_pktmbuf_free(m[0]);
+	f[17] = 86;
+	f[36] = 34997 >> 8;
+	f[37] = 34997 & 0xff;
+	f[39] = 66;
+	m[0] = raw(f, 100);
+	m[2] = raw(f, 100);
+	f[37] ^= 1;                                /* another UDP port */
+	m[1] = raw(f, 100);
+	f[37] ^= 1;
+	assert_int_equal(dcn_fwd_burst(c, 1, m, 2, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_ENCAP_MISMATCH], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_UNKNOWN_ETHERTYPE], 1);
+	assert_int_equal(c->in_mismatch[1], 1);
+	assert_int_equal(c->in_mismatch[0], 0);
+	/* On the host port: the host's own datagram, carried. */
+	assert_int_equal(dcn_fwd_burst(c, host, &m[2], 1, out), 1);
+	rte_pktmbuf_free(m[2]);
+	assert_string_equal(dcn_drop_name(DCN_DROP_ENCAP_MISMATCH), "encap_mismatch");
+	/* No UDP port set (encap = udp's nodes, Diamond): not looked at. */
+	c->udp_port = 0;
+	m[0] = raw(f, 100);
+	assert_int_equal(dcn_fwd_burst(c, 1, m, 1, out), 0);
+	assert_int_equal(c->st.drop[DCN_DROP_ENCAP_MISMATCH], 1);
+	assert_int_equal(c->st.drop[DCN_DROP_UNKNOWN_ETHERTYPE], 2);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 /* Diamond E11 routes 10.1.1.2 -> 10.4.3.2 to C11 as IPv4, TTL - 1; from
  * C11 itself, that would be a loop. */
 static void
@@ -1053,6 +1111,7 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_frames_dropped),
+		cmocka_unit_test(test_encap_mismatch),
 		cmocka_unit_test(test_encap_transit_decap),
 		cmocka_unit_test(test_diamond_router),
 		cmocka_unit_test(test_too_long_dropped),

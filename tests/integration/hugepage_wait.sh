@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# A relay started again while the process it replaces still holds its
+# hugepages (a unit's Restart=, dcn-fabric start) waits for them, saying
+# so, and runs; one that asks more than is reserved fails at once with
+# the figures (free, reserved, asked). Reserves 2 MB pages of its own for
+# the test and gives back exactly those.
+# Usage: hugepage_wait.sh DCNFWD
+set -u
+DCNFWD=$1
+NR=/proc/sys/vm/nr_hugepages
+[ -w "$NR" ] || { echo "SKIP: cannot reserve hugepages (not root?)"; exit 77; }
+old=$(cat "$NR")
+want=$((old + 150))   # 300 MB: room for one relay of -m 200, not for two
+echo "$want" > "$NR"
+if [ "$(cat "$NR")" -lt "$want" ]; then
+	echo "$old" > "$NR"
+	echo "SKIP: the kernel gave fewer hugepages than asked"; exit 77
+fi
+dir=$(mktemp -d)
+pa=hpw-a-$$ pb=hpw-b-$$ pc=hpw-c-$$
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	umount "$dir/huge" 2>/dev/null
+	echo "$old" > "$NR"
+	rm -rf "$dir"
+	for p in "$pa" "$pb" "$pc"; do rm -rf "/var/run/dpdk/$p"; done
+}
+trap cleanup EXIT
+# A hugetlbfs of the test's own, as dcn-fabric mounts one per fabric.
+mkdir "$dir/huge"
+mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" ||
+	{ echo "SKIP: cannot mount hugetlbfs"; exit 77; }
+fail=0
+run() { # prefix mb seconds
+	"$DCNFWD" -l 0-1 --huge-dir "$dir/huge" -m "$2" --no-pci --log-level=4 --file-prefix="$1" -- \
+		--emulate novacube:k=4,n=1 --duration "$3" --rate 100 \
+		--flow-control no --json
+}
+# The first holds 200 MB for 3 s; the second, started 1 s later, needs
+# them.
+run "$pa" 200 3 > "$dir/a.out" 2> "$dir/a.err" &
+pid=$!
+sleep 1
+DCNFWD_HUGEPAGE_WAIT_MS=15000 run "$pb" 200 1 > "$dir/b.out" 2> "$dir/b.err"
+rc=$?
+wait "$pid"; rca=$?; pid=
+if [ $rca -ne 0 ]; then
+	echo "FAIL: the first relay exits $rca:"; tail -3 "$dir/a.err"; fail=1
+elif [ $rc -ne 0 ]; then
+	echo "FAIL: the relay started again exits $rc:"; tail -5 "$dir/b.err"; fail=1
+elif ! grep -q "waiting up to 15000 ms for 200 MB of free hugepages" "$dir/b.err"; then
+	echo "FAIL: no word of the wait:"; tail -5 "$dir/b.err"; fail=1
+else
+	echo "ok   started again while the pages were held: it waited, said so, and ran"
+	grep "dcnfwd:.*hugepages" "$dir/b.err" | sed 's/^/     /'
+fi
+# More than is reserved: no wait, the figures in the error.
+run "$pc" 4096 1 > /dev/null 2> "$dir/c.err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	echo "FAIL: 4096 MB asked of 300 MB reserved, and it ran"; fail=1
+elif ! grep -q "hugepages: [0-9]* MB free of [0-9]* MB reserved, -m asked 4096 MB" "$dir/c.err"; then
+	echo "FAIL: the error does not give the figures:"; tail -3 "$dir/c.err"; fail=1
+else
+	echo "ok   asked more than reserved: $(grep 'EAL init failed' "$dir/c.err")"
+fi
+exit $fail
