@@ -16,6 +16,7 @@
 #include "emu_fabric.h"
 #include "options.h"
 #include "telemetry.h"
+#include "xdp.h"
 
 enum run_opt {
 	O_CONFIG = 1000, O_CHECK, O_REFERENCE, O_EMULATE, O_STATS, O_DURATION,
@@ -145,6 +146,7 @@ dcnfwd_usage(FILE *f)
 			 c->params);
 		fprintf(f, "  %-22s %s\n", left, c->help);
 	}
+	dcnfwd_xdp_default_help(f);
 	fprintf(f,
 		"For Prometheus: tools/dcn-exporter -p PREFIX (HTTP /metrics).\n"
 		"\nCapture: dpdk-dumpcap --file-prefix=PREFIX -i PORT -w FILE while dcnfwd\n"

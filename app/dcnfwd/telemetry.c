@@ -129,6 +129,10 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	rte_tel_data_start_dict(t);
 	TEL_TRY(rte_tel_data_add_dict_string(t, "topology", dcn_topo_spec(d->t)));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "nodes", d->n_nodes));
+	/* A relay of one node (a configuration file): its name, which the
+	 * exporter puts on every sample (a rack's servers told apart). */
+	if (d->n_nodes == 1)
+		TEL_TRY(rte_tel_data_add_dict_string(t, "node", d->node[0].name));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "ports", d->n_ports));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "port_rx", rx));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "port_tx", tx));

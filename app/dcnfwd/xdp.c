@@ -8,6 +8,7 @@
  * it when the port closes; another PMD version might not).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,16 +22,45 @@
 #include "xdp.h"
 
 #ifdef DCN_HAVE_XDP
+/* Is this dcnfwd the build tree's (not an installed copy)? */
+static int
+running_from_build(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t root = strlen(DCN_BUILD_ROOT);
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	return strncmp(exe, DCN_BUILD_ROOT, root) == 0 && exe[root] == '/';
+}
+
+/* dcnfwd's XDP program: an installed dcnfwd's is the installed one,
+ * never the build tree's (which may be gone, or another version). */
 static const char *
 default_prog(void)
 {
-	if (access(DCN_XDP_OBJ_BUILD, R_OK) == 0)
+	if (running_from_build() && access(DCN_XDP_OBJ_BUILD, R_OK) == 0)
 		return DCN_XDP_OBJ_BUILD;
 	if (access(DCN_XDP_OBJ_INSTALL, R_OK) == 0)
 		return DCN_XDP_OBJ_INSTALL;
 	return NULL;
 }
 #endif
+
+void
+dcnfwd_xdp_default_help(FILE *f)
+{
+#ifdef DCN_HAVE_XDP
+	const char *p = default_prog();
+
+	fprintf(f, "XDP program of net_af_xdp ports (--xdp-prog): %s%s\n",
+		p != NULL ? p : DCN_XDP_OBJ_INSTALL, p != NULL ? "" : " (not there)");
+#else
+	fprintf(f, "XDP program of net_af_xdp ports: none (built without libbpf)\n");
+#endif
+}
 
 /* The kernel interface a PMD sits on: "iface=NAME" of its devargs. */
 static int

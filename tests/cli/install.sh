@@ -25,7 +25,7 @@ if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet >"$root.lo
 	exit 1
 fi
 rm -f "$root.log"
-for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry; do
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen; do
 	check "$bin/$p installed, executable" test -x "$bin/$p"
 done
 if [ "$xdp" = 1 ]; then
@@ -36,6 +36,21 @@ check "example configurations in $share/conf ($n)" test "$n" -ge 8
 check "service unit in $units" test -s "$units/dcnfwd@.service"
 check "Wireshark dissector in $share/wireshark" test -s "$share/wireshark/dcnfwd.lua"
 check "Grafana dashboard in $share/grafana" test -s "$share/grafana/dcnfwd.json"
+check "Prometheus alerts in $share/prometheus" test -s "$share/prometheus/dcnfwd-alerts.yml"
+docs=$root$(abs "$datadir")/doc/dcnfwd
+n=$(ls "$docs/doc/"*.md 2>/dev/null | wc -l)
+check "the guides in $docs/doc ($n), where README.md links them" test "$n" -ge 8
+if [ "$xdp" = 1 ]; then
+	# An installed dcnfwd loads the installed XDP program, never the
+	# build tree's (which may be gone, or of another version).
+	help=$("$bin/dcnfwd" --help)
+	check "installed dcnfwd's XDP program is the installed one" \
+		sh -c "echo \"\$1\" | grep -q 'XDP program of net_af_xdp ports (--xdp-prog): $(abs "$datadir")/dcnfwd/dcn_xdp_prog.bpf' &&
+		       ! echo \"\$1\" | grep -q '$(cd "$build" && pwd)'" _ "$help"
+fi
+check "installed dcn-pktgen finds the installed dcn-gen and dcn-topo" \
+	sh -c "'$bin/dcn-pktgen' pkt novacube:k=4,n=2 '(1,0)' --out '$root/x.pkt' >/dev/null 2>&1 && test -s '$root/x.pkt'"
+check "exporter unit in $units" test -s "$units/dcn-exporter.service"
 check "installed dcnfwd --help" sh -c "'$bin/dcnfwd' --help >/dev/null"
 check "installed dcnfwd accepts an installed example" \
 	sh -c "'$bin/dcnfwd' --check-config '$share/conf/novacube-relay.ini' >/dev/null"
@@ -54,4 +69,8 @@ inst=$root/dcnfwd@relay0.service
 sed "s|$(abs "$bindir")/|$bin/|g" "$units/dcnfwd@.service" >"$inst"
 out=$(systemd-analyze verify --man=no "$inst" 2>&1)
 check "systemd-analyze verify accepts it${out:+: $out}" test -z "$out"
+inst=$root/dcn-exporter.service
+sed "s|$(abs "$bindir")/|$bin/|g" "$units/dcn-exporter.service" >"$inst"
+out=$(systemd-analyze verify --man=no "$inst" 2>&1)
+check "systemd-analyze verify accepts the exporter's unit${out:+: $out}" test -z "$out"
 exit $fail

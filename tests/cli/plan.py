@@ -188,6 +188,27 @@ def inventory(dcnfwd, dcn_topo, root):
     print("ok inventory")
 
 
+def rack_size(dcn_topo, root):
+    """A plan of 1,024 servers: every file written, no picture (a line
+    says why, and how to draw one anyway), fabric.dot whole; asked for a
+    picture alone, a one-line error, not Graphviz for half an hour."""
+    spec, out = "rrect:n=8,m=2,k=2", os.path.join(root, "rack")
+    r = plan(dcn_topo, spec, out)
+    inis = [f for f in os.listdir(out) if f.endswith(".ini")] if r.returncode == 0 else []
+    check(r.returncode == 0 and len(inis) == 1024 and
+          "no picture past 64" in r.stdout and
+          not os.path.exists(os.path.join(out, "fabric.svg")) and
+          os.path.getsize(os.path.join(out, "fabric.dot")) > 0,
+          "%s: %d configurations, no picture, and why: %s%s" %
+          (spec, len(inis), r.stdout.strip()[:300], r.stderr.strip()[:300]))
+    r = subprocess.run([sys.executable, PLAN, spec, "--picture",
+                        os.path.join(root, "rack.png"), "--dcn-topo", dcn_topo],
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1 and
+          "--picture-max" in r.stderr,
+          "%s --picture: one line saying why not: %r" % (spec, r.stderr.strip()))
+
+
 def main():
     dcnfwd, dcn_topo = sys.argv[1], sys.argv[2]
     import shutil
@@ -198,6 +219,7 @@ def main():
         for spec in SPECS:
             one_topology(dcnfwd, dcn_topo, spec, root)
         inventory(dcnfwd, dcn_topo, root)
+        rack_size(dcn_topo, root)
     if failures:
         print("%d failures" % len(failures))
         return 1

@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 EXPORTER = os.path.join(ROOT, "tools", "dcn-exporter")
 DASHBOARD = os.path.join(ROOT, "tools", "grafana", "dcnfwd.json")
+ALERTS = os.path.join(ROOT, "tools", "prometheus", "dcnfwd-alerts.yml")
 
 
 def drop_reasons():
@@ -197,6 +198,20 @@ def main():
               "served: %s" % sorted(used - names))
         print("dashboard: %d panels, %d metrics, all served" %
               (len(dash["panels"]), len(used)))
+        # The alerts: valid rules, over metrics that are served.
+        r = subprocess.run(["promtool", "check", "rules", ALERTS],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "promtool check rules %s: %s%s" %
+              (ALERTS, r.stdout[-400:], r.stderr[-400:]))
+        with open(ALERTS) as f:
+            rules = f.read()
+        alerted = set(re.findall(r"\b(dcnfwd_[a-z_]+)\b", "\n".join(
+            l for l in rules.splitlines() if l.strip().startswith(("expr", "sum", "and", ">")))))
+        check(alerted and alerted <= names, "the alerts watch metrics not "
+              "served: %s" % sorted(alerted - names))
+        print("alerts: %s; %d metrics, all served" %
+              (r.stdout.strip().splitlines()[-1] if r.stdout.strip() else "?",
+               len(alerted)))
         r = subprocess.run([sys.executable, EXPORTER, "--all", "--once",
                             "--dcn-topo", dcn_topo], capture_output=True,
                            text=True, timeout=120)

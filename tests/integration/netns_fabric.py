@@ -637,6 +637,18 @@ def kernel_beside(st):
     check(d.get("pass_kernel", 0) >= 5,
           "the kernel's frames (ARP, ICMP) went to the kernel: %d" %
           d.get("pass_kernel", 0))
+    # dcn-exporter on a real relay: every sample names its node; the
+    # program's id and interface are an info metric's labels, not counts.
+    r = sh(sys.executable, os.path.join(os.path.dirname(FABRIC), "dcn-exporter"),
+           "-p", na["prefix"], "--once", check_rc=False)
+    lines = [l for l in r.stdout.splitlines() if l and not l.startswith("#")]
+    info = [l for l in lines if l.startswith("dcnfwd_xdp_info{") and
+            'prog_id="%d"' % xdp1.get("prog_id", -1) in l]
+    check(lines and all('node="%s"' % na["name"] in l for l in lines) and info and
+          not any('verdict="prog_id"' in l or 'verdict="ifindex"' in l for l in lines),
+          "dcn-exporter on %s: %d samples, each with its node; XDP program %s "
+          "as dcnfwd_xdp_info, not a frame count" %
+          (na["name"], len(lines), xdp1.get("prog_id")))
 
 
 def gen_start(st, src, dst, seconds):

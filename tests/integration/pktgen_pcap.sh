@@ -120,4 +120,17 @@ read -r n fab < <(count "$dir/out3.pcap" udp)
 echo "relay (encap = udp) sent on +x: $n frames, $fab fabric data frames in IPv4/UDP"
 [ "$fab" -eq 1000 ] || { echo "FAIL: $fab of 1000 transit frames came out in IPv4/UDP"; exit 1; }
 [ "$n" -eq 1000 ] || { echo "FAIL: $((n - fab)) frames besides the data"; exit 1; }
+# Wireshark's view of both formats (tools/wireshark/dcnfwd.lua): each
+# frame decoded as a fabric data frame, and said to be in its format.
+LUA=$(dirname "$0")/../../tools/wireshark/dcnfwd.lua
+if command -v tshark >/dev/null; then
+	for f in out2:ether transit-udp:udp out3:udp; do
+		n=$(tshark -X lua_script:"$LUA" -r "$dir/${f%%:*}.pcap" -T fields \
+			-e dcn.encap -e dcn.type 2>/dev/null | grep -c "^${f#*:}	1$")
+		echo "tshark: ${f%%:*}.pcap: $n of 1000 frames decoded as data in encap = ${f#*:}"
+		[ "$n" -eq 1000 ] || { echo "FAIL: the dissector on ${f%%:*}.pcap"; exit 1; }
+	done
+else
+	echo "tshark is not installed: the dissector is not checked here (capture checks it)"
+fi
 echo "pktgen's frames, replayed through the pcap PMD, all forwarded"

@@ -229,6 +229,21 @@ def check_client_pages(prefix, node, n_ports):
           % (node, len(chans), r.returncode))
 
 
+def exporter_node(prefix, node):
+    """A relay from a configuration file scraped by dcn-exporter: every
+    sample carries its node (so that sums by node keep a rack's servers
+    apart), and /dcn/stats names it."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "dcn-exporter"),
+                        "-p", prefix, "--once"], capture_output=True, text=True,
+                       timeout=60)
+    lines = [l for l in r.stdout.splitlines() if l and not l.startswith("#")]
+    without = [l for l in lines if 'node="%s"' % node not in l]
+    check(r.returncode == 0 and lines and not without,
+          "dcn-exporter: %d samples of the relay, %d without node=\"%s\"%s" %
+          (len(lines), len(without), node,
+           ": " + "; ".join(without[:3]) if without else ""))
+
+
 def every_byte(tel, commands, pid):
     """Every byte value 0x01-0xff in a parameter of every command: each
     reply is JSON (DPDK 22.11 escapes bytes >= 0x80 wrongly, so what is
@@ -370,6 +385,9 @@ def from_config(commands, prefix):
         nodes = ["(0,0)", "(1,0)"] + node_addrs(SPEC, ["(0,0)"])
         addrs = node_addrs(SPEC, ["(1,0)", "(2,2)"]) + ["192.0.2.1"]
         check_fc(tel, "(0,0)", 2, "relay")
+        check(tel.ask("/dcn/stats").get("node") == "(0,0)",
+              "/dcn/stats names the relay's node")
+        exporter_node(prefix + "-a", "(0,0)")
         every_byte(tel, commands, procs[0])
         g0 = gen_of(tel, "(0,0)")
         if sweep(tel, commands, nodes, addrs, procs[0], "relay, cable up"):

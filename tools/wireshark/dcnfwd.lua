@@ -14,10 +14,16 @@
 -- packet (data), or a credit, hello or link-state payload. Under a fabric
 -- key a control frame ends in a 24-byte trailer after its payload: the
 -- writer's epoch and sequence number and a 16-byte keyed BLAKE2b tag.
--- Formats: lib/fabric/dcn_fabric.h, lib/fc/dcn_fc.h, lib/link/dcn_link.h,
--- lib/auth/README.md.
+-- With encap = udp the same frame travels in IPv4/UDP to the fabric's UDP
+-- port (34997 unless the configuration names another: Preferences >
+-- Protocols > DCN_UDP): the fabric header follows the UDP header. Each
+-- frame's field dcn.encap says which format it came in ("ether" or
+-- "udp"), and the protocol column reads DCN or DCN/UDP.
+-- Formats: lib/fabric/dcn_fabric.h, lib/fabric/dcn_fabric_udp.h,
+-- lib/fc/dcn_fc.h, lib/link/dcn_link.h, lib/auth/README.md.
 
 local dcn = Proto("dcn", "dcnfwd fabric")
+local dcn_udp = Proto("dcn_udp", "dcnfwd fabric in UDP (encap = udp)")
 
 local TYPES = { [1] = "data", [2] = "credit", [3] = "hello", [4] = "link state" }
 local PHASES = { [0] = "none", [1] = "1", [2] = "2", [3] = "3" }
@@ -25,6 +31,7 @@ local HDR_LEN = 20
 local TRAILER_LEN = 24
 
 local f = {
+	encap     = ProtoField.string("dcn.encap", "Wire format (ether or udp)"),
 	version   = ProtoField.uint8("dcn.version", "Version", base.DEC),
 	type      = ProtoField.uint8("dcn.type", "Type", base.DEC, TYPES),
 	vc        = ProtoField.uint8("dcn.vc", "Virtual channel", base.DEC),
@@ -77,6 +84,8 @@ dcn.experts = { e_short }
 
 dcn.prefs.ethertype = Pref.uint("EtherType", 0x88B5,
 	"The fabric's EtherType ([fabric] ethertype in dcnfwd's configuration)")
+dcn_udp.prefs.port = Pref.uint("UDP port", 34997,
+	"The fabric's UDP port ([fabric] udp_port in dcnfwd's configuration)")
 
 local ipv4 = Dissector.get("ip")
 
@@ -129,13 +138,15 @@ local function linkstate(buf, tree, len)
 		n, n == 1 and "" or "s")
 end
 
-function dcn.dissector(buf, pinfo, root)
+-- A fabric frame from its fabric header on; encap: the format it came in.
+local function dissect(buf, pinfo, root, encap)
 	if buf:len() < HDR_LEN then
 		root:add_proto_expert_info(e_short)
 		return 0
 	end
-	pinfo.cols.protocol = "DCN"
+	pinfo.cols.protocol = encap == "udp" and "DCN/UDP" or "DCN"
 	local tree = root:add(dcn, buf(0, HDR_LEN))
+	tree:add(f.encap, encap):set_generated()
 	local b0, b1 = buf(0, 1):uint(), buf(1, 1):uint()
 	local ftype = b0 % 16
 	local vc = (b1 % 2) + 2 * (math.floor(b1 / 16) % 8)
@@ -178,7 +189,8 @@ function dcn.dissector(buf, pinfo, root)
 	else
 		pt:add_proto_expert_info(e_short)
 	end
-	pinfo.cols.info = "DCN " .. name .. (info and (": " .. info) or "")
+	pinfo.cols.info = (encap == "udp" and "DCN/UDP " or "DCN ") .. name ..
+		(info and (": " .. info) or "")
 	local used = HDR_LEN + len
 	if buf:len() >= used + TRAILER_LEN then
 		local t = tree:add(dcn, buf(used, TRAILER_LEN), "Fabric key trailer")
@@ -190,12 +202,28 @@ function dcn.dissector(buf, pinfo, root)
 	return used
 end
 
-local registered = nil
+function dcn.dissector(buf, pinfo, root)
+	return dissect(buf, pinfo, root, "ether")
+end
+
+function dcn_udp.dissector(buf, pinfo, root)
+	return dissect(buf, pinfo, root, "udp")
+end
+
+local registered, registered_udp = nil, nil
 function dcn.init()
 	local et = DissectorTable.get("ethertype")
 	if registered then et:remove(registered, dcn) end
 	registered = dcn.prefs.ethertype
 	et:add(registered, dcn)
 end
+function dcn_udp.init()
+	local up = DissectorTable.get("udp.port")
+	if registered_udp then up:remove(registered_udp, dcn_udp) end
+	registered_udp = dcn_udp.prefs.port
+	up:add(registered_udp, dcn_udp)
+end
 DissectorTable.get("ethertype"):add(0x88B5, dcn)
 registered = 0x88B5
+DissectorTable.get("udp.port"):add(34997, dcn_udp)
+registered_udp = 34997
