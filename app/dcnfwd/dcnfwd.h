@@ -39,6 +39,7 @@
 #include "dcn_fwd.h"
 #include "dcn_gen.h"
 #include "dcn_link.h"
+#include "dcn_port_numa.h"
 #include "dcn_port.h"
 #include "dcn_route.h"
 #include "dcn_topo.h"
@@ -121,6 +122,10 @@ struct dcnfwd_port {
 	 * does not report (packet_missed: their running total) */
 	uint8_t missed_known;
 	uint8_t is_af_packet;
+	/* its NUMA node (-1: the device does not say), and the pool its
+	 * RX queues fill from: its node's (dcn_port_numa.h) */
+	int socket;
+	struct rte_mempool *rx_mp;
 	uint64_t missed_base, packet_missed, rx_missed;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
@@ -359,6 +364,8 @@ struct dcnfwd {
 	/* control frames' own (hellos, announcements, ARP, credits): data
 	 * frames held in queues cannot starve them */
 	struct rte_mempool *ctl_mp;
+	/* the ports' pools by NUMA node (mp among them: the main lcore's) */
+	struct rte_mempool *mp_socket[DCN_NUMA_MAX];
 	uint64_t ctl_no_mbuf;               /* control frames not made */
 	uint64_t ctl_ring_full;             /* not handed to a port's ctl_tx */
 	uint64_t hellos_held;               /* not made: the last still queued */

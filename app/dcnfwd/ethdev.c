@@ -137,7 +137,7 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	uint8_t rss_key[DCN_PORT_RSS_KEY_MAX];
 	uint16_t q, rxd = (uint16_t)d->conf.rx_desc, txd = (uint16_t)d->conf.tx_desc;
 	unsigned int in_use;
-	int ret;
+	int ret, home;
 
 	memset(&ec, 0, sizeof(ec));
 	ret = rte_eth_dev_info_get(p->dp.ethdev, &info);
@@ -167,20 +167,19 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	ret = rte_eth_dev_configure(p->dp.ethdev, p->dp.nb_rxq, p->dp.nb_txq, &ec);
 	if (ret == 0)
 		ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->dp.ethdev, &rxd, &txd);
-	in_use = rte_mempool_in_use_count(d->mp);	/* net_af_xdp: below */
+	in_use = rte_mempool_in_use_count(p->rx_mp);	/* net_af_xdp: below */
+	/* The port's rings and mbufs on its own node (dcn_port_numa.h). */
+	home = dcn_numa_home(p->socket, (int)rte_socket_id());
 	for (q = 0; q < p->dp.nb_rxq && ret == 0; q++)
-		ret = rte_eth_rx_queue_setup(p->dp.ethdev, q, rxd,
-					     rte_eth_dev_socket_id(p->dp.ethdev),
-					     NULL, d->mp);
+		ret = rte_eth_rx_queue_setup(p->dp.ethdev, q, rxd, home, NULL,
+					     p->rx_mp);
 	for (q = 0; q < p->dp.nb_txq && ret == 0; q++)
-		ret = rte_eth_tx_queue_setup(p->dp.ethdev, q, txd,
-					     rte_eth_dev_socket_id(p->dp.ethdev),
-					     NULL);
+		ret = rte_eth_tx_queue_setup(p->dp.ethdev, q, txd, home, NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(p->dp.ethdev);
 	/* Only this thread takes mbufs while ports start. */
 	if (ret == 0 && strncmp(cp->dev, "net_af_xdp", 10) == 0)
-		p->pmd_kept_mbufs = rte_mempool_in_use_count(d->mp) - in_use;
+		p->pmd_kept_mbufs = rte_mempool_in_use_count(p->rx_mp) - in_use;
 	if (ret == 0)
 		ret = rte_eth_macaddr_get(p->dp.ethdev, &p->mac);
 	if (ret == 0 && p->dp.nb_rxq > 1)
@@ -236,7 +235,15 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 		/* Only a device that opened is this port's to stop and close:
 		 * ethdev 0 of a port that never did may be another's. */
 		p->dp.is_ethdev = 1;
-		free_mbufs = rte_mempool_avail_count(d->mp);
+		/* Its NUMA node: the PCI device's, or the NIC's behind a
+		 * kernel interface (a vdev's ethdev says none). */
+		p->socket = rte_eth_dev_socket_id(p->dp.ethdev);
+		if (p->socket < 0)
+			p->socket = dcn_numa_of_dev("/sys", cp->dev);
+		p->rx_mp = dcnfwd_port_pool(d, p->socket, c->mbufs);
+		if (p->rx_mp == NULL)
+			return -ENOMEM;
+		free_mbufs = rte_mempool_avail_count(p->rx_mp);
 		ret = start_ethdev(d, p, cp);
 		if (ret != 0) {
 			char hint[160];

@@ -84,6 +84,15 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				return -EINVAL;
 			}
 		}
+		/* Its queues where most of its ports are (dcn_port_numa.h). */
+		{
+			int sock[DCN_FWD_MAX_PORTS];
+
+			for (l = 0; l < n->n_ports; l++)
+				sock[l] = d->port[n->port[l]].socket;
+			fcc.socket1 = (unsigned int)dcn_numa_node_home(sock, n->n_ports,
+							(int)rte_socket_id()) + 1;
+		}
 		snprintf(id, sizeof(id), "%u", i);
 		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
 					   names, &fcc);

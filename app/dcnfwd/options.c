@@ -409,6 +409,44 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	return 0;
 }
 
+/*
+ * Where the ports' memory goes, and workers that poll a port of another
+ * NUMA node than their lcore's (dcn_port_numa.h), as sysfs says
+ * (DCNFWD_SYSFS names another tree, for a test's made-up server).
+ */
+static void
+check_numa(const struct dcn_conf *c)
+{
+	const char *sysfs = getenv("DCNFWD_SYSFS") ? getenv("DCNFWD_SYSFS") : "/sys";
+	int sock[DCN_CONF_MAX_PORTS], pools[DCN_NUMA_MAX];
+	int main_node = dcn_numa_of_cpu(sysfs, 0);
+	unsigned int i, k, n;
+
+	for (i = 0; i < c->n_ports; i++)
+		sock[i] = dcn_numa_of_dev(sysfs, c->port[i].dev);
+	n = dcn_numa_pools(sock, c->n_ports, main_node < 0 ? 0 : main_node, pools);
+	if (n > 1) {
+		printf("  ports on %u NUMA nodes: a pool of mbufs on each (", n);
+		for (k = 0; k < n; k++)
+			printf("%s%d", k ? ", " : "", pools[k]);
+		printf(")\n");
+	}
+	for (i = 0; i < c->n_workers; i++) {
+		int ls = dcn_numa_of_cpu(sysfs, c->worker[i].lcore);
+
+		for (k = 0; k < c->worker[i].n_rx; k++) {
+			int ps = sock[c->worker[i].rx[k].port];
+
+			if (ls >= 0 && ps >= 0 && ls != ps && c->worker[i].rx[k].queue == 0)
+				printf("  warning: the worker on lcore %u (NUMA node "
+				       "%d) polls port %s, of node %d: its frames "
+				       "cross between sockets; give it an lcore of "
+				       "node %d\n", c->worker[i].lcore, ls,
+				       c->port[c->worker[i].rx[k].port].name, ps, ps);
+		}
+	}
+}
+
 int
 dcnfwd_check_config(const char *file)
 {
@@ -450,6 +488,7 @@ dcnfwd_check_config(const char *file)
 		printf("  port %-10s %-6s fabric_port %-3d %s\n", c.port[i].name,
 		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,
 		       c.port[i].dev);
+	check_numa(&c);
 	dcn_topo_free(t);
 	return 0;
 }

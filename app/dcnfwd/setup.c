@@ -140,6 +140,7 @@ dcnfwd_port_add(struct dcnfwd *d, enum dcnfwd_owner owner, uint32_t owner_idx,
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	p->owner = owner;
+	p->socket = -1;
 	p->owner_idx = owner_idx;
 	p->fabric_port = (int16_t)fabric_port;
 	p->is_host = (uint8_t)is_host;
@@ -237,7 +238,33 @@ dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs)
 			rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	if (rte_socket_id() < DCN_NUMA_MAX)
+		d->mp_socket[rte_socket_id()] = d->mp;
 	return 0;
+}
+
+struct rte_mempool *
+dcnfwd_port_pool(struct dcnfwd *d, int socket, unsigned int mbufs)
+{
+	int home = dcn_numa_home(socket, (int)rte_socket_id());
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	if (home < 0 || home >= DCN_NUMA_MAX)
+		return d->mp;
+	if (d->mp_socket[home] != NULL)
+		return d->mp_socket[home];
+	/* A port of another socket than the main lcore's: a pool of its
+	 * own there, as large as the main one (DPDK's l3fwd makes one per
+	 * socket in use the same way). */
+	snprintf(name, sizeof(name), "dcn_mbufs_s%d", home);
+	d->mp_socket[home] = rte_pktmbuf_pool_create(name, mbufs,
+		RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4), 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, home);
+	if (d->mp_socket[home] == NULL)
+		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs on NUMA "
+			"node %d, where a port is: %s (give EAL memory there: "
+			"--socket-mem)\n", mbufs, home, rte_strerror(rte_errno));
+	return d->mp_socket[home];
 }
 
 int
@@ -371,12 +398,22 @@ dcnfwd_workers_from_conf(struct dcnfwd *d)
 
 	for (i = 0; i < d->n_workers; i++) {
 		const struct dcn_conf_worker *cw = &d->conf.worker[i];
+		int ls = (int)rte_lcore_to_socket_id(d->worker[i].lcore);
 
 		for (k = 0; k < cw->n_rx; k++) {
+			const struct dcnfwd_port *p = &d->port[cw->rx[k].port];
+
 			ret = dcnfwd_worker_add_rxq(d, &d->worker[i], cw->rx[k].port,
 						    cw->rx[k].queue, dcnfwd_node_rx);
 			if (ret != 0)
 				return ret;
+			/* It works; every frame crosses between sockets. */
+			if (p->socket >= 0 && ls != p->socket && cw->rx[k].queue == 0)
+				DCNFWD_LOG(WARNING, "worker %u on lcore %u (NUMA node "
+					   "%d) polls port %s, of node %d: its frames "
+					   "cross between sockets; give it an lcore of "
+					   "node %d\n", i, d->worker[i].lcore, ls,
+					   p->name, p->socket, p->socket);
 		}
 	}
 	/* A worker that polls nothing only holds its lcore: say so. */
@@ -534,10 +571,16 @@ dcnfwd_teardown(struct dcnfwd *d)
 	if (d->mp != NULL) {
 		unsigned int out = rte_mempool_in_use_count(d->mp);
 
+		for (i = 0; i < DCN_NUMA_MAX; i++)
+			if (d->mp_socket[i] != NULL && d->mp_socket[i] != d->mp)
+				out += rte_mempool_in_use_count(d->mp_socket[i]);
 		d->mbufs_leaked = out > d->mbufs_pmd_kept ? out - d->mbufs_pmd_kept : 0;
 	}
 	if (d->ctl_mp != NULL)
 		d->mbufs_leaked += rte_mempool_in_use_count(d->ctl_mp);
+	for (i = 0; i < DCN_NUMA_MAX; i++)
+		if (d->mp_socket[i] != d->mp)
+			rte_mempool_free(d->mp_socket[i]);
 	rte_mempool_free(d->mp);
 	rte_mempool_free(d->ctl_mp);
 	free(d->node);

@@ -20,6 +20,11 @@
 int dcnfwd_make_router(struct dcnfwd *d);
 int dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports);
 int dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs);
+/* The pool of a port of NUMA node socket (-1: the main lcore's): made
+ * there, of mbufs mbufs, the first time a port of that node asks. NULL:
+ * no memory there. */
+struct rte_mempool *dcnfwd_port_pool(struct dcnfwd *d, int socket,
+				     unsigned int mbufs);
 /* The control frames' pool, sized by the ports: after they are added. */
 int dcnfwd_make_ctl_pool(struct dcnfwd *d);
 /* A routing node for vertex v. @return its index, or -errno. */

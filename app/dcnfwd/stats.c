@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include <rte_mempool.h>
+
 #include "stats.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -106,6 +108,19 @@ dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node, uint32_t slot)
 			s += LOAD(wn->fwd->nbr_frames[slot]);
 	}
 	return s;
+}
+
+unsigned int
+dcnfwd_mbufs_in_use(const struct dcnfwd *d)
+{
+	unsigned int n = d->mp != NULL ? rte_mempool_in_use_count(d->mp) : 0, i;
+
+	for (i = 0; i < DCN_NUMA_MAX; i++)
+		if (d->mp_socket[i] != NULL && d->mp_socket[i] != d->mp)
+			n += rte_mempool_in_use_count(d->mp_socket[i]);
+	if (d->ctl_mp != NULL)
+		n += rte_mempool_in_use_count(d->ctl_mp);
+	return n;
 }
 
 uint64_t

@@ -33,6 +33,9 @@ uint64_t dcnfwd_node_out_frames(const struct dcnfwd *d, uint32_t node,
 uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
 				uint32_t slot);
 
+/* Mbufs out of every pool of the process (data by NUMA node, control). */
+unsigned int dcnfwd_mbufs_in_use(const struct dcnfwd *d);
+
 /* Drops by where they happened. */
 struct dcnfwd_drops {
 	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */

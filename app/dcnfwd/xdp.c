@@ -19,6 +19,7 @@
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
 
+#include "stats.h"
 #include "xdp.h"
 
 #ifdef DCN_HAVE_XDP
@@ -321,10 +322,10 @@ dcnfwd_xdp_reap_tx(const struct dcnfwd *d, const struct dcnfwd_port *p)
 	uint16_t q;
 
 	for (pass = 0; pass < 100; pass++) {
-		before = rte_mempool_in_use_count(d->mp);
+		before = dcnfwd_mbufs_in_use(d);
 		for (q = 0; q < p->dp.nb_txq; q++)
 			rte_eth_tx_burst(p->dp.ethdev, q, NULL, 0);
-		if (rte_mempool_in_use_count(d->mp) == before && pass > 0)
+		if (dcnfwd_mbufs_in_use(d) == before && pass > 0)
 			break;
 		rte_delay_us_sleep(1000);
 	}

@@ -260,6 +260,9 @@ struct dcn_fc_conf {
 	unsigned int repair_ms;
 	/** Lanes: the most RX queues of a port; default 1. */
 	unsigned int n_lanes;
+	/** The NUMA node of the memzone, plus one (where the node's ports
+	 * are, dcn_port_numa.h); 0: the calling lcore's. */
+	unsigned int socket1;
 };
 
 /**

@@ -165,8 +165,9 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		size += vcs * (lanes * in_bytes(in_cap[l], n_chans) +
 			       out_bytes(out_cap, n_chans * lanes));
 	snprintf(mzname, sizeof(mzname), DCN_FC_MZ_PREFIX "%s", id);
-	mz = rte_memzone_reserve_aligned(mzname, size, (int)rte_socket_id(), 0,
-					 RTE_CACHE_LINE_SIZE);
+	mz = rte_memzone_reserve_aligned(mzname, size, conf->socket1 ?
+					 (int)conf->socket1 - 1 : (int)rte_socket_id(),
+					 0, RTE_CACHE_LINE_SIZE);
 	if (mz == NULL) {
 		/* ENOSPC already means too many links here: out of
 		 * memzones (RTE_MAX_MEMZONE) says so by its own code. */

@@ -25,7 +25,7 @@ if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet >"$root.lo
 	exit 1
 fi
 rm -f "$root.log"
-for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen; do
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if; do
 	check "$bin/$p installed, executable" test -x "$bin/$p"
 done
 if [ "$xdp" = 1 ]; then
