@@ -101,6 +101,26 @@ dcnfwd_final_report(const struct dcnfwd *d)
 		}
 		dcnfwd_xdp_print(d, stdout);
 	}
+	/* encap = udp: frames refused as they came in (never counted in rx) */
+	for (i = 0; i < d->n_ports; i++) {
+		const struct dcn_port_udp *u = d->port[i].dp.udp;
+		unsigned int k, any = 0;
+
+		for (k = 0; u != NULL && k < DCN_UDP_REFUSE_MAX; k++) {
+			uint64_t v = dcn_port_udp_refused(u, (enum dcn_udp_refusal)k);
+
+			if (v == 0)
+				continue;
+			if (any++ == 0)
+				printf("  port %s refused as they came in (encap = "
+				       "udp):", d->port[i].name);
+			printf("%s %s %lu", any > 1 ? "," : "",
+			       dcn_udp_refusal_name((enum dcn_udp_refusal)k),
+			       (unsigned long)v);
+		}
+		if (any)
+			printf("\n");
+	}
 	printf("  frames in %lu: encapsulated %lu, transit %lu, decapsulated %lu, "
 	       "control %lu\n", (unsigned long)all.rx, (unsigned long)all.encap,
 	       (unsigned long)all.transit, (unsigned long)all.decap,
