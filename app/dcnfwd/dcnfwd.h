@@ -19,7 +19,7 @@
  *   failover.c                 link states to tables (RCU)
  *   lsa.c, links.c             announcements; carrier and link events
  *   worker.c                   the worker loop (lib/fwd, lib/fc)
- *   setup.c, xdp.c             ports, queues, nodes, workers
+ *   setup.c, pools.c, xdp.c    ports, queues, nodes, workers; mbuf pools
  *   stats.c, events.c, ctl_io.c  counters, the event ring, control frames
  */
 

@@ -190,82 +190,6 @@ dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports)
 	return 0;
 }
 
-/*
- * Control frames in flight: a hello an interval out of every port, the
- * credit frames of its links, announcements passing through, each
- * waiting up to a worker's loop in a ring (tens of ms in a large
- * emulation, where one worker steps hundreds of nodes): 16 a port is
- * room for several loops of all of them. Their buffers
- * hold the longest control frame (an announcement listing
- * DCN_LINK_LSA_MAX links, signed and wrapped), not a data frame.
- */
-#define CTL_MBUFS_PER_PORT 16u
-#define CTL_MBUFS_MIN 2047u
-#define CTL_MBUF_ROOM 768u
-
-int
-dcnfwd_make_ctl_pool(struct dcnfwd *d)
-{
-	unsigned int n = RTE_MAX(CTL_MBUFS_MIN, CTL_MBUFS_PER_PORT * d->n_ports);
-
-	RTE_BUILD_BUG_ON(CTL_MBUF_ROOM < DCN_ETHER_HDR_LEN + 48 + DCN_FABRIC_HDR_LEN +
-			 DCN_LINK_LSA_LEN(DCN_LINK_LSA_MAX) + DCN_AUTH_TRAILER_LEN);
-	d->ctl_mp = rte_pktmbuf_pool_create("dcn_ctl_mbufs", n, 32, 0,
-					    RTE_PKTMBUF_HEADROOM + CTL_MBUF_ROOM,
-					    (int)rte_socket_id());
-	if (d->ctl_mp == NULL) {
-		fprintf(stderr, "dcnfwd: cannot create a pool of %u control "
-			"mbufs: %s (give EAL more memory, e.g. -m 1024)\n", n,
-			rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-int
-dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs)
-{
-	/* The largest per-lcore cache: a worker whose queues grow and
-	 * shrink takes back the mbufs it just freed (warm), instead of
-	 * going to the pool's ring, which hands out the coldest. */
-	d->mp = rte_pktmbuf_pool_create("dcn_mbufs", mbufs,
-					RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4), 0,
-					RTE_MBUF_DEFAULT_BUF_SIZE,
-					(int)rte_socket_id());
-	if (d->mp == NULL) {
-		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs: %s "
-			"(give EAL more memory, e.g. -m 1024)\n", mbufs,
-			rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	if (rte_socket_id() < DCN_NUMA_MAX)
-		d->mp_socket[rte_socket_id()] = d->mp;
-	return 0;
-}
-
-struct rte_mempool *
-dcnfwd_port_pool(struct dcnfwd *d, int socket, unsigned int mbufs)
-{
-	int home = dcn_numa_home(socket, (int)rte_socket_id());
-	char name[RTE_MEMPOOL_NAMESIZE];
-
-	if (home < 0 || home >= DCN_NUMA_MAX)
-		return d->mp;
-	if (d->mp_socket[home] != NULL)
-		return d->mp_socket[home];
-	/* A port of another socket than the main lcore's: a pool of its
-	 * own there, as large as the main one (DPDK's l3fwd makes one per
-	 * socket in use the same way). */
-	snprintf(name, sizeof(name), "dcn_mbufs_s%d", home);
-	d->mp_socket[home] = rte_pktmbuf_pool_create(name, mbufs,
-		RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4), 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, home);
-	if (d->mp_socket[home] == NULL)
-		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs on NUMA "
-			"node %d, where a port is: %s (give EAL memory there: "
-			"--socket-mem)\n", mbufs, home, rte_strerror(rte_errno));
-	return d->mp_socket[home];
-}
 
 int
 dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
@@ -576,13 +500,14 @@ dcnfwd_teardown(struct dcnfwd *d)
 				out += rte_mempool_in_use_count(d->mp_socket[i]);
 		d->mbufs_leaked = out > d->mbufs_pmd_kept ? out - d->mbufs_pmd_kept : 0;
 	}
-	if (d->ctl_mp != NULL)
+	if (d->ctl_mp != NULL && d->ctl_mp != d->mp)
 		d->mbufs_leaked += rte_mempool_in_use_count(d->ctl_mp);
 	for (i = 0; i < DCN_NUMA_MAX; i++)
 		if (d->mp_socket[i] != d->mp)
 			rte_mempool_free(d->mp_socket[i]);
+	if (d->ctl_mp != d->mp)
+		rte_mempool_free(d->ctl_mp);
 	rte_mempool_free(d->mp);
-	rte_mempool_free(d->ctl_mp);
 	free(d->node);
 	free(d->port);
 	free(d->node_of_vertex);

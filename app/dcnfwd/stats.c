@@ -118,7 +118,7 @@ dcnfwd_mbufs_in_use(const struct dcnfwd *d)
 	for (i = 0; i < DCN_NUMA_MAX; i++)
 		if (d->mp_socket[i] != NULL && d->mp_socket[i] != d->mp)
 			n += rte_mempool_in_use_count(d->mp_socket[i]);
-	if (d->ctl_mp != NULL)
+	if (d->ctl_mp != NULL && d->ctl_mp != d->mp)
 		n += rte_mempool_in_use_count(d->ctl_mp);
 	return n;
 }

@@ -417,14 +417,9 @@ def mixed_format(st, x, src):
     if SPEC.startswith("diamond"):
         return st, x
     other = "ether" if UDP_WRAPS else "udp"
-    # Who hears x on a cable now: (node, port) whose last hello is x's.
-    facing = []
-    for n in st["nodes"].values():
-        if n is x:
-            continue
-        for port, e in tel(st, n["name"], "/dcn/neighbours").items():
-            if isinstance(e, dict) and e.get("last_hello_from") == x["name"]:
-                facing.append((n["name"], port))
+    # x's neighbours on cables of their own (not behind a switch, where
+    # a port stays up for the others): (node, port), from dcn-topo.
+    facing = cable_peers(st, vertex_of(st, x["name"]))
     path = "/run/dcn-fabric/%s/%s.ini" % (NAME, x["ns"])
     with open(path) as f:
         text = f.read()
@@ -468,6 +463,25 @@ def mixed_format(st, x, src):
             said += f.read().count("(encap_mismatch)")
     check(said > 0, "the mismatch said in the log (%d lines)" % said)
     return st, x
+
+
+def cable_peers(st, v):
+    """(name, "pP") of each routing node on a cable of its own to vertex v."""
+    r = sh(TOPO, "cables", SPEC)
+    router = {}
+    cables = []
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if f and f[0] == "vertex":
+            router[int(f[1])] = f[4] == "1"
+        elif f and f[0] == "cable":
+            cables.append(tuple(int(k) for k in f[1:5]))
+    out = []
+    for a, pa, b, pb in cables:
+        for me, peer, port in ((a, b, pb), (b, a, pa)):
+            if me == int(v) and router.get(peer) and str(peer) in st["nodes"]:
+                out.append((st["nodes"][str(peer)]["name"], "p%d" % port))
+    return out
 
 
 def lost_counts(st):
