@@ -132,10 +132,11 @@ struct dcnfwd_port {
 	uint8_t mismatch_said;   /* encap_mismatch logged (udp) */
 	/* control thread: when every queue of the port was last emptied by
 	 * its poller (us; 0: not yet), taken before the control ring is
-	 * read, and frames from the port while its link was down for
-	 * silence (hellos late, not missing) */
+	 * read; its link went down for silence and no frame has come since
+	 * (one that comes within a silence's time counts in silence_heard:
+	 * hellos late, not missing) */
 	uint64_t read_us;
-	uint64_t rx_at_silence;
+	uint8_t silence_unheard;
 	uint64_t silence_heard;
 	/* net_af_xdp: dcnfwd's XDP program on the interface (control only) */
 	uint8_t has_xdp;

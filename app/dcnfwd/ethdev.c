@@ -90,7 +90,7 @@ static const char *
 start_hint(const struct dcn_conf_port *cp, unsigned int free_mbufs, char *buf,
 	   size_t len)
 {
-	if (strncmp(cp->dev, "net_af_xdp", 10) != 0)
+	if (!dcnfwd_is_af_xdp(cp->dev))
 		return "";
 	if (free_mbufs < AF_XDP_FILL_MBUFS * cp->rxq) {
 		snprintf(buf, len, " (net_af_xdp takes %u mbufs per rx queue at "
@@ -178,7 +178,7 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	if (ret == 0)
 		ret = rte_eth_dev_start(p->dp.ethdev);
 	/* Only this thread takes mbufs while ports start. */
-	if (ret == 0 && strncmp(cp->dev, "net_af_xdp", 10) == 0)
+	if (ret == 0 && dcnfwd_is_af_xdp(cp->dev))
 		p->pmd_kept_mbufs = rte_mempool_in_use_count(p->rx_mp) - in_use;
 	if (ret == 0)
 		ret = rte_eth_macaddr_get(p->dp.ethdev, &p->mac);

@@ -33,6 +33,19 @@ fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
 }
 
+/* The NUMA node a node's queues go on: where most of its ports are
+ * (dcn_port_numa.h). */
+static int
+node_socket(const struct dcnfwd *d, const struct dcnfwd_node *n)
+{
+	int sock[DCN_FWD_MAX_PORTS];
+	unsigned int l;
+
+	for (l = 0; l < n->n_ports; l++)
+		sock[l] = d->port[n->port[l]].socket;
+	return dcn_numa_node_home(sock, n->n_ports, (int)rte_socket_id());
+}
+
 /* Flow-control queues of every node, in memzones "dcn_fc.<node index>",
  * and the data path the node's workers share. */
 int
@@ -84,15 +97,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				return -EINVAL;
 			}
 		}
-		/* Its queues where most of its ports are (dcn_port_numa.h). */
-		{
-			int sock[DCN_FWD_MAX_PORTS];
-
-			for (l = 0; l < n->n_ports; l++)
-				sock[l] = d->port[n->port[l]].socket;
-			fcc.socket1 = (unsigned int)dcn_numa_node_home(sock, n->n_ports,
-							(int)rte_socket_id()) + 1;
-		}
+		fcc.socket1 = (unsigned int)node_socket(d, n) + 1;
 		snprintf(id, sizeof(id), "%u", i);
 		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
 					   names, &fcc);

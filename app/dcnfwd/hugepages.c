@@ -13,14 +13,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "dcn_port_kernel.h"
 #include "hugepages.h"
 
 #define SYS_HUGEPAGES "/sys/kernel/mm/hugepages"
 /* How long a start waits, by default; DCNFWD_HUGEPAGE_WAIT_MS sets it. */
 #define WAIT_MS_DEFAULT 10000u
 
-static int
-has_arg(int argc, char **argv, const char *name)
+int
+dcnfwd_eal_has_arg(int argc, char **argv, const char *name)
 {
 	int i;
 
@@ -69,6 +70,18 @@ dcnfwd_eal_mem_mb(int argc, char **argv)
 	return (unsigned int)sum;
 }
 
+/* Pages of one size (SYS_HUGEPAGES/dir), as its file what counts them. */
+static uint64_t
+pages(const char *dir, const char *what)
+{
+	char path[512];
+	int64_t v;
+
+	snprintf(path, sizeof(path), SYS_HUGEPAGES "/%s/%s", dir, what);
+	v = dcn_port_sysfs_read(path);
+	return v > 0 ? (uint64_t)v : 0;
+}
+
 int
 dcnfwd_hugepages_mb(uint64_t *free_mb, uint64_t *total_mb)
 {
@@ -79,28 +92,12 @@ dcnfwd_hugepages_mb(uint64_t *free_mb, uint64_t *total_mb)
 	if (dir == NULL)
 		return -1;
 	while ((e = readdir(dir)) != NULL) {
-		unsigned long kb, nr = 0, fr = 0;
-		char path[512];
-		FILE *f;
+		unsigned long kb;
 
 		if (sscanf(e->d_name, "hugepages-%lukB", &kb) != 1)
 			continue;
-		snprintf(path, sizeof(path), SYS_HUGEPAGES "/%s/nr_hugepages", e->d_name);
-		f = fopen(path, "re");
-		if (f != NULL) {
-			if (fscanf(f, "%lu", &nr) != 1)
-				nr = 0;
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), SYS_HUGEPAGES "/%s/free_hugepages", e->d_name);
-		f = fopen(path, "re");
-		if (f != NULL) {
-			if (fscanf(f, "%lu", &fr) != 1)
-				fr = 0;
-			fclose(f);
-		}
-		*total_mb += (uint64_t)nr * kb / 1024;
-		*free_mb += (uint64_t)fr * kb / 1024;
+		*total_mb += pages(e->d_name, "nr_hugepages") * kb / 1024;
+		*free_mb += pages(e->d_name, "free_hugepages") * kb / 1024;
 	}
 	closedir(dir);
 	return 0;
@@ -116,7 +113,7 @@ dcnfwd_hugepages_wait(int argc, char **argv)
 
 	/* Without hugepages, or with no amount asked (EAL then takes pages
 	 * as it goes), there is nothing to wait for. */
-	if (want == 0 || has_arg(argc, argv, "--no-huge"))
+	if (want == 0 || dcnfwd_eal_has_arg(argc, argv, "--no-huge"))
 		return;
 	limit = env != NULL ? (unsigned int)strtoul(env, NULL, 10) : WAIT_MS_DEFAULT;
 	if (dcnfwd_hugepages_mb(&free_mb, &total_mb) != 0 || total_mb < want)

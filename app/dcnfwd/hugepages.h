@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+/* Is name one of the EAL arguments? */
+int dcnfwd_eal_has_arg(int argc, char **argv, const char *name);
 /* MB the EAL arguments ask for (-m, or --socket-mem summed), 0: none. */
 unsigned int dcnfwd_eal_mem_mb(int argc, char **argv);
 /* Hugepages of every size, free and reserved, in MB. @return 0, -1. */

@@ -125,20 +125,12 @@ kernel_carrier(int ifindex)
 static int64_t
 kernel_tx_dropped(int ifindex)
 {
-	char name[IF_NAMESIZE], path[96], buf[32];
-	FILE *f;
-	int64_t v = -1;
+	char name[IF_NAMESIZE], path[96];
 
 	if (if_indextoname((unsigned int)ifindex, name) == NULL)
 		return -1;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_dropped", name);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return -1;
-	if (fgets(buf, sizeof(buf), f) != NULL)
-		v = (int64_t)strtoull(buf, NULL, 10);
-	fclose(f);
-	return v;
+	return dcn_port_sysfs_read(path);
 }
 
 /*
@@ -433,12 +425,12 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 			 * silence's time after: its hellos were late, not
 			 * missing (a neighbour that died and came back
 			 * takes longer). */
-			if (p->rx_at_silence != 0 &&
+			if (p->silence_unheard != 0 &&
 			    p->link.state == DCN_LINK_DOWN &&
 			    p->link.cause == DCN_LINK_CAUSE_HELLO_MISS &&
 			    us - p->link.since <= d->lconf.hello_us * d->lconf.miss)
 				p->silence_heard++;
-			p->rx_at_silence = 0;
+			p->silence_unheard = 0;
 		}
 		/* A tester sends no hellos: its carrier speaks for it
 		 * (hold-down included, after a replug). */
@@ -446,7 +438,7 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 			dcnfwd_port_event(d, p, dcn_link_hello(&p->link, &d->lconf, us));
 		ev = dcn_link_tick_read(&p->link, &d->lconf, us, p->read_us);
 		if (ev == DCN_LINK_EV_DOWN)
-			p->rx_at_silence = 1;
+			p->silence_unheard = 1;
 		dcnfwd_port_event(d, p, ev);
 	}
 }

@@ -49,12 +49,10 @@ on_signal(int sig)
 static const char *
 eal_hint(int argc, char **argv, int err)
 {
-	int i, no_huge = 0, prefix = 0;
+	int i, no_huge = dcnfwd_eal_has_arg(argc, argv, "--no-huge"), prefix = 0;
 
-	for (i = 1; i < argc; i++) {
-		no_huge |= strcmp(argv[i], "--no-huge") == 0;
+	for (i = 1; i < argc; i++)
 		prefix |= strncmp(argv[i], "--file-prefix", 13) == 0;
-	}
 	if (!no_huge && (err == EACCES || err == ENOMEM))
 		return dcnfwd_hugepages_hint(argc, argv);
 	if (err == EALREADY || (!prefix && err == EBUSY))

@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "setup.h"
+#include "xdp.h"
 
 /*
  * Control frames in flight: a hello an interval out of every port, the
@@ -37,7 +38,7 @@ dcnfwd_make_ctl_pool(struct dcnfwd *d)
 	 * namespaces lost a ping in 3 runs of 6 so, none in 4 with one
 	 * pool): with such a port, control frames come from the data pool. */
 	for (i = 0; i < d->n_ports; i++)
-		if (d->port[i].dp.is_ethdev && strncmp(d->port[i].dev, "net_af_xdp", 10) == 0) {
+		if (d->port[i].dp.is_ethdev && dcnfwd_is_af_xdp(d->port[i].dev)) {
 			d->ctl_mp = d->mp;
 			return 0;
 		}
@@ -56,16 +57,23 @@ dcnfwd_make_ctl_pool(struct dcnfwd *d)
 	return 0;
 }
 
+/* A pool of data mbufs on NUMA node socket. The largest per-lcore cache:
+ * a worker whose queues grow and shrink takes back the mbufs it just
+ * freed (warm), instead of going to the pool's ring, which hands out the
+ * coldest. */
+static struct rte_mempool *
+data_pool(const char *name, unsigned int mbufs, int socket)
+{
+	return rte_pktmbuf_pool_create(name, mbufs,
+				       RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE,
+					       mbufs / 4),
+				       0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+}
+
 int
 dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs)
 {
-	/* The largest per-lcore cache: a worker whose queues grow and
-	 * shrink takes back the mbufs it just freed (warm), instead of
-	 * going to the pool's ring, which hands out the coldest. */
-	d->mp = rte_pktmbuf_pool_create("dcn_mbufs", mbufs,
-					RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4), 0,
-					RTE_MBUF_DEFAULT_BUF_SIZE,
-					(int)rte_socket_id());
+	d->mp = data_pool("dcn_mbufs", mbufs, (int)rte_socket_id());
 	if (d->mp == NULL) {
 		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs: %s "
 			"(give EAL more memory, e.g. -m 1024)\n", mbufs,
@@ -91,9 +99,7 @@ dcnfwd_port_pool(struct dcnfwd *d, int socket, unsigned int mbufs)
 	 * own there, as large as the main one (DPDK's l3fwd makes one per
 	 * socket in use the same way). */
 	snprintf(name, sizeof(name), "dcn_mbufs_s%d", home);
-	d->mp_socket[home] = rte_pktmbuf_pool_create(name, mbufs,
-		RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4), 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, home);
+	d->mp_socket[home] = data_pool(name, mbufs, home);
 	if (d->mp_socket[home] == NULL)
 		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs on NUMA "
 			"node %d, where a port is: %s (give EAL memory there: "

@@ -49,12 +49,7 @@ port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data 
 
 		for (r = 0; r < DCN_UDP_REFUSE_MAX; r++)
 			TEL_TRY(rte_tel_data_add_dict_u64(e,
-				r == DCN_UDP_REFUSE_ETHER_FORMAT ? "encap_mismatch" :
-				r == DCN_UDP_REFUSE_MALFORMED ? "encap_malformed" :
-				r == DCN_UDP_REFUSE_CHECKSUM ? "encap_bad_checksum" :
-				r == DCN_UDP_REFUSE_TTL ? "encap_bad_ttl" :
-				r == DCN_UDP_REFUSE_DESTINATION ? "encap_not_for_us" :
-				"encap_wrong_source",
+				dcn_udp_refusal_name((enum dcn_udp_refusal)r),
 				dcn_port_udp_refused(p->dp.udp, (enum dcn_udp_refusal)r)));
 	}
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "forwarded_out",

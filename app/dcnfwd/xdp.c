@@ -63,9 +63,8 @@ dcnfwd_xdp_default_help(FILE *f)
 #endif
 }
 
-/* The kernel interface a PMD sits on: "iface=NAME" of its devargs. */
-static int
-is_af_xdp(const char *dev)
+int
+dcnfwd_is_af_xdp(const char *dev)
 {
 	return strncmp(dev, "net_af_xdp", 10) == 0;
 }
@@ -76,7 +75,7 @@ dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev, char *buf,
 {
 	const char *prog = d->xdp_prog;
 
-	if (!is_af_xdp(dev) || strstr(dev, "xdp_prog=") != NULL)
+	if (!dcnfwd_is_af_xdp(dev) || strstr(dev, "xdp_prog=") != NULL)
 		return dev;
 	if (prog != NULL && strcmp(prog, "none") == 0)
 		return dev;
@@ -112,7 +111,7 @@ dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs)
 
 	/* Only where the PMD will attach a program (xdp_prog=): without one
 	 * it uses libxdp's, which shares the hook by its own rules. */
-	if (!is_af_xdp(devargs) || strstr(devargs, "xdp_prog=") == NULL ||
+	if (!dcnfwd_is_af_xdp(devargs) || strstr(devargs, "xdp_prog=") == NULL ||
 	    ifindex <= 0)
 		return 0;
 	iface_name(devargs, ifname, sizeof(ifname));
@@ -177,7 +176,7 @@ dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 	unsigned int len;
 
 	p->has_xdp = 0;
-	if (!is_af_xdp(dev) || ifindex <= 0)
+	if (!dcnfwd_is_af_xdp(dev) || ifindex <= 0)
 		return;
 	ret = dcn_xdp_find(x, ifindex);
 	if (ret == -EPROTO) {

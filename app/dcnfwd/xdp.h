@@ -20,6 +20,8 @@ const char *dcnfwd_xdp_devargs(const struct dcnfwd *d, const char *dev,
  * file and port) when another program or a live dcnfwd holds it. 0: the
  * hook is free for the PMD; negative errno otherwise. */
 int dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs);
+/* Is dev (devargs) a net_af_xdp port? */
+int dcnfwd_is_af_xdp(const char *dev);
 /* For --help: the XDP program dcnfwd loads by default, where it is. */
 void dcnfwd_xdp_default_help(FILE *f);
 void dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p,

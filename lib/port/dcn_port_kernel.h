@@ -37,6 +37,13 @@ uint64_t dcn_port_packet_rx_drops(int ifindex);
  */
 int dcn_port_devargs_ifindex(const char *devargs);
 
+/**
+ * The number a sysfs file holds (a counter, a NUMA node, a page count).
+ * @return it, or -1 when the file cannot be read or holds no number (a
+ *   file that holds -1, as numa_node may, reads the same: "none").
+ */
+int64_t dcn_port_sysfs_read(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -76,13 +76,13 @@ enum dcn_udp_refusal {
 	DCN_UDP_REFUSE_MAX,
 };
 
-/** @return the telemetry name of a refusal ("checksum"). */
+/** @return the telemetry name of a refusal ("encap_bad_checksum"). */
 static inline const char *
 dcn_udp_refusal_name(enum dcn_udp_refusal r)
 {
 	static const char *const names[DCN_UDP_REFUSE_MAX] = {
-		"malformed", "checksum", "ttl", "destination", "source",
-		"encap_mismatch",
+		"encap_malformed", "encap_bad_checksum", "encap_bad_ttl",
+		"encap_not_for_us", "encap_wrong_source", "encap_mismatch",
 	};
 
 	return (unsigned int)r < DCN_UDP_REFUSE_MAX ? names[r] : "?";

@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <net/if.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -43,6 +45,20 @@ dcn_port_packet_rx_drops(int ifindex)
 	}
 	closedir(dir);
 	return drops;
+}
+
+int64_t
+dcn_port_sysfs_read(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long v;
+	int ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fscanf(f, "%lld", &v) == 1;
+	fclose(f);
+	return ok && v >= 0 ? (int64_t)v : -1;
 }
 
 int

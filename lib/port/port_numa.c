@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcn_port_kernel.h"
 #include "dcn_port_numa.h"
 
 unsigned int
@@ -47,21 +48,6 @@ dcn_numa_node_home(const int *port_socket, unsigned int n_ports, int main_socket
 	return best;
 }
 
-/* The integer in file path, or -1. */
-static int
-read_int(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	int v = -1;
-
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* Is s (up to its first ',') a PCI address, DDDD:BB:DD.F? */
 static int
 is_pci(const char *s)
@@ -81,25 +67,25 @@ dcn_numa_of_dev(const char *sysfs, const char *devargs)
 	char path[PATH_MAX], name[64];
 	const char *s;
 	size_t k = 0;
-	int v;
+	int64_t v;
 
 	if (is_pci(devargs)) {
 		snprintf(path, sizeof(path), "%s/bus/pci/devices/%.12s/numa_node",
 			 sysfs, devargs);
-		v = read_int(path);
-		return v >= 0 && v < DCN_NUMA_MAX ? v : -1;
+	} else {
+		s = strstr(devargs, "iface=");
+		if (s == NULL)
+			return -1;
+		for (s += 6; *s && *s != ',' && k + 1 < sizeof(name); s++)
+			name[k++] = *s;
+		name[k] = '\0';
+		if (k == 0 || strchr(name, '/') != NULL)
+			return -1;
+		snprintf(path, sizeof(path), "%s/class/net/%s/device/numa_node",
+			 sysfs, name);
 	}
-	s = strstr(devargs, "iface=");
-	if (s == NULL)
-		return -1;
-	for (s += 6; *s && *s != ',' && k + 1 < sizeof(name); s++)
-		name[k++] = *s;
-	name[k] = '\0';
-	if (k == 0 || strchr(name, '/') != NULL)
-		return -1;
-	snprintf(path, sizeof(path), "%s/class/net/%s/device/numa_node", sysfs, name);
-	v = read_int(path);
-	return v >= 0 && v < DCN_NUMA_MAX ? v : -1;
+	v = dcn_port_sysfs_read(path);
+	return v >= 0 && v < DCN_NUMA_MAX ? (int)v : -1;
 }
 
 int

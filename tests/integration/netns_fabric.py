@@ -1702,6 +1702,38 @@ def cmdline_has(pid, text):
         return False
 
 
+def transit_flow(st, src, dst, sv, dv, seconds):
+    """A flow from sv to dv for at most seconds, and the relay that
+    carries it in transit: (generator, its prefix, relay), or None (the
+    generator stopped) when no relay does."""
+    g, gp = gen_flowing(st, sv, dv, seconds)
+    middle = transit_relay(st, src, dst)
+    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
+    if middle is None:
+        g.send_signal(signal.SIGINT)
+        gen_wait(g, gp)
+        return None
+    return g, gp, middle
+
+
+def kill_and_start(middle, cycles, *start_args, before_kill=lambda: None):
+    """Relay middle killed (dcn-fabric kill: SIGKILL) and started again
+    (dcn-fabric start START_ARGS) cycles times, 0.3 s down and 0.5 s up
+    each; before_kill runs before each kill. @return the starts that
+    succeeded (a failed one ends the cycles, and is reported)."""
+    for i in range(cycles):
+        before_kill()
+        fabric("kill", NAME, middle)
+        time.sleep(0.3)
+        r = fabric("start", NAME, middle, *start_args, check_rc=False)
+        if r.returncode != 0:
+            check(False, "cycle %d: dcn-fabric start %s: %s" %
+                  (i + 1, middle, (r.stdout + r.stderr).strip()))
+            return i
+        time.sleep(0.5)
+    return cycles
+
+
 def restart_relay(st, src, dst, sv, dv):
     """The relay carrying the flow in transit, killed (delivery goes round
     it) and started again ("dcn-fabric start"), then hung 3 s (SIGSTOP,
@@ -1711,13 +1743,10 @@ def restart_relay(st, src, dst, sv, dv):
     its return on. With a fabric key, a relay back from the dead is told
     from a recording of its earlier life by its later epoch, and taken at
     once; nothing honest is refused."""
-    g, gp = gen_flowing(st, sv, dv, 120)
-    middle = transit_relay(st, src, dst)
-    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
-    if middle is None:
-        g.send_signal(signal.SIGINT)
-        gen_wait(g, gp)
+    flow = transit_flow(st, src, dst, sv, dv, 120)
+    if flow is None:
         return st
+    g, gp, middle = flow
     # 1. Killed outright, then started again.
     fabric("kill", NAME, middle)
     rate = rate_after_repair(st, dst["name"])
@@ -1778,27 +1807,20 @@ def kill_soak(st, src, dst, sv, dv, cycles):
     next one first speaks (lost_to_restart). A killed relay's own counts
     die with it: each is read just before its kill. At the end every
     credited (link, VC) is back at its full grant."""
-    g, gp = gen_flowing(st, sv, dv, cycles * 1.5 + 20)
-    middle = transit_relay(st, src, dst)
-    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
-    if middle is None:
-        g.send_signal(signal.SIGINT)
-        gen_wait(g, gp)
+    flow = transit_flow(st, src, dst, sv, dv, cycles * 1.5 + 20)
+    if flow is None:
         return st
+    g, gp, middle = flow
     counted = -tally(st)
-    started, t0 = 0, time.time()
-    for i in range(cycles):
+
+    def count_before_kill():
+        # a killed relay's counts die with it: read just before
+        nonlocal counted
         counted += tally(st, (middle,))
-        fabric("kill", NAME, middle)
-        time.sleep(0.3)
-        r = fabric("start", NAME, middle, "--wait-links", "0", check_rc=False)
-        if r.returncode != 0:
-            check(False, "cycle %d: dcn-fabric start %s: %s" %
-                  (i + 1, middle, (r.stdout + r.stderr).strip()))
-            break
-        started += 1
-        st = state()
-        time.sleep(0.5)
+    t0 = time.time()
+    started = kill_and_start(middle, cycles, "--wait-links", "0",
+                             before_kill=count_before_kill)
+    st = state()
     check(started == cycles, "%d kill -9/start cycles of %s (in transit) "
           "under a flow, every start back, in %.0f s" %
           (started, middle, time.time() - t0))
@@ -1892,24 +1914,12 @@ def soak_mode(cycles):
     st = up("--host", "veth")
     src, dst, relays = pick_pair(st)
     sv, dv = vertex_of(st, src["name"]), vertex_of(st, dst["name"])
-    g, gp = gen_flowing(st, sv, dv, 600)   # stopped after the cycles
-    middle = transit_relay(st, src, dst)
-    check(middle is not None, "a relay carries the flow in transit: %s" % middle)
-    if middle is None:
-        gen_wait(g, gp)
+    flow = transit_flow(st, src, dst, sv, dv, 600)   # stopped after the cycles
+    if flow is None:
         return
-    started = 0
+    g, gp, middle = flow
     t0 = time.time()
-    for i in range(cycles):
-        fabric("kill", NAME, middle)
-        time.sleep(0.3)
-        r = fabric("start", NAME, middle, check_rc=False)
-        if r.returncode != 0:
-            check(False, "cycle %d: dcn-fabric start %s: %s" %
-                  (i + 1, middle, (r.stdout + r.stderr).strip()))
-            break
-        started += 1
-        time.sleep(0.5)
+    started = kill_and_start(middle, cycles)
     check(started == cycles, "%d kill/start cycles of %s under traffic in %.0f s"
           % (started, middle, time.time() - t0))
     st = state()

@@ -210,20 +210,18 @@ function dcn_udp.dissector(buf, pinfo, root)
 	return dissect(buf, pinfo, root, "udp")
 end
 
-local registered, registered_udp = nil, nil
+-- proto under key in table, in place of old (its preference changed).
+local function register(table, old, key, proto)
+	local t = DissectorTable.get(table)
+	if old then t:remove(old, proto) end
+	t:add(key, proto)
+	return key
+end
+local registered = register("ethertype", nil, 0x88B5, dcn)
+local registered_udp = register("udp.port", nil, 34997, dcn_udp)
 function dcn.init()
-	local et = DissectorTable.get("ethertype")
-	if registered then et:remove(registered, dcn) end
-	registered = dcn.prefs.ethertype
-	et:add(registered, dcn)
+	registered = register("ethertype", registered, dcn.prefs.ethertype, dcn)
 end
 function dcn_udp.init()
-	local up = DissectorTable.get("udp.port")
-	if registered_udp then up:remove(registered_udp, dcn_udp) end
-	registered_udp = dcn_udp.prefs.port
-	up:add(registered_udp, dcn_udp)
+	registered_udp = register("udp.port", registered_udp, dcn_udp.prefs.port, dcn_udp)
 end
-DissectorTable.get("ethertype"):add(0x88B5, dcn)
-registered = 0x88B5
-DissectorTable.get("udp.port"):add(34997, dcn_udp)
-registered_udp = 34997
