@@ -89,6 +89,12 @@ run_node(struct dcnfwd *d)
 
 	printf("dcnfwd: node %s of %s up: %u ports, %u workers\n", d->node[0].name,
 	       dcn_topo_spec(d->t), d->n_ports, d->n_workers);
+	{
+		char plan[192];
+
+		if (!dcnfwd_plan_line(d->t, plan, sizeof(plan)))
+			DCNFWD_LOG(WARNING, "%s\n", plan);
+	}
 	fflush(stdout);
 	dcnfwd_live_sample(d, &prev);
 	next_stats = start + (uint64_t)(d->stats_interval * (double)d->tsc_hz);

@@ -448,6 +448,26 @@ check_numa(const struct dcn_conf *c)
 }
 
 int
+dcnfwd_plan_line(const struct dcn_topo *t, char *buf, size_t len)
+{
+	uint32_t net, route;
+	unsigned int net_len, route_len;
+	char a[16], b[16];
+	int priv;
+
+	dcn_topo_prefix(t, &net, &net_len);
+	dcn_topo_covering(t, &route, &route_len);
+	priv = dcn_topo_prefix_private(net, net_len);
+	snprintf(buf, len, "addresses in %s/%u (%s), route %s/%u%s",
+		 dcn_topo_format_addr(net, a, sizeof(a)), net_len,
+		 priv ? "private" : "public space",
+		 dcn_topo_format_addr(route, b, sizeof(b)), route_len,
+		 priv ? "" : ": a server's route into the fabric takes public "
+			     "addresses with it; prefix= in topology moves them");
+	return priv;
+}
+
+int
 dcnfwd_check_config(const char *file)
 {
 	struct dcn_conf c;
@@ -484,6 +504,12 @@ dcnfwd_check_config(const char *file)
 		       "ones refused\n", c.key_file);
 	else
 		printf("  no fabric key: control frames taken as they come\n");
+	{
+		char plan[192];
+
+		printf("  %s%s\n", dcnfwd_plan_line(t, plan, sizeof(plan)) ?
+		       "" : "warning: ", plan);
+	}
 	for (i = 0; i < c.n_ports; i++)
 		printf("  port %-10s %-6s fabric_port %-3d %s\n", c.port[i].name,
 		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,

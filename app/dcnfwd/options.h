@@ -30,5 +30,9 @@ int dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d);
 /* --check-config: what a start would check of the file. @return the exit
  * status. */
 int dcnfwd_check_config(const char *file);
+struct dcn_topo;
+/* "addresses in NET/LEN (private), route R/L", and the warning for
+ * public space. @return 1 when the plan is in private space. */
+int dcnfwd_plan_line(const struct dcn_topo *t, char *buf, size_t len);
 
 #endif /* DCNFWD_OPTIONS_H */

@@ -146,27 +146,6 @@ dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs)
 	}
 }
 
-/* The shortest prefix that holds every address of the topology. */
-static void
-fabric_prefix(const struct dcnfwd *d, uint32_t *net, unsigned int *len)
-{
-	uint32_t v, lo = UINT32_MAX, hi = 0;
-
-	for (v = 0; v < dcn_topo_vertices(d->t); v++) {
-		uint32_t a;
-
-		if (dcn_topo_role(d->t, v) == DCN_ROLE_SWITCH)
-			continue;
-		a = dcn_topo_addr(d->t, v);
-		lo = RTE_MIN(lo, a);
-		hi = RTE_MAX(hi, a);
-	}
-	*len = 32;
-	while (*len > 0 && (lo >> (32 - *len)) != (hi >> (32 - *len)))
-		(*len)--;
-	*net = lo;
-}
-
 void
 dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 {
@@ -199,7 +178,7 @@ dcnfwd_xdp_port_start(struct dcnfwd *d, struct dcnfwd_port *p, const char *dev)
 	 * the kernel unseen. */
 	if (!p->is_host && dcn_topo_kind(d->t) != DCN_TOPO_DIAMOND)
 		flags |= DCN_XDP_CFG_UDP;
-	fabric_prefix(d, &net, &len);
+	dcn_topo_covering(d->t, &net, &len);
 	ret = dcn_xdp_configure(x, d->ethertype, flags, net, len,
 				(uint16_t)d->conf.udp_port);
 	if (ret < 0) {

@@ -26,7 +26,9 @@
 const struct dcn_conf_key dcn_conf_keys[] = {
 	{ "fabric", "topology", DCN_CONF_TEXT, DCN_CONF_F_REQUIRED, 0, 0,
 	  "SPEC", NULL, SPECIAL, NULL,
-	  "the topology spec string, e.g. rrect:n=4,m=2,k=1 (dcn-topo --help)" },
+	  "the topology spec string, e.g. rrect:n=4,m=2,k=1 (dcn-topo --help); "
+	  "a trailing ,prefix=NET/LEN places the addresses in that network "
+	  "(NovaCube's own plan is public space: give it one)" },
 	{ "fabric", "node", DCN_CONF_TEXT, DCN_CONF_F_REQUIRED, 0, 0,
 	  "NODE", NULL, SPECIAL, NULL,
 	  "this node, in the paper's notation or as its fabric address" },

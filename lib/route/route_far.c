@@ -51,10 +51,24 @@
 /* Largest BRT: 9k/4 entries at k = 252. */
 #define FAR_BRT_MAX 576
 
+/* A dotted quad: the masks of the paper's tables. */
 static uint32_t
-ip(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
+ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
 {
 	return a << 24 | b << 16 | c << 8 | d;
+}
+
+/* The paper's 10.b.c.d in the fabric's own network: a prefix= plan moves
+ * the first octet only (Diamond's prefixes are /8 or shorter). */
+static uint32_t
+far_addr(const struct dcn_topo *t, unsigned int b, unsigned int c,
+	 unsigned int d)
+{
+	uint32_t net;
+	unsigned int len;
+
+	dcn_topo_prefix(t, &net, &len);
+	return net | b << 16 | c << 8 | d;
 }
 
 unsigned int
@@ -68,33 +82,33 @@ dcn_far_brt(const struct dcn_topo *t, uint32_t sw, struct dcn_far_entry *out)
 		/* Core C_ij: one entry per pod, to E_(pod) i. */
 		for (p = 1; p <= k; p++)
 			out[n++] = (struct dcn_far_entry){
-				ip(10, p, 0, 0), ip(255, 255, 0, 0),
-				ip(10, p, i, 1), 0, 16 };
+				far_addr(t, p, 0, 0), ip4(255, 255, 0, 0),
+				far_addr(t, p, i, 1), 0, 16 };
 		return n;
 	}
 	if (x != 1)
 		return 0;
 	ob = j <= k / 2 ? k / 2 + 1 : 1;
 	for (p = ob; p < ob + k / 2; p++)
-		out[n++] = (struct dcn_far_entry){ ip(10, i, p, 0),
-						   ip(255, 255, 255, 0),
-						   ip(10, i, p, 1), 0, 24 };
+		out[n++] = (struct dcn_far_entry){ far_addr(t, i, p, 0),
+						   ip4(255, 255, 255, 0),
+						   far_addr(t, i, p, 1), 0, 24 };
 	for (p = ob; p < ob + k / 2; p++)
-		out[n++] = (struct dcn_far_entry){ ip(10, i, 0, 0),
-						   ip(255, 255, 0, 0),
-						   ip(10, i, p, 1), 0, 16 };
+		out[n++] = (struct dcn_far_entry){ far_addr(t, i, 0, 0),
+						   ip4(255, 255, 0, 0),
+						   far_addr(t, i, p, 1), 0, 16 };
 	for (p = 1; p <= q; p++)
-		out[n++] = (struct dcn_far_entry){ ip(10, 0, 0, 0),
-						   ip(255, 0, 0, 0),
-						   ip(10, 0, j, p), 1, 8 };
+		out[n++] = (struct dcn_far_entry){ far_addr(t, 0, 0, 0),
+						   ip4(255, 0, 0, 0),
+						   far_addr(t, 0, j, p), 1, 8 };
 	for (p = ob; p < ob + k / 2; p++)
-		out[n++] = (struct dcn_far_entry){ ip(10, 0, 0, 0),
-						   ip(255, 0, 0, 0),
-						   ip(10, i, p, 1), 2, 8 };
+		out[n++] = (struct dcn_far_entry){ far_addr(t, 0, 0, 0),
+						   ip4(255, 0, 0, 0),
+						   far_addr(t, i, p, 1), 2, 8 };
 	for (p = ob; p < ob + k / 2; p++)
-		out[n++] = (struct dcn_far_entry){ ip(10, 0, p, 0),
-						   ip(255, 0, 255, 0),
-						   ip(10, i, p, 1), 3, 8 };
+		out[n++] = (struct dcn_far_entry){ far_addr(t, 0, p, 0),
+						   ip4(255, 0, 255, 0),
+						   far_addr(t, i, p, 1), 3, 8 };
 	return n;
 }
 
@@ -267,12 +281,6 @@ edge_index(unsigned int k, unsigned int i, unsigned int j)
 	return (i - 1) * k + (j - 1);
 }
 
-static uint32_t
-ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
-{
-	return a << 24 | b << 16 | c << 8 | d;
-}
-
 /* NRT under construction: entries are first gathered as (edge, entry). */
 struct nrt_build {
 	struct dcn_far_entry *e;
@@ -361,21 +369,21 @@ far_fail_cable(const struct fail_walk *w, uint32_t u, uint32_t v)
 					/* Another pod: its cores would enter pod q
 					 * at its own position. */
 					for (c = 1; c <= q4; c++)
-						nrt_add(w->b, e, ip4(10, q, other, 0),
+						nrt_add(w->b, e, far_addr(t, q, other, 0),
 							ip4(255, 255, 255, 0),
-							ip4(10, 0, j, c), 24);
+							far_addr(t, 0, j, c), 24);
 				}
 				/* The opposite-line edge at b (a): inside pod q it
 				 * would cross the cable to reach a (b); from another
 				 * pod it enters pod q there. */
 				if (same_a)
-					nrt_add(w->b, e, ip4(10, q, a, 0),
+					nrt_add(w->b, e, far_addr(t, q, a, 0),
 						ip4(255, 255, 255, 0),
-						ip4(10, p, b, 1), 24);
+						far_addr(t, p, b, 1), 24);
 				else
-					nrt_add(w->b, e, ip4(10, q, b, 0),
+					nrt_add(w->b, e, far_addr(t, q, b, 0),
 						ip4(255, 255, 255, 0),
-						ip4(10, p, a, 1), 24);
+						far_addr(t, p, a, 1), 24);
 			}
 		}
 	}
@@ -455,9 +463,9 @@ far_build_nrt(struct dcn_router *r)
 				for (p = 1; p <= k; p++)
 					if (p != q)
 						nrt_add(&b, edge_index(k, p, e),
-							ip4(10, q, 0, 0),
+							far_addr(t, q, 0, 0),
 							ip4(255, 255, 0, 0),
-							ip4(10, 0, e, c), 16);
+							far_addr(t, 0, e, c), 16);
 			}
 		}
 		/* Opposite-line users of E_pe. */
@@ -467,9 +475,9 @@ far_build_nrt(struct dcn_router *r)
 			if (cd[p] == full) {
 				for (j = ob; j < ob + half; j++)
 					nrt_add_typed(&b, edge_index(k, p, j),
-						      ip4(10, 0, 0, 0),
+						      far_addr(t, 0, 0, 0),
 						      ip4(255, 0, 0, 0),
-						      ip4(10, p, e, 1), 8,
+						      far_addr(t, p, e, 1), 8,
 						      DCN_FAR_INTERPOD);
 				continue;
 			}
@@ -478,9 +486,9 @@ far_build_nrt(struct dcn_router *r)
 					continue;
 				for (j = ob; j < ob + half; j++)
 					nrt_add(&b, edge_index(k, p, j),
-						ip4(10, q, 0, 0),
+						far_addr(t, q, 0, 0),
 						ip4(255, 255, 0, 0),
-						ip4(10, p, e, 1), 16);
+						far_addr(t, p, e, 1), 16);
 			}
 		}
 	}
@@ -775,6 +783,7 @@ far_compile(struct dcn_rtable *tb)
 		return -EINVAL;
 	tb->form = DCN_RTABLE_CLASS;
 	tb->class_k = k;
+	tb->class_octet = far_addr(t, 0, 0, 0) >> 24;
 	tb->n_index = k * k + q;
 	tb->set_of = rtable_index_alloc(tb->n_index);
 	dd = rtable_dedup_create();

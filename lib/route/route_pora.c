@@ -3,7 +3,8 @@
  * PORA (novacube-pora.md §5) and dimension-order routing (DOR) on the
  * torus, for comparison. Both are computed from coordinates: the compiled
  * table of a node is its coordinates and neighbours, and a lookup is O(n)
- * integer arithmetic on the coordinates packed in the address (§7.2).
+ * integer arithmetic on the coordinates packed in the address (§7.2, or
+ * the fields of a prefix= plan).
  *
  * PORA, as read here (README.md has the reasoning):
  *  - Source step (§5.1.1): every neighbour Y, jump-over included, gets
@@ -71,6 +72,8 @@ struct nc_ctx {
 	uint8_t jc[NC_MAX_DIM];
 	uint32_t jump;                /* DCN_ROUTE_NONE: no jump link */
 	uint32_t nb[2 * NC_MAX_DIM];  /* next vertex per regular port */
+	uint8_t field_shift[NC_MAX_DIM]; /* coordinates in an address */
+	uint32_t field_mask;
 };
 
 static inline unsigned int
@@ -119,6 +122,7 @@ ctx_load(const struct dcn_router *r, uint32_t v, struct nc_ctx *x)
 	x->literal = r->algo == DCN_ALGO_PORA_LITERAL;
 	x->inv = r->u.nc_inv;
 	dcn_topo_nc_coords(t, v, x->c);
+	dcn_topo_nc_addr_fields(t, x->field_shift, &x->field_mask);
 	for (i = 0; i < x->n; i++) {
 		x->nb[2 * i] = x->c[i] + 1u == x->k ? v - x->c[i] * pw : v + pw;
 		x->nb[2 * i + 1] = x->c[i] == 0 ? v + (x->k - 1) * pw : v - pw;
@@ -617,14 +621,15 @@ nc_compile(struct dcn_rtable *tb)
 	return pora_detours(tb->r) ? nc_compile_detours(tb, x) : 0;
 }
 
-/* Coordinates straight from the §7.2 address fields. */
+/* Coordinates straight from the address fields (§7.2's, or a prefix=
+ * plan's). */
 static inline void
 addr_coords(const struct nc_ctx *x, uint32_t addr, uint8_t *d)
 {
 	unsigned int i;
 
 	for (i = 0; i < x->n; i++)
-		d[i] = (addr >> (25 - 5 * i)) & 31;
+		d[i] = (uint8_t)((addr >> x->field_shift[i]) & x->field_mask);
 }
 
 static unsigned int

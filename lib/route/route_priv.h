@@ -174,8 +174,10 @@ struct dcn_rtable {
 	void *priv;
 	size_t priv_bytes;
 	void (*priv_free)(void *priv); /* NULL: free() */
-	/* CLASS form (Diamond): k, to index by pod and position. */
+	/* CLASS form (Diamond): k, to index by pod and position, and the
+	 * first octet every address has (10 unless prefix= moved it). */
 	unsigned int class_k;
+	uint32_t class_octet;
 };
 
 #define RT_NO_SET 0xffffu

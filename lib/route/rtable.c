@@ -296,12 +296,13 @@ dcn_rtable_lookup(const struct dcn_rtable *tb, uint32_t dst_addr,
 	int64_t v;
 
 	if (tb->form == DCN_RTABLE_CLASS) {
-		/* Diamond: 10.i.j.x, by pod and position. */
+		/* Diamond: 10.i.j.x (the first octet the plan's), by pod and
+		 * position. */
 		unsigned int i = (dst_addr >> 16) & 0xff;
 		unsigned int j = (dst_addr >> 8) & 0xff, x = dst_addr & 0xff;
 		unsigned int k = tb->class_k;
 
-		if ((dst_addr >> 24) != 10 || i == 0 || i > k || j == 0 ||
+		if ((dst_addr >> 24) != tb->class_octet || i == 0 || i > k || j == 0 ||
 		    j > k || x < 2 || x > k / 4 + 1)
 			return 0;
 		idx = (i - 1) * k + (j - 1);

@@ -80,7 +80,8 @@ struct dcn_topo;
  *
  * Forms: "novacube:k=8,n=2", "torus:k=8,n=2", "diamond:k=8",
  * "rrect:n=4,m=2,k=1", "bcube:n=8,k=4" (RRect with m=1),
- * "lascada:n=4,k=2", "totoro:N=16,n=16,K=2".
+ * "lascada:n=4,k=2", "totoro:N=16,n=16,K=2". Any of them may end in
+ * ",prefix=NET/LEN" to place the addresses in that network.
  *
  * @param spec  the spec string
  * @param err   buffer for a one-line reason on failure (may be NULL)
@@ -153,6 +154,28 @@ unsigned int dcn_topo_ports(const struct dcn_topo *t, uint32_t v);
 uint32_t dcn_topo_addr(const struct dcn_topo *t, uint32_t v);
 
 /**
+ * The network of the address plan: every fabric address is in net/len.
+ * The default is 10.0.0.0/8, and for NovaCube and the torus the paper's
+ * own plan (128.0.0.0/2; 192.0.0.0/2 with six dimensions), which is
+ * public space. prefix=NET/LEN in the spec moves any plan (README.md).
+ */
+void dcn_topo_prefix(const struct dcn_topo *t, uint32_t *net,
+		     unsigned int *len);
+
+/**
+ * The longest prefix that covers every address of the fabric: the route
+ * a server's own traffic takes into it. O(vertices).
+ */
+void dcn_topo_covering(const struct dcn_topo *t, uint32_t *net,
+		       unsigned int *len);
+
+/**
+ * Is net/len inside private address space: 10/8, 172.16/12, 192.168/16
+ * (RFC 1918) or the shared 100.64/10 (RFC 6598)?
+ */
+int dcn_topo_prefix_private(uint32_t net, unsigned int len);
+
+/**
  * The vertex with fabric address addr.
  * @return vertex number, or -1 when the address is not in the fabric.
  */
@@ -201,6 +224,13 @@ int dcn_topo_parse_addr(const char *s, uint32_t *addr);
 void dcn_topo_nc_coords(const struct dcn_topo *t, uint32_t v, uint8_t *c);
 /** NovaCube/torus: server at coordinates c. */
 uint32_t dcn_topo_nc_vertex(const struct dcn_topo *t, const uint8_t *c);
+/**
+ * NovaCube/torus: where the coordinates sit in a server's address:
+ * c[i] = (addr >> shift[i]) & *mask. The paper's plan has 5-bit fields
+ * from bit 25 down; a prefix= plan bits(k-1)-bit fields, c[n-1] lowest.
+ */
+void dcn_topo_nc_addr_fields(const struct dcn_topo *t, uint8_t *shift,
+			     uint32_t *mask);
 /**
  * NovaCube: jump-over partner of server v.
  * @return vertex, or -1 when v has none (odd k, a coordinate equal to k-1).

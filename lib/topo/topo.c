@@ -138,6 +138,56 @@ param_slot(struct dcn_topo_params *p, const char *key, size_t keylen)
 	}
 }
 
+/* "A.B.C.D/L" up to the next comma: the plan's network. */
+static int
+parse_prefix(struct dcn_topo *t, const char *spec, const char *s, char *err,
+	     size_t errlen)
+{
+	size_t l = strcspn(s, ",");
+	char buf[24], *slash, *end;
+	unsigned long len;
+	uint32_t net;
+
+	if (l >= sizeof(buf))
+		goto bad;
+	memcpy(buf, s, l);
+	buf[l] = '\0';
+	slash = strchr(buf, '/');
+	if (slash == NULL || !isdigit((unsigned char)slash[1]))
+		goto bad;
+	*slash = '\0';
+	errno = 0;
+	len = strtoul(slash + 1, &end, 10);
+	if (errno != 0 || *end != '\0' || dcn_topo_parse_addr(buf, &net) < 0)
+		goto bad;
+	if (len < 1 || len > 30) {
+		topo_err(err, errlen,
+			 "spec '%s': prefix length /%lu out of range (/1 .. /30)",
+			 spec, len);
+		return -1;
+	}
+	if ((net & (UINT32_MAX >> len)) != 0) {
+		char a[16];
+
+		topo_err(err, errlen,
+			 "spec '%s': prefix %s/%lu has host bits set (the network is %s/%lu)",
+			 spec, buf, len,
+			 dcn_topo_format_addr(net & ~(UINT32_MAX >> len), a,
+					      sizeof(a)),
+			 len);
+		return -1;
+	}
+	t->net = net;
+	t->net_len = (unsigned int)len;
+	t->prefix_given = 1;
+	return 0;
+bad:
+	topo_err(err, errlen,
+		 "spec '%s': prefix needs a network like 10.0.0.0/8 at '%.*s'",
+		 spec, (int)l, s);
+	return -1;
+}
+
 struct dcn_topo *
 dcn_topo_create(const char *spec, char *err, size_t errlen)
 {
@@ -193,10 +243,27 @@ dcn_topo_create(const char *spec, char *err, size_t errlen)
 				 spec, p);
 			goto einval;
 		}
+		if (keylen == 6 && strncmp(p, "prefix", 6) == 0) {
+			if (t->prefix_given) {
+				topo_err(err, errlen,
+					 "spec '%s': parameter 'prefix' given twice",
+					 spec);
+				goto einval;
+			}
+			p += keylen + 1;
+			if (parse_prefix(t, spec, p, err, errlen) < 0)
+				goto einval;
+			p += strcspn(p, ",");
+			if (*p == ',' && *++p == '\0') {
+				topo_err(err, errlen, "spec '%s': trailing comma", spec);
+				goto einval;
+			}
+			continue;
+		}
 		slot = param_slot(&t->p, p, keylen);
 		if (slot == NULL || !key_allowed(families[fam].keys, p, keylen)) {
 			topo_err(err, errlen,
-				 "spec '%s': unknown parameter '%.*s' for %s (takes %s)",
+				 "spec '%s': unknown parameter '%.*s' for %s (takes %s, prefix)",
 				 spec, (int)keylen, p, families[fam].name,
 				 families[fam].keys);
 			goto einval;
@@ -244,11 +311,27 @@ dcn_topo_create(const char *spec, char *err, size_t errlen)
 	if (strcmp(families[fam].name, "bcube") == 0)
 		t->p.m = 1; /* BCube(n,k) = RRect(n,1,k) */
 
+	if (!t->prefix_given) {
+		t->net = TOPO_NET10;
+		t->net_len = TOPO_NET10_LEN;
+	}
 	ret = t->ops->init(t, err, errlen);
 	if (ret < 0) {
 		free(t);
 		errno = -ret;
 		return NULL;
+	}
+	/* The canonical spec names a prefix that moves the plan; 10/8 is
+	 * every plan's default but NovaCube's, so it goes unsaid there. */
+	if (t->prefix_given && !(t->kind != DCN_TOPO_NOVACUBE &&
+				 t->kind != DCN_TOPO_TORUS &&
+				 t->net == TOPO_NET10 &&
+				 t->net_len == TOPO_NET10_LEN)) {
+		size_t l = strlen(t->spec);
+		char a[16];
+
+		snprintf(t->spec + l, sizeof(t->spec) - l, ",prefix=%s/%u",
+			 dcn_topo_format_addr(t->net, a, sizeof(a)), t->net_len);
 	}
 	return t;
 
@@ -393,6 +476,55 @@ int64_t
 dcn_topo_vertex_of(const struct dcn_topo *t, uint32_t addr)
 {
 	return t->ops->vertex_of(t, addr);
+}
+
+void
+dcn_topo_prefix(const struct dcn_topo *t, uint32_t *net, unsigned int *len)
+{
+	*net = t->net;
+	*len = t->net_len;
+}
+
+void
+dcn_topo_covering(const struct dcn_topo *t, uint32_t *net, unsigned int *len)
+{
+	uint32_t v, lo = UINT32_MAX, hi = 0;
+	unsigned int l = 32;
+
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		uint32_t a = t->ops->addr(t, v);
+
+		if (a == 0 && v >= t->n_servers)
+			continue; /* an L2 switch */
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	while (l > 0 && (uint64_t)lo >> (32 - l) != (uint64_t)hi >> (32 - l))
+		l--;
+	*net = (uint32_t)((uint64_t)lo >> (32 - l) << (32 - l));
+	*len = l;
+}
+
+/* Private space: RFC 1918's three networks and RFC 6598's shared space. */
+int
+dcn_topo_prefix_private(uint32_t net, unsigned int len)
+{
+	static const struct {
+		uint32_t net;
+		unsigned int len;
+	} priv[] = {
+		{ 10u << 24, 8 },
+		{ 172u << 24 | 16u << 16, 12 },
+		{ 192u << 24 | 168u << 16, 16 },
+		{ 100u << 24 | 64u << 16, 10 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(priv) / sizeof(priv[0]); i++)
+		if (len >= priv[i].len &&
+		    net >> (32 - priv[i].len) == priv[i].net >> (32 - priv[i].len))
+			return 1;
+	return 0;
 }
 
 int

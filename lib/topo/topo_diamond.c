@@ -41,6 +41,14 @@ dm_init(struct dcn_topo *t, char *err, size_t len)
 			 k, DM_MAX_K);
 		return -ERANGE;
 	}
+	/* The paper's plan is octets: pod, position, host. A prefix moves
+	 * the first octet and must leave the other three whole. */
+	if (t->net_len > 8) {
+		topo_err(err, len,
+			 "diamond: prefix /%u too long: the plan's pod, position and host are the low three octets (/8 or shorter)",
+			 t->net_len);
+		return -ERANGE;
+	}
 	dm->k = k;
 	dm->q = k / 4;
 	t->n_servers = k * k * dm->q;
@@ -169,8 +177,8 @@ dm_addr(const struct dcn_topo *t, uint32_t v)
 
 	dcn_topo_dm_decode(t, v, &i, &j, &x);
 	if (x == 0)
-		return TOPO_NET10 | i << 8 | j;
-	return TOPO_NET10 | i << 16 | j << 8 | x;
+		return t->net | i << 8 | j;
+	return t->net | i << 16 | j << 8 | x;
 }
 
 static int64_t
@@ -180,7 +188,7 @@ dm_vertex_of(const struct dcn_topo *t, uint32_t addr)
 	unsigned int i = (addr >> 16) & 0xff, j = (addr >> 8) & 0xff;
 	unsigned int x = addr & 0xff;
 
-	if ((addr >> 24) != 10)
+	if (!topo_in_net(t, addr) || topo_host_part(t, addr) >> 24 != 0)
 		return -1;
 	if (i == 0) {
 		if (j < 1 || j > dm->k || x < 1 || x > dm->q)

@@ -22,7 +22,8 @@
  * index s + R * (the other C_2..C_k, radix R) with s = L(C_l, C_1) - 1.
  * Server port l-1 goes to its layer-l switch; a switch port is C_1 - 1.
  *
- * Address: 10/8 + c[0] in the low bits1 bits, then c[1], c[2], ... in
+ * Address: the plan's network (10/8 unless prefix= moves it) +
+ * c[0] in the low bits1 bits, then c[1], c[2], ... in
  * bitsR bits each (README.md).
  */
 #include <errno.h>
@@ -146,11 +147,11 @@ ls_init(struct dcn_topo *t, char *err, size_t len)
 	ls->R = ls->n * ls->n * ls->n / 2;
 	ls->bits1 = topo_bits_for(ls->n - 1);
 	ls->bitsR = topo_bits_for(ls->R - 1);
-	if (ls->bits1 + (ls->k - 1) * ls->bitsR > TOPO_ADDR_BITS) {
+	if (ls->bits1 + (ls->k - 1) * ls->bitsR > topo_host_bits(t)) {
 		topo_err(err, len,
-			 "lascada: n=%u,k=%u needs %u address bits, the 10/8 plan has %d",
+			 "lascada: n=%u,k=%u needs %u address bits, the plan's prefix leaves %u",
 			 ls->n, ls->k, ls->bits1 + (ls->k - 1) * ls->bitsR,
-			 TOPO_ADDR_BITS);
+			 topo_host_bits(t));
 		return -ERANGE;
 	}
 	for (i = 0; i < ls->k; i++)
@@ -323,7 +324,7 @@ ls_addr(const struct dcn_topo *t, uint32_t v)
 	dcn_topo_ls_coords(t, v, c);
 	for (i = ls->k; i-- > 1;)
 		a = a << ls->bitsR | c[i];
-	return TOPO_NET10 | a << ls->bits1 | c[0];
+	return t->net | a << ls->bits1 | c[0];
 }
 
 static int64_t
@@ -333,9 +334,9 @@ ls_vertex_of(const struct dcn_topo *t, uint32_t addr)
 	uint32_t c[DCN_TOPO_MAX_DIGITS];
 	unsigned int i;
 
-	if ((addr >> 24) != 10)
+	if (!topo_in_net(t, addr))
 		return -1;
-	addr &= 0xffffff;
+	addr = topo_host_part(t, addr);
 	c[0] = addr & ((1u << ls->bits1) - 1);
 	if (c[0] >= ls->n)
 		return -1;

@@ -19,6 +19,13 @@
  * means six dimensions; flag 10 means fewer, and the top three bits of the
  * unused sixth field (bits 4-2) hold the dimension count n. Coordinates are
  * 0-based, so k is at most 32.
+ *
+ * That plan is public IPv4 space (a route to it on a server takes a
+ * sixteenth of the Internet with it). prefix= in the spec places the
+ * servers in an operator's network instead, keeping the paper's layout of
+ * one field per dimension, c[0] highest, but each field only bits(k-1)
+ * wide and no flag or dimension count (the spec says both): c[n-1] in the
+ * low bits. So k=8, n=2 takes 6 bits and (1,2) is net | 0.0.0.10.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -70,6 +77,17 @@ nc_init(struct dcn_topo *t, char *err, size_t len)
 		t->n_links += sub / 2;
 	}
 	t->max_degree = 2 * nc->n + (nc->jk != 0);
+	nc->bits = topo_bits_for(nc->k - 1);
+	if (!t->prefix_given) {
+		t->net = (nc->n == NC_MAX_DIM ? 3u : 2u) << 30;
+		t->net_len = 2;
+	} else if (nc->n * nc->bits > topo_host_bits(t)) {
+		topo_err(err, len,
+			 "%s: k=%u,n=%u needs %u address bits, the plan's prefix leaves %u",
+			 dcn_topo_kind_name(t->kind), nc->k, nc->n,
+			 nc->n * nc->bits, topo_host_bits(t));
+		return -ERANGE;
+	}
 	snprintf(t->spec, sizeof(t->spec), "%s:k=%u,n=%u",
 		 dcn_topo_kind_name(t->kind), nc->k, nc->n);
 	return 0;
@@ -165,12 +183,31 @@ nc_addr(const struct dcn_topo *t, uint32_t v)
 	unsigned int i;
 
 	dcn_topo_nc_coords(t, v, c);
+	if (t->prefix_given) {
+		a = 0;
+		for (i = 0; i < nc->n; i++)
+			a = a << nc->bits | c[i];
+		return t->net | a;
+	}
 	a = (nc->n == NC_MAX_DIM ? 3u : 2u) << 30;
 	for (i = 0; i < nc->n; i++)
 		a |= (uint32_t)c[i] << (25 - 5 * i);
 	if (nc->n < NC_MAX_DIM)
 		a |= (uint32_t)nc->n << 2;
 	return a;
+}
+
+void
+dcn_topo_nc_addr_fields(const struct dcn_topo *t, uint8_t *shift,
+			uint32_t *mask)
+{
+	const struct topo_novacube *nc = &t->u.nc;
+	unsigned int i;
+
+	for (i = 0; i < nc->n; i++)
+		shift[i] = (uint8_t)(t->prefix_given ?
+				     nc->bits * (nc->n - 1 - i) : 25 - 5 * i);
+	*mask = t->prefix_given ? (1u << nc->bits) - 1 : 31;
 }
 
 static int64_t
@@ -180,6 +217,20 @@ nc_vertex_of(const struct dcn_topo *t, uint32_t addr)
 	uint8_t c[NC_MAX_DIM];
 	unsigned int i;
 
+	if (t->prefix_given) {
+		if (!topo_in_net(t, addr))
+			return -1;
+		addr = topo_host_part(t, addr);
+		for (i = nc->n; i-- > 0;) {
+			c[i] = addr & ((1u << nc->bits) - 1);
+			if (c[i] >= nc->k)
+				return -1;
+			addr >>= nc->bits;
+		}
+		if (addr != 0)
+			return -1;
+		return dcn_topo_nc_vertex(t, c);
+	}
 	if (nc->n == NC_MAX_DIM) {
 		if (addr >> 30 != 3)
 			return -1;

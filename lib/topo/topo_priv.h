@@ -6,10 +6,9 @@
 
 #include "dcn_topo.h"
 
-/* Every fabric address of RRect, LaScaDa and Totoro is 10/8 plus packed
- * digits; see README.md. */
+/* The default network of every plan but NovaCube's own (README.md). */
 #define TOPO_NET10 (10u << 24)
-#define TOPO_ADDR_BITS 24
+#define TOPO_NET10_LEN 8
 
 /* One table per family: the common API dispatches through it once per
  * call, so no switch on the kind is spread over the library. */
@@ -33,6 +32,7 @@ struct topo_novacube {
 	unsigned int n;      /* dimensions */
 	unsigned int jk;     /* radix of the sub-torus with jumps, 0: none */
 	uint32_t pow[8];     /* k^i */
+	unsigned int bits;   /* bits(k-1): a field of the prefix= plan */
 };
 
 struct topo_diamond {
@@ -72,7 +72,13 @@ struct dcn_topo {
 	enum dcn_topo_kind kind;
 	const struct topo_ops *ops;
 	struct dcn_topo_params p;
-	char spec[64];
+	char spec[80];
+	/* The address plan's network: every address is net | a host part of
+	 * the low 32 - net_len bits. prefix_given: prefix= was in the spec,
+	 * which moves NovaCube off its paper plan onto packed fields. */
+	uint32_t net;
+	unsigned int net_len;
+	uint8_t prefix_given;
 	uint32_t n_servers;
 	uint32_t n_switches;
 	uint64_t n_links;
@@ -101,5 +107,25 @@ unsigned int topo_bits_for(uint32_t max_value);
 int topo_parse_list(const char *s, uint32_t *vals, int max);
 /* Multiply with overflow check against limit. @return 0 or -1. */
 int topo_mul_limit(uint64_t *acc, uint64_t f, uint64_t limit);
+/* Bits of the host part of an address. */
+static inline unsigned int
+topo_host_bits(const struct dcn_topo *t)
+{
+	return 32 - t->net_len;
+}
+/* Is addr inside the plan's network? */
+static inline int
+topo_in_net(const struct dcn_topo *t, uint32_t addr)
+{
+	return t->net_len == 0 || (addr >> (32 - t->net_len)) ==
+					  (t->net >> (32 - t->net_len));
+}
+/* The host part of addr. */
+static inline uint32_t
+topo_host_part(const struct dcn_topo *t, uint32_t addr)
+{
+	return t->net_len == 0 ? addr :
+				 addr & (UINT32_MAX >> t->net_len);
+}
 
 #endif /* DCN_TOPO_PRIV_H */

@@ -19,8 +19,9 @@
  * Server port l goes to its level-l switch. A level-0 switch port is a_0;
  * a level-l switch port is a_l + c*n, the alternate-format digit.
  *
- * Address: 10/8 + packed digits, a_0 in the low bits0 bits, then each a_i
- * in bitsn bits, a_1 lowest (README.md).
+ * Address: the plan's network (10/8 unless prefix= moves it) + packed
+ * digits, a_0 in the low bits0 bits, then each a_i in bitsn bits, a_1
+ * lowest (README.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,11 +48,11 @@ rr_init(struct dcn_topo *t, char *err, size_t len)
 	rr->mn = rr->m * rr->n;
 	rr->bits0 = topo_bits_for(rr->mn - 1);
 	rr->bitsn = topo_bits_for(rr->n - 1);
-	if (rr->mn > 65536 || rr->bits0 + rr->k * rr->bitsn > TOPO_ADDR_BITS) {
+	if (rr->mn > 65536 || rr->bits0 + rr->k * rr->bitsn > topo_host_bits(t)) {
 		topo_err(err, len,
-			 "rrect: n=%u,m=%u,k=%u needs %u address bits, the 10/8 plan has %d",
+			 "rrect: n=%u,m=%u,k=%u needs %u address bits, the plan's prefix leaves %u",
 			 rr->n, rr->m, rr->k, rr->bits0 + rr->k * rr->bitsn,
-			 TOPO_ADDR_BITS);
+			 topo_host_bits(t));
 		return -ERANGE;
 	}
 	for (i = 0; i <= rr->k; i++)
@@ -190,7 +191,7 @@ rr_addr(const struct dcn_topo *t, uint32_t v)
 	dcn_topo_rr_digits(t, v, d);
 	for (i = rr->k; i >= 1; i--)
 		a = a << rr->bitsn | d[i];
-	return TOPO_NET10 | a << rr->bits0 | d[0];
+	return t->net | a << rr->bits0 | d[0];
 }
 
 static int64_t
@@ -200,9 +201,9 @@ rr_vertex_of(const struct dcn_topo *t, uint32_t addr)
 	uint16_t d[DCN_TOPO_MAX_DIGITS];
 	unsigned int i;
 
-	if ((addr >> 24) != 10)
+	if (!topo_in_net(t, addr))
 		return -1;
-	addr &= 0xffffff;
+	addr = topo_host_part(t, addr);
 	d[0] = addr & ((1u << rr->bits0) - 1);
 	if (d[0] >= rr->mn)
 		return -1;

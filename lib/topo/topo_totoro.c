@@ -21,7 +21,8 @@
  * a_0); then for u = 1..K the N n^(K-1) / 2^u level-u switches (index
  * Totoro_u number * (N n^(u-1) / 2^u) + b_0, port a_u).
  *
- * Address: 10/8 + a_0 in the low bitsN bits, then a_1, a_2, ... in bitsn
+ * Address: the plan's network (10/8 unless prefix= moves it) +
+ * a_0 in the low bitsN bits, then a_1, a_2, ... in bitsn
  * bits each (README.md).
  */
 #include <errno.h>
@@ -49,11 +50,11 @@ tt_init(struct dcn_topo *t, char *err, size_t len)
 	}
 	tt->bitsN = topo_bits_for(tt->N - 1);
 	tt->bitsn = topo_bits_for(tt->n - 1);
-	if (tt->bitsN + tt->K * tt->bitsn > TOPO_ADDR_BITS) {
+	if (tt->bitsN + tt->K * tt->bitsn > topo_host_bits(t)) {
 		topo_err(err, len,
-			 "totoro: N=%u,n=%u,K=%u needs %u address bits, the 10/8 plan has %d",
+			 "totoro: N=%u,n=%u,K=%u needs %u address bits, the plan's prefix leaves %u",
 			 tt->N, tt->n, tt->K, tt->bitsN + tt->K * tt->bitsn,
-			 TOPO_ADDR_BITS);
+			 topo_host_bits(t));
 		return -ERANGE;
 	}
 	for (u = 0; u <= tt->K; u++)
@@ -213,7 +214,7 @@ tt_addr(const struct dcn_topo *t, uint32_t v)
 	dcn_topo_tt_tuple(t, v, a);
 	for (i = tt->K; i >= 1; i--)
 		addr = addr << tt->bitsn | a[i];
-	return TOPO_NET10 | addr << tt->bitsN | a[0];
+	return t->net | addr << tt->bitsN | a[0];
 }
 
 static int64_t
@@ -223,9 +224,9 @@ tt_vertex_of(const struct dcn_topo *t, uint32_t addr)
 	uint32_t a[DCN_TOPO_MAX_DIGITS];
 	unsigned int i;
 
-	if ((addr >> 24) != 10)
+	if (!topo_in_net(t, addr))
 		return -1;
-	addr &= 0xffffff;
+	addr = topo_host_part(t, addr);
 	a[0] = addr & ((1u << tt->bitsN) - 1);
 	if (a[0] >= tt->N)
 		return -1;

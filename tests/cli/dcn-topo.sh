@@ -134,6 +134,18 @@ check "cables: server to its edge" grep -q '^cable 0 0 16 3$' <<<"$out"
 json=$("$BIN" --json info lascada:n=4,k=2)
 check "info: LCM row" grep -q '"l1": \[1, 2, 4, 8\]' <<<"$json"
 
+# The address plan: its network, whether private, the covering route.
+info=$("$BIN" info novacube:k=8,n=2)
+check "info: NovaCube's own plan is public space" \
+	grep -q "^prefix     128.0.0.0/2 (public space: prefix= in the spec moves it)" <<<"$info"
+json=$("$BIN" --json info novacube:k=8,n=2,prefix=10.77.0.0/16)
+check "info: a moved plan, private, routed by its /26" grep -q \
+	'"prefix": "10.77.0.0/16",.*"prefix_private": true,.*"route": "10.77.0.0/26"' <<<"$(tr -d '\n' <<<"$json")"
+check "a prefix too small names the bits" expect_fail 2 "needs 6 address bits" \
+	info novacube:k=8,n=2,prefix=10.0.0.0/27
+check "a node by its moved address" grep -q "(1,2)" \
+	<<<"$("$BIN" route novacube:k=8,n=2,prefix=10.77.0.0/16 "(0,0)" 10.77.0.10)"
+
 # Failures.
 out=$("$BIN" --fail-links 'C11~E41' route diamond:k=4 10.1.1.2 10.4.3.2)
 check "FAR worked example detours via E1.3" grep -q "E1.1 .*-> E1.3" <<<"$out"

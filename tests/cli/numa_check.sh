@@ -22,7 +22,7 @@ done
 conf() { # file lcore-of-worker-1
 	cat > "$1" <<CONF
 [fabric]
-topology = novacube:k=4,n=2
+topology = novacube:k=4,n=2,prefix=10.0.0.0/8
 node = (0,0)
 partial = yes
 [port.a]

@@ -11,6 +11,7 @@ and key.
 """
 import configparser
 import csv
+import ipaddress
 import os
 import subprocess
 import sys
@@ -209,6 +210,90 @@ def rack_size(dcn_topo, root):
           "%s --picture: one line saying why not: %r" % (spec, r.stderr.strip()))
 
 
+PRIVATE = [ipaddress.IPv4Network(n) for n in
+           ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10")]
+
+
+def env_of(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if "=" in line and not line.startswith("#"):
+                k, v = line.rstrip("\n").split("=", 1)
+                out[k] = v.strip('"')
+    return out
+
+
+def host_addrs(out):
+    """{hostname: the server's fabric address} from the HOST.env files."""
+    return {f[:-4]: env_of(os.path.join(out, f)).get("DCNFWD_HOST_ADDR")
+            for f in os.listdir(out) if f.endswith(".env")}
+
+
+def address_plans(dcnfwd, dcn_topo, root):
+    """Every plan's addresses in private space by default, NovaCube's
+    included; an operator's network with --prefix (the configurations
+    carry it, --check-config says it, the paper's layout kept); public
+    space refused with a line that names the key."""
+    for spec in SPECS:
+        out = os.path.join(root, "priv-" + spec.split(":")[0])
+        r = plan(dcn_topo, spec, out, "--no-picture")
+        addrs = []
+        if r.returncode == 0:
+            # Every address of the fabric the configurations name.
+            ini = [f for f in os.listdir(out) if f.endswith(".ini")][0]
+            written = read_ini(os.path.join(out, ini))["fabric"]["topology"]
+            c = subprocess.run([dcn_topo, "cables", written],
+                               capture_output=True, text=True)
+            addrs = [ln.split()[5] for ln in c.stdout.splitlines()
+                     if ln.startswith("vertex") and ln.split()[5] != "-"]
+        check(addrs and all(any(ipaddress.IPv4Address(a) in n for n in PRIVATE)
+                            for a in addrs),
+              "%s: the default plan's addresses all private: %s %s" %
+              (spec, sorted(addrs)[:3], r.stderr.strip()))
+    out = os.path.join(root, "moved")
+    r = plan(dcn_topo, "novacube:k=4,n=2", out, "--no-picture",
+             "--prefix", "10.77.0.0/16")
+    net = ipaddress.IPv4Network("10.77.0.0/16")
+    addrs = host_addrs(out) if r.returncode == 0 else {}
+    check(len(addrs) == 16 and all(ipaddress.IPv4Address(a) in net
+                                   for a in addrs.values()),
+          "--prefix 10.77.0.0/16: every address inside: %s" % addrs)
+    # The paper's layout in two bits a dimension (k=4): (1,2) is .6.
+    check(addrs.get("relay-1-2") == "10.77.0.6",
+          "(1,2) of novacube:k=4,n=2 in 10.77.0.0/16 is 10.77.0.6: %s" %
+          addrs.get("relay-1-2"))
+    env = env_of(os.path.join(out, "relay-1-2.env")) if addrs else {}
+    check(env.get("DCNFWD_FABRIC_PREFIX") == "10.77.0.0/28",
+          "the route into the fabric covers its 16 addresses: %s" % env)
+    ini = os.path.join(out, "relay-1-2.ini")
+    c = subprocess.run([dcnfwd, "--check-config", ini], capture_output=True,
+                       text=True)
+    check(c.returncode == 0 and "prefix=10.77.0.0/16" in c.stdout and
+          "addresses in 10.77.0.0/16 (private)" in c.stdout,
+          "--check-config of a moved plan: %r" % (c.stdout + c.stderr))
+    for more in (["--prefix", "paper"], ["--prefix", "8.8.0.0/16"]):
+        bad = os.path.join(root, "public")
+        r = plan(dcn_topo, "novacube:k=4,n=2", bad, "--no-picture", *more)
+        check(r.returncode == 1 and "--prefix" in r.stderr and
+              "prefix=" in r.stderr and "public" in r.stderr and
+              len(r.stderr.strip().splitlines()) == 1 and
+              not os.path.exists(bad),
+              "%s: refused in one line naming the key, nothing written: %r"
+              % (" ".join(more), r.stderr.strip()))
+    r = plan(dcn_topo, "novacube:k=4,n=2", os.path.join(root, "paper"),
+             "--no-picture", "--prefix", "paper", "--public")
+    addrs = host_addrs(os.path.join(root, "paper")) if r.returncode == 0 else {}
+    check(addrs.get("relay-1-2") == "130.32.0.8",
+          "--prefix paper --public: the paper's plan, (1,2) 130.32.0.8: %s %s"
+          % (addrs.get("relay-1-2"), r.stderr.strip()))
+    r = plan(dcn_topo, "diamond:k=4", os.path.join(root, "dm"), "--no-picture",
+             "--prefix", "172.20.0.0/16")
+    check(r.returncode == 1 and "/8 or shorter" in r.stderr,
+          "Diamond's octet plan needs /8 or shorter: %r" % r.stderr.strip())
+    print("ok address plans")
+
+
 def main():
     dcnfwd, dcn_topo = sys.argv[1], sys.argv[2]
     import shutil
@@ -219,6 +304,7 @@ def main():
         for spec in SPECS:
             one_topology(dcnfwd, dcn_topo, spec, root)
         inventory(dcnfwd, dcn_topo, root)
+        address_plans(dcnfwd, dcn_topo, root)
         rack_size(dcn_topo, root)
     if failures:
         print("%d failures" % len(failures))

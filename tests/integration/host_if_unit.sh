@@ -31,8 +31,9 @@ check() { # what, command...
 	if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi
 }
 
-# One relay of novacube:k=4,n=2 with one memif cable port (its peer
-# absent: partial) and its host port on a TAP, no hugepages.
+# One relay of novacube:k=4,n=2, its addresses in 10.77.0.0/16, with one
+# memif cable port (its peer absent: partial) and its host port on a TAP,
+# no hugepages.
 cat > "$dir/inventory.ini" <<INV
 [defaults]
 hostname = relay-{tag}-$$
@@ -42,13 +43,16 @@ partial = yes
 eal = --no-huge -m 512 --no-pci
 mtu = 1500
 INV
-python3 "$ROOT/tools/dcn-plan" novacube:k=4,n=2 --inventory "$dir/inventory.ini" \
-	--out "$dir/etc/dcnfwd" --no-picture --dcn-topo "$BUILD/tools/dcn-topo/dcn-topo" >/dev/null || exit 1
+# The operator's private network for the fabric's addresses.
+python3 "$ROOT/tools/dcn-plan" novacube:k=4,n=2 --prefix 10.77.0.0/16 \
+	--inventory "$dir/inventory.ini" --out "$dir/etc/dcnfwd" --no-picture \
+	--dcn-topo "$BUILD/tools/dcn-topo/dcn-topo" >/dev/null || exit 1
 host=relay-0-0-$$
 set -a; . "$dir/etc/dcnfwd/$host.env"; set +a
 want_addr=$DCNFWD_HOST_ADDR want_prefix=$DCNFWD_FABRIC_PREFIX want_mtu=$DCNFWD_HOST_MTU
 check "dcn-plan's $host.env names the host interface: $DCNFWD_HOST_IF $want_addr $want_prefix MTU $want_mtu" \
-	test "$DCNFWD_HOST_IF" = dcn0 -a "$want_mtu" = 1480 -a -n "$want_addr" -a -n "$want_prefix"
+	test "$DCNFWD_HOST_IF" = dcn0 -a "$want_mtu" = 1480 -a "$want_addr" = 10.77.0.0 \
+	-a "$want_prefix" = 10.77.0.0/28
 
 # The unit's commands, with its paths (BINDIR, SYSCONFDIR) pointed here.
 mkdir "$dir/bin"

@@ -782,6 +782,96 @@ test_tables_match_router(void **state)
 	check_table("totoro:N=8,n=4,K=2", 8);
 }
 
+/* Under prefix= a fabric routes as under its default plan: the same
+ * candidates at every router for every destination, single failures of
+ * every cable included (FAR's tables are written in addresses), and
+ * every router's compiled table, looked up by the moved addresses,
+ * answers as its router does. */
+static void
+check_prefix_routes(const char *spec, const char *prefix, int every_failure)
+{
+	char moved_spec[96];
+	struct dcn_topo *t, *m;
+	uint32_t nv, ns, v, f, nf;
+	struct dcn_adj adj[64];
+
+	snprintf(moved_spec, sizeof(moved_spec), "%s,prefix=%s", spec, prefix);
+	t = topo_or_fail(spec);
+	m = topo_or_fail(moved_spec);
+	nv = dcn_topo_vertices(t);
+	ns = dcn_topo_servers(t);
+	nf = every_failure ? nv : 1;
+	for (f = 0; f < nf; f++) {
+		unsigned int na = every_failure ? dcn_topo_adj(t, f, adj) : 1;
+		unsigned int a;
+
+		for (a = 0; a < na; a++) {
+			struct dcn_failset *ft = dcn_topo_failset_create(t);
+			struct dcn_failset *fm = dcn_topo_failset_create(m);
+			struct dcn_route_conf conf = { 0 };
+			struct dcn_router *rt, *rm;
+			char err[DCN_TOPO_ERR_LEN];
+
+			assert_non_null(ft);
+			assert_non_null(fm);
+			if (every_failure) {
+				if (adj[a].peer < f)
+					goto next; /* each cable once */
+				assert_int_equal(dcn_topo_failset_add_link(ft, f, adj[a].port), 0);
+				assert_int_equal(dcn_topo_failset_add_link(fm, f, adj[a].port), 0);
+			}
+			conf.algo = DCN_ALGO_DEFAULT;
+			rt = dcn_router_for_failures(t, &conf, ft, err, sizeof(err));
+			rm = dcn_router_for_failures(m, &conf, fm, err, sizeof(err));
+			if (rt == NULL || rm == NULL)
+				fail_msg("%s: %s", moved_spec, err);
+			for (v = 0; v < nv; v++) {
+				uint32_t d;
+
+				if (!dcn_topo_is_router(t, v))
+					continue;
+				for (d = 0; d < ns; d++) {
+					struct dcn_hop ht[DCN_ROUTE_MAX_HOPS];
+					struct dcn_hop hm[DCN_ROUTE_MAX_HOPS];
+					struct dcn_route_state st;
+					unsigned int n1, n2;
+
+					dcn_route_state_init(rt, v, d, &st);
+					n1 = dcn_route_candidates(rt, v, d, &st, ht);
+					dcn_route_state_init(rm, v, d, &st);
+					n2 = dcn_route_candidates(rm, v, d, &st, hm);
+					if (n1 != n2 ||
+					    memcmp(ht, hm, n1 * sizeof(*ht)) != 0)
+						fail_msg("%s: #%u to #%u routes otherwise than %s (failure %u.%u)",
+							 moved_spec, v, d, spec, f, a);
+				}
+				if (!every_failure || v % 7 == f % 7)
+					expect_table_matches(rm, v);
+			}
+			dcn_router_free(rt);
+			dcn_router_free(rm);
+next:
+			dcn_topo_failset_free(ft);
+			dcn_topo_failset_free(fm);
+		}
+	}
+	dcn_topo_free(t);
+	dcn_topo_free(m);
+}
+
+static void
+test_prefix_plan_routes(void **state)
+{
+	(void)state;
+	check_prefix_routes("novacube:k=6,n=2", "10.77.0.0/16", 0);
+	check_prefix_routes("novacube:k=5,n=3", "192.168.0.0/16", 0);
+	check_prefix_routes("diamond:k=4", "172.0.0.0/8", 1);
+	check_prefix_routes("diamond:k=8", "100.0.0.0/8", 0);
+	check_prefix_routes("rrect:n=4,m=2,k=1", "192.168.7.0/24", 0);
+	check_prefix_routes("lascada:n=4,k=2", "172.16.0.0/12", 0);
+	check_prefix_routes("totoro:N=8,n=4,K=2", "10.128.0.0/9", 0);
+}
+
 static void
 test_table_forms(void **state)
 {
@@ -870,6 +960,7 @@ main(void)
 		cmocka_unit_test(test_tra_example),
 		cmocka_unit_test(test_tra_walks),
 		cmocka_unit_test(test_tables_match_router),
+		cmocka_unit_test(test_prefix_plan_routes),
 		cmocka_unit_test(test_table_forms),
 	};
 

@@ -287,6 +287,123 @@ test_bad_names(void **state)
 }
 
 /* §7.2 and Table 1: flag 10 plus the dimension count, or flag 11. */
+/* prefix=: every address inside the network, one-to-one, round trips;
+ * the addresses next to the network are not the fabric's. */
+static void
+check_prefix_plan(const char *spec, const char *canonical, uint32_t want_net,
+		  unsigned int want_len)
+{
+	struct dcn_topo *t = topo_or_fail(spec);
+	uint32_t v, net, span;
+	unsigned int len;
+	uint8_t *seen;
+
+	assert_string_equal(dcn_topo_spec(t), canonical);
+	dcn_topo_prefix(t, &net, &len);
+	assert_int_equal(net, want_net);
+	assert_int_equal(len, want_len);
+	span = UINT32_MAX >> len;
+	seen = calloc((size_t)span + 1, 1);
+	assert_non_null(seen);
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		uint32_t addr = dcn_topo_addr(t, v);
+
+		if (v >= dcn_topo_servers(t) && addr == 0)
+			continue;
+		if ((addr & ~span) != net)
+			fail_msg("%s: #%u has %08x, outside the prefix", spec, v,
+				 addr);
+		if (seen[addr & span])
+			fail_msg("%s: address of #%u used twice", spec, v);
+		seen[addr & span] = 1;
+		assert_int_equal(dcn_topo_vertex_of(t, addr), v);
+	}
+	assert_int_equal(dcn_topo_vertex_of(t, net - 1), -1);
+	if (net + span + 1 != 0)
+		assert_int_equal(dcn_topo_vertex_of(t, net + span + 1), -1);
+	free(seen);
+	dcn_topo_free(t);
+}
+
+static void
+test_prefix_plans(void **state)
+{
+	char err[DCN_TOPO_ERR_LEN];
+	struct dcn_topo *t;
+	uint32_t net;
+	unsigned int len;
+	size_t i;
+	static const char *const bad[][2] = {
+		{ "novacube:k=8,n=2,prefix=10.0.0.0/27", "needs 6 address bits" },
+		{ "novacube:k=8,n=2,prefix=10.0.0.1/8", "host bits set" },
+		{ "novacube:k=8,n=2,prefix=10.0.0.0", "network like" },
+		{ "novacube:k=8,n=2,prefix=10.0.0.0/0", "out of range" },
+		{ "novacube:k=8,n=2,prefix=10.0.0.0/31", "out of range" },
+		{ "novacube:k=8,n=2,prefix=10.0.0.0/8x", "network like" },
+		{ "novacube:k=8,n=2,prefix=10.0.0.0/8,prefix=10.0.0.0/8", "twice" },
+		{ "diamond:k=8,prefix=172.16.0.0/12", "low three octets" },
+		{ "rrect:n=4,m=2,k=1,prefix=10.0.0.0/28", "needs 5 address bits" },
+		{ "totoro:N=16,n=16,K=2,prefix=192.168.0.0/21", "needs 12" },
+	};
+
+	(void)state;
+	/* The paper's NovaCube plan stays the default: public space. */
+	t = topo_or_fail("novacube:k=8,n=2");
+	dcn_topo_prefix(t, &net, &len);
+	assert_int_equal(net, 0x80000000u);
+	assert_int_equal(len, 2);
+	assert_int_equal(dcn_topo_addr(t, vertex_or_fail(t, "(1,2)")),
+			 0x82200008u);
+	dcn_topo_free(t);
+	/* Moved, its fields are bits(k-1) wide, c_1 highest: (1,2) with
+	 * k=8 is net | 1 << 3 | 2. */
+	t = topo_or_fail("novacube:k=8,n=2,prefix=10.77.0.0/16");
+	assert_int_equal(dcn_topo_addr(t, vertex_or_fail(t, "(1,2)")),
+			 0x0a4d000au);
+	assert_int_equal(vertex_or_fail(t, "10.77.0.10"),
+			 vertex_or_fail(t, "(1,2)"));
+	assert_int_equal(dcn_topo_vertex_of(t, 0x82200008u), -1);
+	dcn_topo_free(t);
+
+	check_prefix_plan("novacube:k=8,n=2,prefix=10.77.0.0/16",
+			  "novacube:k=8,n=2,prefix=10.77.0.0/16", 0x0a4d0000u, 16);
+	check_prefix_plan("novacube:k=5,n=6,prefix=10.0.0.0/8",
+			  "novacube:k=5,n=6,prefix=10.0.0.0/8", 0x0a000000u, 8);
+	check_prefix_plan("torus:k=3,n=2,prefix=192.168.3.0/28",
+			  "torus:k=3,n=2,prefix=192.168.3.0/28", 0xc0a80300u, 28);
+	check_prefix_plan("diamond:k=8,prefix=172.0.0.0/8",
+			  "diamond:k=8,prefix=172.0.0.0/8", 0xac000000u, 8);
+	check_prefix_plan("rrect:n=4,m=2,k=2,prefix=192.168.0.0/16",
+			  "rrect:n=4,m=2,k=2,prefix=192.168.0.0/16", 0xc0a80000u, 16);
+	/* 10/8 is the packed plans' own: the canonical spec leaves it out,
+	 * so relays that say it and relays that do not are one fabric. */
+	check_prefix_plan("lascada:n=4,k=2,prefix=10.0.0.0/8", "lascada:n=4,k=2",
+			  0x0a000000u, 8);
+	check_prefix_plan("totoro:N=8,n=4,K=2,prefix=100.64.0.0/10",
+			  "totoro:N=8,n=4,K=2,prefix=100.64.0.0/10", 0x64400000u, 10);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		t = dcn_topo_create(bad[i][0], err, sizeof(err));
+		if (t != NULL)
+			fail_msg("%s accepted", bad[i][0]);
+		if (strstr(err, bad[i][1]) == NULL)
+			fail_msg("%s: '%s' does not say '%s'", bad[i][0], err,
+				 bad[i][1]);
+	}
+
+	assert_true(dcn_topo_prefix_private(0x0a000000u, 8));
+	assert_true(dcn_topo_prefix_private(0x0a4d0000u, 16));
+	assert_true(dcn_topo_prefix_private(0xac100000u, 12));
+	assert_true(dcn_topo_prefix_private(0xc0a80100u, 24));
+	assert_true(dcn_topo_prefix_private(0x64400000u, 10));
+	assert_false(dcn_topo_prefix_private(0xac200000u, 16));
+	assert_false(dcn_topo_prefix_private(0x80000000u, 2));
+	assert_false(dcn_topo_prefix_private(0x08000000u, 6));
+	assert_false(dcn_topo_prefix_private(0x64800000u, 10));
+	assert_false(dcn_topo_prefix_private(0xac000000u, 8));
+}
+
 static void
 test_novacube_address_plan(void **state)
 {
@@ -539,6 +656,7 @@ main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_cabling),
 		cmocka_unit_test(test_addresses),
+		cmocka_unit_test(test_prefix_plans),
 		cmocka_unit_test(test_novacube_address_plan),
 		cmocka_unit_test(test_novacube_jumps),
 		cmocka_unit_test(test_diamond_wiring),

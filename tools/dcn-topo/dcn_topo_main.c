@@ -68,6 +68,8 @@ usage(FILE *f)
 		"\n"
 		"SPEC: novacube:k=8,n=2  torus:k=8,n=2  diamond:k=8  rrect:n=4,m=2,k=1\n"
 		"      bcube:n=8,k=4  lascada:n=4,k=2  totoro:N=16,n=16,K=2\n"
+		"      any + ,prefix=NET/LEN: the addresses in that network\n"
+		"      (novacube:k=8,n=2,prefix=10.0.0.0/8; info shows the plan's)\n"
 		"Nodes: a fabric address (10.1.1.2) or the paper's notation: NovaCube\n"
 		"      (1,2); Diamond E1.1, C1.1; RRect 037 or 0,3,7; LaScaDa (2,3)\n"
 		"      1-based; Totoro [0,1,2]; any vertex as #N.\n"
@@ -651,24 +653,35 @@ static int
 cmd_info(const char *spec, const struct opts *o)
 {
 	struct dcn_topo *t = load_topo(spec);
-	char a0[20], a1[20];
-	uint32_t last;
+	char a0[20], a1[20], pn[20], rn[20];
+	uint32_t last, net, route;
+	unsigned int net_len, route_len;
+	int priv;
 
 	if (t == NULL)
 		return EXIT_USAGE;
 	last = dcn_topo_servers(t) - 1;
 	dcn_topo_format_addr(dcn_topo_addr(t, 0), a0, sizeof(a0));
 	dcn_topo_format_addr(dcn_topo_addr(t, last), a1, sizeof(a1));
+	dcn_topo_prefix(t, &net, &net_len);
+	dcn_topo_covering(t, &route, &route_len);
+	dcn_topo_format_addr(net, pn, sizeof(pn));
+	dcn_topo_format_addr(route, rn, sizeof(rn));
+	priv = dcn_topo_prefix_private(net, net_len);
 	if (o->json) {
-		printf("{\n  \"spec\": \"%s\",\n  \"servers\": %u,\n  \"switches\": %u,\n  \"links\": %" PRIu64 ",\n  \"max_degree\": %u,\n  \"first_address\": \"%s\",\n  \"last_address\": \"%s\"",
+		printf("{\n  \"spec\": \"%s\",\n  \"servers\": %u,\n  \"switches\": %u,\n  \"links\": %" PRIu64 ",\n  \"max_degree\": %u,\n  \"first_address\": \"%s\",\n  \"last_address\": \"%s\",\n  \"prefix\": \"%s/%u\",\n  \"prefix_private\": %s,\n  \"route\": \"%s/%u\"",
 		       dcn_topo_spec(t), dcn_topo_servers(t),
 		       dcn_topo_switches(t), dcn_topo_links(t),
-		       dcn_topo_max_degree(t), a0, a1);
+		       dcn_topo_max_degree(t), a0, a1, pn, net_len,
+		       priv ? "true" : "false", rn, route_len);
 	} else {
-		printf("topology   %s\nservers    %u\nswitches   %u\nlinks      %" PRIu64 "\nmax ports  %u\naddresses  %s .. %s\n",
+		printf("topology   %s\nservers    %u\nswitches   %u\nlinks      %" PRIu64 "\nmax ports  %u\naddresses  %s .. %s\nprefix     %s/%u (%s)\nroute      %s/%u (covers every address: a server's route into the fabric)\n",
 		       dcn_topo_spec(t), dcn_topo_servers(t),
 		       dcn_topo_switches(t), dcn_topo_links(t),
-		       dcn_topo_max_degree(t), a0, a1);
+		       dcn_topo_max_degree(t), a0, a1, pn, net_len,
+		       priv ? "private space" :
+			      "public space: prefix= in the spec moves it",
+		       rn, route_len);
 	}
 	if (dcn_topo_kind(t) == DCN_TOPO_LASCADA) {
 		const uint32_t *l1 = dcn_topo_ls_l1(t);
