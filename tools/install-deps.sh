@@ -16,6 +16,7 @@ PKGS=(
 	gnuplot-nox                                   # benchmark plots
 	valgrind                                      # instructions per frame (callgrind)
 	graphviz                                      # dcn-plan's fabric pictures
+	man-db                                        # install test: man shows the pages
 	prometheus tshark                             # tests: promtool, the dissector
 	liblua5.3-0 libpcap0.8                        # what Pktgen needs to run (PKTGEN)
 )

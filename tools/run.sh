@@ -29,6 +29,7 @@ prefix="dcnfwd-run-$$"
 trap 'rm -rf "/var/run/dpdk/$prefix"' EXIT
 echo "run.sh: dcnfwd runs with --file-prefix=$prefix; while it runs:" \
 	"tools/dcn-telemetry -p $prefix /dcn/stats"
+# Log level 6 (NOTICE): a link's down and up lines show.
 "$BUILD/app/dcnfwd/dcnfwd" -l 0-1 --no-huge -m 1024 --no-pci \
-	--file-prefix="$prefix" --log-level=5 -- \
+	--file-prefix="$prefix" --log-level=6 -- \
 	--emulate "$SPEC" --rate "$RATE" --duration "$DURATION"

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Every example in conf/ loads and matches its node's place; a broken copy
-# is refused with file, line and key.
-# Usage: conf-examples.sh DCNFWD CONF_DIR
+# is refused with file, line and key; the relay examples' addresses are
+# in private space; the pktgen command files of tools/pktgen are what
+# dcn-pktgen writes for those relays today.
+# Usage: conf-examples.sh DCNFWD CONF_DIR [DCN_TOPO PKTGEN_DIR]
 set -u
 DCNFWD=$1
 CONF=$2
+DCN_TOPO=${3:-}
+PKTGEN_DIR=${4:-}
 fail=0
 n=0
 for f in "$CONF"/*.ini; do
@@ -18,6 +22,25 @@ done
 for role in novacube-relay diamond-edge diamond-core rrect-relay lascada-relay totoro-relay; do
 	[ -f "$CONF/$role.ini" ] || { echo "FAIL: no $role.ini"; fail=1; }
 done
+for role in novacube-relay diamond-edge diamond-core rrect-relay lascada-relay totoro-relay; do
+	out=$("$DCNFWD" --check-config "$CONF/$role.ini" 2>&1)
+	grep -q "addresses in .* (private)" <<< "$out" ||
+		{ echo "FAIL: $role.ini's addresses are not in private space: $out"; fail=1; }
+done
+if [ -n "$PKTGEN_DIR" ]; then
+	for role in novacube-relay diamond-edge rrect-relay lascada-relay totoro-relay; do
+		f=$CONF/$role.ini
+		spec=$(sed -n 's/^topology = \([^ ;]*\).*/\1/p' "$f")
+		node=$(sed -n 's/^node = \([^ ;]*\).*/\1/p' "$f")
+		pkt=$PKTGEN_DIR/${role%%-*}-host.pkt
+		tmp=$(mktemp)
+		python3 "$PKTGEN_DIR/dcn-pktgen" --dcn-topo "$DCN_TOPO" pkt "$spec" "$node" \
+			--out "$tmp" >/dev/null
+		cmp -s "$tmp" "$pkt" ||
+			{ echo "FAIL: $pkt is not dcn-pktgen's for $spec $node: $(diff "$pkt" "$tmp" | head -4)"; fail=1; }
+		rm -f "$tmp"
+	done
+fi
 # A cable on the wrong port: refused, naming the file, line and key.
 tmp=$(mktemp)
 sed 's/^fabric_port = 4 .*/fabric_port = 7/' "$CONF/novacube-relay.ini" > "$tmp"

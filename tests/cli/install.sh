@@ -3,10 +3,11 @@
 # meson install into a scratch root puts every file where the README says
 # (programs, the XDP program, example configurations, the service unit),
 # the installed dcnfwd runs and accepts an installed example, and
-# systemd-analyze verify accepts an instance of the unit.
-#   install.sh BUILD_DIR PREFIX BINDIR DATADIR SYSCONFDIR XDP(0|1)
+# systemd-analyze verify accepts an instance of the unit, and every
+# program has a manual page that man shows.
+#   install.sh BUILD_DIR PREFIX BINDIR DATADIR SYSCONFDIR XDP(0|1) MANDIR
 set -u
-build=$1 prefix=$2 bindir=$3 datadir=$4 sysconfdir=$5 xdp=$6
+build=$1 prefix=$2 bindir=$3 datadir=$4 sysconfdir=$5 xdp=$6 mandir=$7
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 fail=0
@@ -28,6 +29,20 @@ rm -f "$root.log"
 for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if; do
 	check "$bin/$p installed, executable" test -x "$bin/$p"
 done
+man1=$root$(abs "$mandir")/man1
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if; do
+	check "manual page $p.1 in $man1" test -s "$man1/$p.1"
+done
+if command -v man >/dev/null; then
+	# What man shows is the program's own --help.
+	page=$(MANWIDTH=100 man -l "$man1/dcnfwd.1" 2>&1)
+	check "man shows dcnfwd(1): its name, its options" \
+		sh -c 'echo "$1" | grep -q "dcnfwd - one node of a data-center fabric" &&
+		       echo "$1" | grep -q -- "--check-config FILE"' _ "$page"
+	page=$(MANWIDTH=100 man -l "$man1/dcn-plan.1" 2>&1)
+	check "man shows dcn-plan(1) with its --prefix" \
+		sh -c 'echo "$1" | grep -q -- "--prefix NET/LEN"' _ "$page"
+fi
 if [ "$xdp" = 1 ]; then
 	check "XDP program in $share" test -s "$share/dcn_xdp_prog.bpf"
 fi

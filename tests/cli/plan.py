@@ -294,6 +294,72 @@ def address_plans(dcnfwd, dcn_topo, root):
     print("ok address plans")
 
 
+def patch_views(dcn_topo, root):
+    """An inventory of two 48-port switches: every topology switch of
+    rrect:n=4,m=2,k=1 (8 of 8 ports) a VLAN of its own and a run of
+    consecutive ports on one, both switches used, no port twice, every
+    switch end of the cabling plan in the patch view with its server, and
+    a Linux bridge script that sh reads; too small an inventory, or a bad
+    value, refused in a line naming it."""
+    spec, out = "rrect:n=4,m=2,k=1", os.path.join(root, "patch")
+    inv = os.path.join(root, "switches.ini")
+    with open(inv, "w") as f:
+        f.write("[switch swa]\nports = 48\n[switch swb]\nports = 48\n")
+    r = plan(dcn_topo, spec, out, "--no-picture", "--switches", inv)
+    check(r.returncode == 0, "--switches: %s" % r.stderr.strip())
+    if r.returncode != 0:
+        return
+    with open(os.path.join(out, "patch.csv")) as f:
+        rows = list(csv.DictReader(f))
+    with open(os.path.join(out, "cabling.csv")) as f:
+        cables = [c for c in csv.DictReader(f) if c["b_kind"] == "switch"]
+    phys = [(r["switch"], int(r["port"])) for r in rows]
+    topo = [(r["topology_switch"], int(r["topology_port"])) for r in rows]
+    check(len(set(phys)) == len(phys) == 64 and len(set(topo)) == 64,
+          "64 ports, each once: %d physical, %d topology" %
+          (len(set(phys)), len(set(topo))))
+    by_sw = {}
+    for r in rows:
+        by_sw.setdefault(r["topology_switch"], []).append(r)
+    runs_ok = all(len({x["vlan"] for x in g}) == 1 and
+                  len({x["switch"] for x in g}) == 1 and
+                  sorted(int(x["port"]) for x in g) ==
+                  list(range(int(min(g, key=lambda x: int(x["port"]))["port"]),
+                             int(min(g, key=lambda x: int(x["port"]))["port"]) + len(g)))
+                  for g in by_sw.values())
+    check(len(by_sw) == 8 and runs_ok and
+          len({g[0]["vlan"] for g in by_sw.values()}) == 8,
+          "8 topology switches, each one VLAN of its own on one run of ports")
+    check({r["switch"] for r in rows} == {"swa", "swb"},
+          "both switches carry topology switches")
+    ends = {(r["topology_switch"], int(r["topology_port"])): (r["peer"], r["peer_port"])
+            for r in rows}
+    check(all(ends.get((c["b"], int(c["b_nic"].split()[1]))) == (c["a"], c["a_nic"])
+              for c in cables) and len(cables) == 64,
+          "every switch end of cabling.csv in the patch view, with its server")
+    script = os.path.join(out, "vlans-linux-bridge.sh")
+    sh_ok = subprocess.run(["sh", "-n", script]).returncode == 0
+    with open(script) as f:
+        text = f.read()
+    check(sh_ok and all(("\nport %s %s %s\n" % (r["switch"], r["port"], r["vlan"]))
+                        in text for r in rows),
+          "the Linux bridge script: every port in its VLAN")
+    with open(inv, "w") as f:
+        f.write("[switch swa]\nports = 6\n[switch swb]\nports = 6\n")
+    r = plan(dcn_topo, spec, os.path.join(root, "small"), "--no-picture",
+             "--switches", inv)
+    check(r.returncode == 1 and "fits on no switch" in r.stderr and
+          "Traceback" not in r.stderr,
+          "two 6-port switches refused: %r" % r.stderr.strip())
+    with open(inv, "w") as f:
+        f.write("[switch swa]\nports = many\n")
+    r = plan(dcn_topo, spec, os.path.join(root, "bad"), "--no-picture",
+             "--switches", inv)
+    check(r.returncode == 1 and ("%s:2: [switch swa] ports" % inv) in r.stderr,
+          "a bad value named by file, line and key: %r" % r.stderr.strip())
+    print("ok patch views")
+
+
 def main():
     dcnfwd, dcn_topo = sys.argv[1], sys.argv[2]
     import shutil
@@ -305,6 +371,7 @@ def main():
             one_topology(dcnfwd, dcn_topo, spec, root)
         inventory(dcnfwd, dcn_topo, root)
         address_plans(dcnfwd, dcn_topo, root)
+        patch_views(dcn_topo, root)
         rack_size(dcn_topo, root)
     if failures:
         print("%d failures" % len(failures))

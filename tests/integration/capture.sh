@@ -11,7 +11,9 @@
 # generator's addresses), a credit frame (its grant the one the peer's
 # /dcn/fc reports, its VCs, per-VC counts), a hello (its sender's
 # address and port), and, the relays sharing a fabric key, the trailer
-# of every control frame.
+# of every control frame. Both wire formats, one after the other: the
+# fabric header after Ethernet (encap = ether), and in IPv4/UDP to the
+# fabric's port (encap = udp), each frame decoded in the format it came in.
 # Usage: capture.sh DCNFWD DCN_GEN DCN_TOPO  (exit 77: cannot run here)
 set -u
 DCNFWD=$1
@@ -53,8 +55,9 @@ mkdir "$dir/huge"
 mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" || skip "cannot mount hugetlbfs"
 mounted=1
 
-relay_conf() { # file node cable-port cable-role
-	pair_conf "$@" 1024 512 "key_file = $dir/fabric.key"
+relay_conf() { # file node cable-port cable-role encap
+	pair_conf "$1" "$2" "$3" "$4" 1024 512 "key_file = $dir/fabric.key
+encap = $5"
 }
 wait_for() { # log
 	pair_wait "$1"
@@ -76,8 +79,11 @@ links_up() { # index
 # Signed control frames: the dissector shows their trailers too.
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/fabric.key"
 chmod 600 "$dir/fabric.key"
-relay_conf "$dir/a.ini" "(0,0)" 0 server
-relay_conf "$dir/b.ini" "(1,0)" 1 client
+# capture ENCAP: the two relays in that wire format, a capture of (0,0)'s
+# cable under traffic, and the dissector's reading of it.
+capture() {
+relay_conf "$dir/a.ini" "(0,0)" 0 server "$1"
+relay_conf "$dir/b.ini" "(1,0)" 1 client "$1"
 start_relay 0 a.ini a
 wait_for a
 start_relay 1 b.ini b
@@ -95,6 +101,7 @@ gen=$!
 sleep 1
 # Relay (0,0)'s cable, both directions: its data frames and hellos out,
 # (1,0)'s credit frames and hellos in.
+rm -f "$dir/cable.pcapng"
 timeout 20 dpdk-dumpcap -q --file-prefix="${prefixes[0]}" -i net_memif0 \
 	-a duration:2 -w "$dir/cable.pcapng" > "$dir/dumpcap.log" 2>&1
 rc=$?
@@ -111,6 +118,7 @@ tshark -X lua_script:"$LUA" -r "$dir/cable.pcapng" -T fields -E separator=';' \
 	-e dcn.len -e ip.src -e ip.dst -e ip.len \
 	-e dcn.credit.grant -e dcn.credit.vcs -e dcn.credit.freed \
 	-e dcn.hello.addr -e dcn.hello.port -e dcn.auth.seq -e dcn.auth.tag \
+	-e dcn.encap -e udp.dstport \
 	> "$dir/fields.txt" 2> "$dir/tshark.err"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -118,10 +126,14 @@ if [ $rc -ne 0 ]; then
 fi
 tshark -X lua_script:"$LUA" -r "$dir/cable.pcapng" -V -c 400 2>/dev/null |
 	grep -m1 -B2 -A26 "dcnfwd fabric, credit"
-python3 - "$dir" "$SRC_ADDR" "$DST_ADDR" <<'PY'
+python3 - "$dir" "$SRC_ADDR" "$DST_ADDR" "$1" <<'PY'
 import json, sys
-d, src, dst = sys.argv[1:4]
+d, src, dst, encap = sys.argv[1:5]
 rows = [l.rstrip("\n").split(";") for l in open(d + "/fields.txt")]
+# In encap = udp an IPv4 field lists the outer header's value first, the
+# inner packet's last.
+rows = [[x.split(",")[-1] if i in (7, 8, 9) else x for i, x in enumerate(r)]
+        for r in rows]
 fc = json.load(open(d + "/fc-b.json"))
 # (1,0)'s grant toward (0,0) on its cable, as its /dcn/fc says.
 grants = {c["grant"] for node in fc.values() if isinstance(node, dict)
@@ -130,8 +142,8 @@ grants = {c["grant"] for node in fc.values() if isinstance(node, dict)
 data = [r for r in rows if r[1] == "1"]
 credit = [r for r in rows if r[1] == "2"]
 hello = [r for r in rows if r[1] == "3"]
-print("captured %d frames: %d data, %d credit, %d hello; (1,0)'s grants %s"
-      % (len(rows), len(data), len(credit), len(hello), sorted(grants)))
+print("%s: captured %d frames: %d data, %d credit, %d hello; (1,0)'s grants %s"
+      % (encap, len(rows), len(data), len(credit), len(hello), sorted(grants)))
 ok = True
 def check(cond, msg):
     global ok
@@ -166,5 +178,18 @@ check(any(r[13] == dst and r[14] == "1" for r in hello),
       "no hello from (1,0) %s port 1 (hellos: %s)" % (dst, hello[:2]))
 check(any(r[13] == src and r[14] == "0" for r in hello),
       "no hello from (0,0) %s port 0" % src)
+# Each fabric frame decoded in the format it came in: in encap = udp,
+# from the UDP datagrams to the fabric's port.
+fabric = data + credit + hello
+check(all(r[17] == encap for r in fabric),
+      "frames not decoded as %s: %s" % (encap, [r[17] for r in fabric][:3]))
+check(encap == "ether" or all("34997" in r[18].split(",") for r in fabric),
+      "udp: a fabric frame not to UDP port 34997: %s" %
+      [r[18] for r in fabric][:3])
 sys.exit(0 if ok else 1)
 PY
+}
+
+capture ether || exit 1
+for f in "${prefixes[@]}"; do rm -rf "/var/run/dpdk/$f"; done
+capture udp || exit 1

@@ -31,6 +31,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Where it cannot attach, it says why: no such process, or a primary
+# whose memory has no files to map (here --no-huge), named with its PID.
+out=$("$VIEW" --file-prefix "$prefix-none" 2>&1)
+if ! grep -q "no DPDK process runs with --file-prefix $prefix-none" <<<"$out" ||
+   [ -e "/var/run/dpdk/$prefix-none" ]; then
+	echo "FAIL: no process: $out"; exit 1
+fi
+"$DCNFWD" -l 0-1 --no-huge -m 512 --no-pci --file-prefix "$prefix" --log-level=4 \
+	-- --emulate rrect:n=2,m=2,k=1 --rate 100 --duration 30 --stats 0 \
+	> "$dir/nohuge.log" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	grep -q "knows its neighbours" "$dir/nohuge.log" && break
+	sleep 0.1
+done
+out=$("$VIEW" --file-prefix "$prefix" 2>&1)
+grep -q "(PID $pid) runs with --no-huge" <<<"$out" ||
+	{ echo "FAIL: a --no-huge dcnfwd not named: $out"; exit 1; }
+echo "ok   no process, and a --no-huge one (PID $pid), each named"
+kill -INT "$pid"; wait "$pid" 2>/dev/null; pid=
+rm -rf "/var/run/dpdk/$prefix"
+
 [ "$(id -u)" = 0 ] || skip "needs root for hugepages"
 [ -w $NR ] || skip "no 2 MB hugepages here"
 old_nr=$(cat $NR)

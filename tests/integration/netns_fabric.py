@@ -48,12 +48,19 @@ switches.
       "dcn-fabric up" stopped half-way: by SIGTERM it takes itself down;
       by SIGKILL, a "down" after it does. Nothing of it is left.
 
+  netns_fabric.py DCNFWD DCN_TOPO DCN_GEN patch SPEC
+      The L2 switches as VLANs of two physical switches (dcn-fabric up
+      --switches, by the Linux bridge script dcn-plan writes): one VLAN
+      a topology switch, untagged; no hello heard across VLANs; every
+      relay pings every other.
+
 Every "down" keeps the nodes' logs; each node it stopped ended clean
 (its final counters, no mbuf left out at exit).
 
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
 import contextlib
+import csv
 import importlib.machinery
 import importlib.util
 import json
@@ -1749,6 +1756,15 @@ def restart_relay(st, src, dst, sv, dv):
     g, gp, middle = flow
     # 1. Killed outright, then started again.
     fabric("kill", NAME, middle)
+    # status says how it ended; its output cut short by a pipe, quietly.
+    r = subprocess.run("%s %s status %s | head -1" % (sys.executable, FABRIC, NAME),
+                       shell=True, capture_output=True, text=True)
+    line = [x for x in fabric("status", NAME).stdout.splitlines()
+            if x.split()[:1] == [middle]]
+    check(line and " KILLED " in line[0] and r.stderr == "" and
+          r.stdout.startswith(NAME + ":"),
+          "status: %s KILLED, and | head -1 quiet: %r %r" %
+          (middle, line, r.stderr[-200:]))
     rate = rate_after_repair(st, dst["name"])
     check(rate > 0.9 * RATE, "%s (in transit) killed: %s still receives "
           "%.0f frames/s" % (middle, dst["name"], rate))
@@ -1961,11 +1977,86 @@ def huge_pool():
     return dcn_fabric.huge_persistent(), dcn_fabric.huge_count("surplus_hugepages")
 
 
+def patch_mode():
+    """The fabric's L2 switches carved out of two physical switches as
+    VLANs (dcn-plan --switches, applied by the plan's Linux bridge
+    script, as a technician would): both switches carry some of them,
+    each port is in its one VLAN (by VLAN filtering where this kernel has
+    it, else a bridge a VLAN); no relay hears a hello from another VLAN's
+    segment (none refused), and every relay pings every other across the
+    fabric."""
+    inv = "/run/dcn-fabric-%s-switches.ini" % NAME
+    ports = max(len(topo_switch_ports(s)) for s in topo_switches()) * 2 + 2
+    with open(inv, "w") as f:
+        f.write("[switch swa]\nports = %d\n[switch swb]\nports = %d\n"
+                % (ports, ports))
+    try:
+        st = up("--switches", inv)
+    finally:
+        os.unlink(inv)
+    # Each port's bridge, and its VLANs where the bridge filters them.
+    sw_ns = "dcnf-%s-sw" % NAME
+    master = {}
+    for l in sh("ip", "-n", sw_ns, "-o", "link", "show").stdout.splitlines():
+        m = re.search(r"^\d+: ([^:@]+)[@:].* master (\S+)", l)
+        if m:
+            master[m.group(1)] = m.group(2)
+    patch = {}
+    with open("/run/dcn-fabric/%s/patch.csv" % NAME) as f:
+        for r in csv.DictReader(f):
+            if r["peer"] != "-":
+                patch["%s-%s" % (r["switch"], r["port"])] = (r["switch"], r["vlan"])
+    filtering = any(b.startswith("br-") for b in master.values())
+    if filtering:
+        vl = {e["ifname"]: e.get("vlans", []) for e in json.loads(
+            sh("bridge", "-n", sw_ns, "-j", "vlan", "show").stdout)}
+        wrong = [i for i, (sw, vid) in patch.items()
+                 if master.get(i) != "br-" + sw or [v["vlan"] for v in vl.get(i, [])]
+                 != [int(vid)] or "Egress Untagged" not in vl[i][0].get("flags", [])]
+    else:
+        wrong = [i for i, (sw, vid) in patch.items()
+                 if master.get(i) != "v%s-%s" % (vid, sw)]
+    print("VLANs by %s; ports %d, bridges %s" % (
+        "VLAN filtering" if filtering else "a bridge a VLAN", len(patch),
+        sorted(set(master.values()))))
+    check(patch and not wrong, "every switch port in its VLAN, as patch.csv "
+          "says: %d ports, wrong %s" % (len(patch), wrong[:4]))
+    check({sw for sw, _ in patch.values()} == {"swa", "swb"} and
+          len({v for _, v in patch.values()}) == len(topo_switches()),
+          "both physical switches carry topology switches, a VLAN each")
+    addrs = [n["host_addr"] for n in st["nodes"].values()]
+    bad = []
+    for n in st["nodes"].values():
+        others = " ".join(a for a in addrs if a != n["host_addr"])
+        r = netns_exec(n["name"], "sh", "-c",
+                       "for a in %s; do ping -q -c 1 -W 2 $a >/dev/null || "
+                       "echo $a; done" % others, check_rc=False, timeout=120)
+        bad += ["%s->%s" % (n["name"], a) for a in r.stdout.split()]
+    check(not bad, "every relay pings every other across the VLANs "
+          "(%d pairs): %s" % (len(addrs) * (len(addrs) - 1), bad[:5]))
+    refused = {n["name"]: tel(st, n["name"], "/dcn/stats").get("hello_refused", -1)
+               for n in st["nodes"].values()}
+    check(all(v == 0 for v in refused.values()),
+          "no hello from another VLAN's segment: %s" % refused)
+
+
+def topo_switches():
+    r = sh(TOPO, "cables", SPEC)
+    return [l.split()[1] for l in r.stdout.splitlines()
+            if l.startswith("vertex") and l.split()[3] == "switch"]
+
+
+def topo_switch_ports(v):
+    r = sh(TOPO, "cables", SPEC)
+    return [l for l in r.stdout.splitlines() if l.startswith("cable") and
+            v in (l.split()[1], l.split()[3])]
+
+
 def main():
     if os.geteuid() != 0:
         skip("network namespaces need root")
     for tool in ("ip", "bpftool") + (("iperf3", "ping") if MODE.startswith("kernel")
-                                     else ()):
+                                     else ("ping",) if MODE == "patch" else ()):
         if shutil.which(tool) is None:
             skip("%s is not installed (tools/install-deps.sh)" % tool)
     huge_before = huge_pool() if os.path.exists(dcn_fabric.HUGE_DIR) else None
@@ -1988,6 +2079,8 @@ def main():
             keyed_mode()
         elif MODE == "flap":
             flap_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 50)
+        elif MODE == "patch":
+            patch_mode()
         elif MODE == "veth":
             veth_mode(int(sys.argv[6]) if len(sys.argv) > 6 else 20)
         else:

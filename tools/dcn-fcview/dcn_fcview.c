@@ -6,8 +6,10 @@
  *   dcn-fcview --file-prefix PREFIX [EAL options] -- [--interval SEC]
  *              [--count N] [--json]
  *
- * The primary must run on hugepages (a --no-huge primary shares nothing).
+ * The primary must run on hugepages whose files another process can map:
+ * not --no-huge, --in-memory or --huge-unlink (the error names which).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -33,6 +35,101 @@ collect(const struct rte_memzone *mz, void *arg)
 	if (strncmp(mz->name, DCN_FC_MZ_PREFIX, strlen(DCN_FC_MZ_PREFIX)) == 0 &&
 	    n_nodes < MAX_NODES)
 		nodes[n_nodes++] = mz->addr;
+}
+
+/* The --file-prefix among EAL's arguments ("rte" when none is given). */
+static const char *
+file_prefix(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--file-prefix=", 14) == 0)
+			return argv[i] + 14;
+		if (strcmp(argv[i], "--file-prefix") == 0 && i + 1 < argc)
+			return argv[i + 1];
+	}
+	return "rte";
+}
+
+/*
+ * Why a secondary could not attach, when the cause can be seen from
+ * outside: no process of that prefix, or a primary whose memory has no
+ * files to map (--no-huge, --in-memory, --huge-unlink). Reads the
+ * primary's command line from /proc. @return a sentence, or NULL.
+ */
+static const char *
+attach_failure(const char *prefix, char *buf, size_t len)
+{
+	static const char *const unshared[] = {
+		"--no-huge", "--in-memory", "--huge-unlink",
+	};
+	char path[300], cmd[8192];
+	size_t plen = strlen(prefix);
+	const char *cause = NULL;
+	int found = 0;
+	struct dirent *e;
+	DIR *proc;
+
+	snprintf(path, sizeof(path), "/var/run/dpdk/%s", prefix);
+	if (access(path, F_OK) != 0) {
+		snprintf(buf, len, "no DPDK process runs with --file-prefix %s "
+			 "(no /var/run/dpdk/%s)", prefix, prefix);
+		return buf;
+	}
+	proc = opendir("/proc");
+	if (proc == NULL)
+		return NULL;
+	/* The last match: a wrapper (timeout, ip netns exec) has the same
+	 * arguments and a lower PID than the process it runs. */
+	while ((e = readdir(proc)) != NULL) {
+		unsigned long k = strtoul(e->d_name, NULL, 10);
+		FILE *f;
+		size_t n, i;
+		int ours = 0, j;
+
+		if (k == 0 || (pid_t)k == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%lu/cmdline", k);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		n = fread(cmd, 1, sizeof(cmd) - 1, f);
+		fclose(f);
+		cmd[n] = '\0';
+		/* Arguments are NUL-separated: look at each. */
+		for (i = 0; i < n; i += strlen(cmd + i) + 1) {
+			const char *a = cmd + i;
+
+			if ((strncmp(a, "--file-prefix=", 14) == 0 &&
+			     strcmp(a + 14, prefix) == 0) ||
+			    (strcmp(a, "--file-prefix") == 0 && i + 14 < n &&
+			     strncmp(a + 14, prefix, plen + 1) == 0))
+				ours = 1;
+		}
+		if (!ours)
+			continue;
+		found = 1;
+		cause = NULL;
+		for (i = 0; i < n && cause == NULL; i += strlen(cmd + i) + 1)
+			for (j = 0; j < (int)(sizeof(unshared) / sizeof(unshared[0])); j++)
+				if (strcmp(cmd + i, unshared[j]) == 0) {
+					snprintf(buf, len, "the process with "
+						 "--file-prefix %s (PID %lu) runs "
+						 "with %s: its memory has no "
+						 "files another process can map",
+						 prefix, k, unshared[j]);
+					cause = buf;
+				}
+	}
+	closedir(proc);
+	if (!found) {
+		snprintf(buf, len, "no running process has --file-prefix %s "
+			 "(/var/run/dpdk/%s is left from one that ended)", prefix,
+			 prefix);
+		cause = buf;
+	}
+	return cause;
 }
 
 static const char *
@@ -139,6 +236,8 @@ main(int argc, char **argv)
 	char *eal[64];
 	double interval = 1;
 	long count = 1, k;
+	char why[512];
+	const char *cause;
 	int json = 0, neal = 0, i, c, sep = argc, has_proc = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -200,9 +299,16 @@ main(int argc, char **argv)
 			}
 		}
 	}
+	/* Seen before EAL runs: a secondary's EAL makes the run directory
+	 * it looks for, and says little when the primary shares nothing. */
+	cause = attach_failure(file_prefix(neal, eal), why, sizeof(why));
+	if (cause != NULL) {
+		fprintf(stderr, "dcn-fcview: cannot attach: %s\n", cause);
+		return 1;
+	}
 	if (rte_eal_init(neal, eal) < 0) {
-		fprintf(stderr, "dcn-fcview: cannot attach to the dcnfwd (is it "
-			"running on hugepages with this --file-prefix?): %s\n",
+		fprintf(stderr, "dcn-fcview: cannot attach to the dcnfwd with "
+			"--file-prefix %s: %s\n", file_prefix(neal, eal),
 			rte_strerror(rte_errno));
 		return 1;
 	}

@@ -394,7 +394,7 @@ main(int argc, char **argv)
 	static struct dcn_port_udp udp;
 	struct dcn_topo *topo = NULL;
 	struct dcn_router *router = NULL;
-	int json = 0, search = 0, c, ret;
+	int json = 0, search = 0, c, ret, i;
 	struct gen_search gs;
 	char *tok, *save;
 
@@ -409,6 +409,12 @@ main(int argc, char **argv)
 	gc.rate_pps = 10000;
 	gc.flow_base = 1024;
 	memset(&gc.dst_mac, 0xff, sizeof(gc.dst_mac));
+	/* --help before any "--" is ours: EAL would print its own list. */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "dcn-gen: EAL init failed: %s\n",
