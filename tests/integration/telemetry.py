@@ -244,6 +244,93 @@ def exporter_node(prefix, node):
            ": " + "; ".join(without[:3]) if without else ""))
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def dashboard_per_node(prefixes, nodes):
+    """Two relays from configuration files, one exporter, and a real
+    Prometheus server scraping it: every query of the Grafana dashboard
+    (tools/grafana/dcnfwd.json, its variables at All) evaluates, and each
+    that keeps a node apart returns series of exactly these nodes, none
+    merged, none without its node."""
+    if shutil.which("prometheus") is None:
+        print("SKIP (part): no Prometheus server to evaluate the dashboard's "
+              "queries (package prometheus)")
+        return
+    import urllib.parse
+    import urllib.request
+    d = tempfile.mkdtemp(prefix="dcn-prom.")
+    exp_port, prom_port = free_port(), free_port()
+    exp = prom = None
+    try:
+        cmd = [sys.executable, os.path.join(ROOT, "tools", "dcn-exporter"),
+               "--listen", "127.0.0.1:%d" % exp_port]
+        for p in prefixes:
+            cmd += ["-p", p]
+        exp = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        with open(os.path.join(d, "prometheus.yml"), "w") as f:
+            f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                    "scrape_configs:\n  - job_name: dcnfwd\n    static_configs:\n"
+                    "      - targets: ['127.0.0.1:%d']\n" % exp_port)
+        prom = subprocess.Popen(
+            ["prometheus", "--config.file=" + os.path.join(d, "prometheus.yml"),
+             "--storage.tsdb.path=" + os.path.join(d, "data"),
+             "--web.listen-address=127.0.0.1:%d" % prom_port, "--log.level=error"],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "prom.log"), "w"))
+
+        def query(expr):
+            url = "http://127.0.0.1:%d/api/v1/query?%s" % (
+                prom_port, urllib.parse.urlencode({"query": expr}))
+            try:
+                with urllib.request.urlopen(url, timeout=10) as r:
+                    return json.load(r)
+            except (OSError, ValueError) as e:
+                return {"status": "error", "error": str(e)}
+        # Enough scrapes for rate() over the dashboard's window.
+        deadline, scrapes = time.time() + 30, 0
+        while time.time() < deadline:
+            r = query("count_over_time(dcnfwd_up[1m])")
+            scrapes = min((int(x["value"][1]) for x in r.get("data", {}).get("result", [])),
+                          default=0)
+            if scrapes >= 6:
+                break
+            time.sleep(0.5)
+        check(scrapes >= 6, "Prometheus scraped the exporter (%d scrapes)" % scrapes)
+        with open(os.path.join(ROOT, "tools", "grafana", "dcnfwd.json")) as f:
+            dash = json.load(f)
+        n, keyed = 0, 0
+        for panel in dash["panels"]:
+            for t in panel.get("targets", []):
+                expr = (t["expr"].replace("$__rate_interval", "5s")
+                        .replace("$dcnfwd", ".*").replace("$node", ".*"))
+                r = query(expr)
+                n += 1
+                if r.get("status") != "success":
+                    check(False, "%s: %s" % (panel["title"], r.get("error")))
+                    continue
+                res = r["data"]["result"]
+                outer = re.match(r"^\s*\w+ by \(([^)]*)\)", expr)
+                if expr.startswith("dcnfwd_") or (outer and "node" in outer.group(1)):
+                    keyed += 1
+                    got = {x["metric"].get("node") for x in res}
+                    check(got == set(nodes), "%s: %s gives the series of "
+                          "nodes %s, not one per node of %s" %
+                          (panel["title"], expr[:60], sorted(map(str, got)),
+                           sorted(nodes)))
+        print("dashboard: %d queries evaluated by Prometheus, %d kept per node "
+              "(%s)" % (n, keyed, ", ".join(sorted(nodes))))
+    finally:
+        for p in (prom, exp):
+            if p is not None:
+                p.terminate()
+                p.wait(timeout=30)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def every_byte(tel, commands, pid):
     """Every byte value 0x01-0xff in a parameter of every command: each
     reply is JSON (DPDK 22.11 escapes bytes >= 0x80 wrongly, so what is
@@ -388,6 +475,7 @@ def from_config(commands, prefix):
         check(tel.ask("/dcn/stats").get("node") == "(0,0)",
               "/dcn/stats names the relay's node")
         exporter_node(prefix + "-a", "(0,0)")
+        dashboard_per_node([prefix + "-a", prefix + "-b"], ["(0,0)", "(1,0)"])
         every_byte(tel, commands, procs[0])
         g0 = gen_of(tel, "(0,0)")
         if sweep(tel, commands, nodes, addrs, procs[0], "relay, cable up"):
