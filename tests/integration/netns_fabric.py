@@ -350,6 +350,7 @@ def kernel_mode():
     check(m is not None and int(m.group(1)) == 5,
           "ping %s -> %s across the fabric: %s" %
           (src["host_addr"], dst["host_addr"], m.group(0) if m else r.stdout))
+    captured(st, src)
     # iperf3: the server answers once and exits.
     srv = subprocess.Popen([sys.executable, FABRIC, "exec", NAME, dst["name"],
                             "iperf3", "-s", "-1", "-J", "-B", dst["host_addr"]],
@@ -636,6 +637,35 @@ def wire_format(st, before):
     else:
         check(eth > 0 and udp == 0, "the fabric EtherType on the cables "
               "(%d frames), none in UDP (%d)" % (eth, udp))
+
+
+def captured(st, node):
+    """A relay of dcn-fabric open to DPDK's secondary processes: "dcn-fabric
+    capture" (dpdk-dumpcap) writes a pcapng of its busiest fabric port's
+    hellos, and dcn-fcview reads its flow-control queues."""
+    if shutil.which("dpdk-dumpcap") is None:
+        print("SKIP (part): no dpdk-dumpcap (package dpdk)")
+        return
+    out = "/run/dcn-fabric/%s/capture.pcapng" % NAME
+    port = str(sorted(node["ports"])[0])
+    r = fabric("capture", NAME, node["name"], port, "--out", out, "--seconds",
+               "2", "--count", "5", check_rc=False, timeout=60)
+    m = re.search(r": (\d+) frames captured", r.stdout)
+    with open(out, "rb") if os.path.exists(out) else open(os.devnull, "rb") as f:
+        magic = f.read(4)
+    check(r.returncode == 0 and m and int(m.group(1)) >= 1 and
+          magic == b"\x0a\x0d\x0d\x0a",
+          "dcn-fabric capture %s port %s: %s%s" % (
+              node["name"], port, r.stdout.strip(), r.stderr.strip()[-300:]))
+    view = os.path.join(os.path.dirname(TOPO), "..", "dcn-fcview", "dcn-fcview")
+    r = netns_exec(node["name"], view, "--file-prefix", node["prefix"], "--",
+                   "--json", check_rc=False, timeout=60)
+    try:
+        chans = json.loads(r.stdout.splitlines()[0]) if r.stdout else {}
+    except ValueError:
+        chans = {}
+    check(r.returncode == 0 and chans, "dcn-fcview reads %s's queues: %s" % (
+        node["name"], (r.stdout or r.stderr).strip()[:200]))
 
 
 def kernel_beside(st):
