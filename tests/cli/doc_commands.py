@@ -11,8 +11,9 @@ prints need no more), in the source tree (the blocks
 say build/, as tools/test.sh builds there: the test skips when the build
 under test is elsewhere), with a timeout; anything it started and left
 running is killed with its process group, and what it left in
-/var/run/dpdk and /tmp/dcn-pair, and any fabric of tools/dcn-fabric it
-left up, is removed.
+/var/run/dpdk, and any fabric of tools/dcn-fabric it left up, is
+removed; at the end, every path under /tmp or /run/dcn that a block
+names and that was not there before is removed too.
 
 Usage: doc_commands.py SOURCE_ROOT BUILD_ROOT    Exit 0 pass, 1 fail.
 """
@@ -78,6 +79,15 @@ def main():
         return 77
     root = os.geteuid() == 0
     ran = skipped = 0
+    # Paths the blocks write (/tmp/plan-rrect, /run/dcn/pair): theirs to
+    # remove at the end, unless they were there before.
+    named = set()
+    for f in files:
+        for _, _, text in blocks(f):
+            named |= set(re.findall(r"(/tmp/[\w.-]+|/run/dcn/[\w.-]+)", text))
+    if any(x.startswith("/run/dcn/") for x in named):
+        named.add("/run/dcn")  # made by mkdir -p on the way
+    existed = {x for x in named if os.path.lexists(x)}
     if True:
         for f in files:
             for line, kind, text in blocks(f):
@@ -109,7 +119,6 @@ def main():
                 for d in rundirs() - before:
                     shutil.rmtree(os.path.join("/var/run/dpdk", d),
                                   ignore_errors=True)
-                shutil.rmtree("/tmp/dcn-pair", ignore_errors=True)
                 for name in (fabrics() - up) if root else ():
                     subprocess.run([os.path.join(src, "tools", "dcn-fabric"),
                                     "down", "--drop-logs", name],
@@ -126,6 +135,11 @@ def main():
                     print("    exit %s; its output ends:" % rc)
                     for l in out.splitlines()[-25:]:
                         print("    | " + l)
+    for x in sorted(named - existed, reverse=True):  # /run/dcn last
+        if os.path.isdir(x) and not os.path.islink(x):
+            shutil.rmtree(x, ignore_errors=True)
+        elif os.path.lexists(x):
+            os.unlink(x)
     if ran < 8:
         failed.append("only %d blocks ran" % ran)
     print("%d blocks ran, %d skipped, %d failed" % (ran, skipped, len(failed)))
