@@ -26,7 +26,7 @@ if ! meson install -C "$build" --destdir "$root" --no-rebuild --quiet >"$root.lo
 	exit 1
 fi
 rm -f "$root.log"
-for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if; do
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if pktgen-relay; do
 	check "$bin/$p installed, executable" test -x "$bin/$p"
 done
 man1=$root$(abs "$mandir")/man1
@@ -66,6 +66,14 @@ fi
 check "installed dcn-pktgen finds the installed dcn-gen and dcn-topo" \
 	sh -c "'$bin/dcn-pktgen' pkt novacube:k=4,n=2 '(1,0)' --out '$root/x.pkt' >/dev/null 2>&1 && test -s '$root/x.pkt'"
 check "exporter unit in $units" test -s "$units/dcn-exporter.service"
+# pktgen-relay installed knows where install put its pieces: the copy in
+# the scratch root, its paths moved there, finds every one.
+relay=$root/pktgen-relay
+sed "s|'$prefix/|'$root$prefix/|g" "$bin/pktgen-relay" > "$relay"
+out=$(bash "$relay" --check 2>&1)
+check "installed pktgen-relay finds its pieces: $out" \
+	sh -c 'echo "$1" | grep -q "$2/share/dcnfwd/pktgen/rate-steps.lua" &&
+	       ! echo "$1" | grep -q "$3"' _ "$out" "$root$prefix" "$(cd "$build" && pwd)"
 check "installed dcnfwd --help" sh -c "'$bin/dcnfwd' --help >/dev/null"
 check "installed dcnfwd accepts an installed example" \
 	sh -c "'$bin/dcnfwd' --check-config '$share/conf/novacube-relay.ini' >/dev/null"
