@@ -492,6 +492,23 @@ def cable_peers(st, v):
     return out
 
 
+def far_end(st, v, port):
+    """(namespace, interface) of the other end of vertex v's cable on
+    port: a node's pP, or an L2 switch's bridge port sSpP."""
+    r = sh(TOPO, "cables", SPEC)
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if not f or f[0] != "cable":
+            continue
+        a, pa, b, pb = (int(k) for k in f[1:5])
+        for me, mp, peer, pp in ((a, pa, b, pb), (b, pb, a, pa)):
+            if me == int(v) and mp == port:
+                if str(peer) in st["nodes"]:
+                    return st["nodes"][str(peer)]["ns"], "p%d" % pp
+                return "dcnf-%s-sw" % NAME, "s%dp%d" % (peer, pp)
+    raise RuntimeError("no cable on port %d of #%s" % (port, v))
+
+
 def lost_counts(st):
     """Drops by reason over the nodes (no_route, link_down,
     encap_mismatch, ...), and encap_mismatch_ports: udp ports' refusals
@@ -1576,8 +1593,9 @@ def kernel_tx_dropped(st):
 
 def flap_cable(st, src, dst, sv, dv, flaps=50):
     """The cable a flow leaves its first relay by, pulled and mended
-    flaps times (more until the kernels have dropped a frame) under traffic (0.15 s out, 0.35 s in; ip link set, as
-    "dcn-fabric cable" does, without its start-up per call), flow control
+    flaps times (more until the kernels have dropped a frame, at its far
+    end every other time) under traffic (0.15 s out, 0.35 s in; ip link
+    set, as "dcn-fabric cable" does, without its start-up per call), flow control
     on: every frame dcn-gen sent is received, or counted where it was
     lost, to the frame: dcnfwd's drops (inside the fabric, at a host
     port's input) and the data frames lost in a kernel under a cable that
@@ -1589,16 +1607,23 @@ def flap_cable(st, src, dst, sv, dv, flaps=50):
     # A frame reaches a pulled cable only in the moments before its
     # relay hears of it: a few flaps in twenty leave the kernel's drop
     # counts at zero, which would leave nothing to read back. So the
-    # flaps go on, three times as many at most, until the kernels have
+    # flaps go on, five times as many at most, until the kernels have
     # dropped something.
-    most = 3 * flaps
+    # Pulled at the relay's end, a frame is dropped by a kernel only when
+    # a send races the pull; past the first flaps the cable is pulled at
+    # its far end too, where whatever the relay sends into the cable
+    # before it hears of the loss is dropped by its own kernel, counted.
+    most = 5 * flaps
     g, gp = gen_flowing(st, sv, dv, most * 0.5 + 6)
     cable, _ = flow_cable(st, src)
+    far_ns, far_if = far_end(st, vertex_of(st, src["name"]), cable)
     done = 0
     while done < most:
-        sh("ip", "-n", src["ns"], "link", "set", "p%d" % cable, "down")
+        ns, dev = ((src["ns"], "p%d" % cable) if done < flaps or done % 2
+                   else (far_ns, far_if))
+        sh("ip", "-n", ns, "link", "set", dev, "down")
         time.sleep(0.15)
-        sh("ip", "-n", src["ns"], "link", "set", "p%d" % cable, "up")
+        sh("ip", "-n", ns, "link", "set", dev, "up")
         time.sleep(0.35)
         done += 1
         if done >= flaps and kernel_tx_dropped(st) > 0:
