@@ -473,40 +473,32 @@ def mixed_format(st, x, src):
     return st, x
 
 
+_topology = []
+
+
+def topology():
+    """SPEC's vertices and cables, read once (dcn-plan's reader of
+    `dcn-topo cables`, as dcn-fabric uses it)."""
+    if not _topology:
+        _topology.append(dcn_fabric.Topology(TOPO, SPEC))
+    return _topology[0]
+
+
 def cable_peers(st, v):
     """(name, "pP") of each routing node on a cable of its own to vertex v."""
-    r = sh(TOPO, "cables", SPEC)
-    router = {}
-    cables = []
-    for line in r.stdout.splitlines():
-        f = line.split()
-        if f and f[0] == "vertex":
-            router[int(f[1])] = f[4] == "1"
-        elif f and f[0] == "cable":
-            cables.append(tuple(int(k) for k in f[1:5]))
-    out = []
-    for a, pa, b, pb in cables:
-        for me, peer, port in ((a, b, pb), (b, a, pa)):
-            if me == int(v) and router.get(peer) and str(peer) in st["nodes"]:
-                out.append((st["nodes"][str(peer)]["name"], "p%d" % port))
-    return out
+    t = topology()
+    return [(st["nodes"][str(peer)]["name"], "p%d" % port)
+            for peer, port in t.ports_of(int(v)).values()
+            if t.vertex[peer]["router"] and str(peer) in st["nodes"]]
 
 
 def far_end(st, v, port):
     """(namespace, interface) of the other end of vertex v's cable on
     port: a node's pP, or an L2 switch's bridge port sSpP."""
-    r = sh(TOPO, "cables", SPEC)
-    for line in r.stdout.splitlines():
-        f = line.split()
-        if not f or f[0] != "cable":
-            continue
-        a, pa, b, pb = (int(k) for k in f[1:5])
-        for me, mp, peer, pp in ((a, pa, b, pb), (b, pb, a, pa)):
-            if me == int(v) and mp == port:
-                if str(peer) in st["nodes"]:
-                    return st["nodes"][str(peer)]["ns"], "p%d" % pp
-                return "dcnf-%s-sw" % NAME, "s%dp%d" % (peer, pp)
-    raise RuntimeError("no cable on port %d of #%s" % (port, v))
+    peer, pp = topology().ports_of(int(v))[port]
+    if str(peer) in st["nodes"]:
+        return st["nodes"][str(peer)]["ns"], "p%d" % pp
+    return "dcnf-%s-sw" % NAME, "s%dp%d" % (peer, pp)
 
 
 def lost_counts(st):
@@ -2041,7 +2033,7 @@ def patch_mode():
     segment (none refused), and every relay pings every other across the
     fabric."""
     inv = "/run/dcn-fabric-%s-switches.ini" % NAME
-    ports = max(len(topo_switch_ports(s)) for s in topo_switches()) * 2 + 2
+    ports = max(len(topology().ports_of(s)) for s in topo_switches()) * 2 + 2
     with open(inv, "w") as f:
         f.write("[switch swa]\nports = %d\n[switch swb]\nports = %d\n"
                 % (ports, ports))
@@ -2096,15 +2088,7 @@ def patch_mode():
 
 
 def topo_switches():
-    r = sh(TOPO, "cables", SPEC)
-    return [l.split()[1] for l in r.stdout.splitlines()
-            if l.startswith("vertex") and l.split()[3] == "switch"]
-
-
-def topo_switch_ports(v):
-    r = sh(TOPO, "cables", SPEC)
-    return [l for l in r.stdout.splitlines() if l.startswith("cable") and
-            v in (l.split()[1], l.split()[3])]
+    return [v for v, x in topology().vertex.items() if x["role"] == "switch"]
 
 
 def main():

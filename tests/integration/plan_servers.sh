@@ -135,13 +135,17 @@ pings() { # servers whose pairs must ping: every pair with one of them
 	done
 	return $bad
 }
-# Links come up within a few hellos: up to 30 s for the first full round.
-ok=0
-for _ in $(seq 30); do
-	pings "${servers[@]}" && { ok=1; break; }
-	sleep 1
-done
-check "every server pings every other across the fabric (20 pairs), $((SECONDS - t0)) s after the first start" test $ok = 1
+# Links come up within a few hellos: up to 30 rounds, a second apart.
+pings_soon() { # servers: as pings, once a round passes
+	local _
+	for _ in $(seq 30); do
+		pings "$@" && return 0
+		sleep 1
+	done
+	return 1
+}
+pings_soon "${servers[@]}"; ok=$?
+check "every server pings every other across the fabric (20 pairs), $((SECONDS - t0)) s after the first start" test $ok = 0
 
 look() { # what server
 	local s=$2 a m r want_prefix want_mtu
@@ -175,12 +179,7 @@ check "$v killed: its TAP went with it" sh -c "! ip -n '${ns[$v]}' link show dev
 start "$v"
 idx2=$(ip -n "${ns[$v]}" -o link show dev dcn0 2>/dev/null | cut -d: -f1)
 look "after the restart (a new TAP: ifindex $idx1, then $idx2)" "$v"
-ok=0
-for _ in $(seq 30); do
-	pings "$v" && { ok=1; break; }
-	sleep 1
-done
-check "after the restart, $v pings every server and every server pings it" test $ok = 1
+check "after the restart, $v pings every server and every server pings it" pings_soon "$v"
 if [ $fail -ne 0 ]; then
 	for s in "${servers[@]}"; do echo "--- $s"; tail -5 "$dir/$s.log"; done
 fi
