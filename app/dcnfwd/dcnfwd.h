@@ -260,6 +260,9 @@ struct dcnfwd_rxq {
 	uint32_t port;
 	uint16_t queue;
 	dcnfwd_rx_fn rx;
+	/* Flow control on a host port: this queue's input channel. No more
+	 * is read than it has room for (worker.c). */
+	const struct dcn_fc_chan *host_in;
 };
 
 /* A worker's share of one node: its forwarding context (its table

@@ -411,7 +411,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
 		       "\"fabric_drops\": %lu, \"switch_drops\": %lu, "
 		       "\"wire_drops\": %lu, "
-		       "\"ingress_drops\": %lu, \"queued_at_end\": %lu, "
+		       "\"ingress_drops\": %lu, \"ingress_drops_read\": %lu, "
+		       "\"queued_at_end\": %lu, "
 		       "\"credit_frames\": %lu, \"credit_frames_lost\": %lu, "
 		       "\"lost_repaired\": %lu, "
 		       "\"links_at_full_credit\": %u, \"credit_links\": %u, "
@@ -425,7 +426,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
 		       (unsigned long)dr.fabric, (unsigned long)dr.sw,
 		       (unsigned long)dr.wire, (unsigned long)dr.ingress,
-		       (unsigned long)queued_frames(d),
+		       (unsigned long)dr.ingress_read, (unsigned long)queued_frames(d),
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
 		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us,
 		       rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);

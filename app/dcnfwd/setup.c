@@ -392,6 +392,10 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 					if (w->rx[k].port != i)
 						continue;
 					dcn_fc_dp_set_lane(dp, p->local, w->rx[k].queue, wi);
+					if (dp->fn->kind[p->local] == DCN_FC_PORT_HOST)
+						w->rx[k].host_in = dcn_fc_lane(
+							dp->fn, dcn_fc_port_chan0(dp->fn, p->local),
+							w->rx[k].queue);
 					w->fc_lanes[w->n_fc_lanes].port = i;
 					w->fc_lanes[w->n_fc_lanes++].lane = w->rx[k].queue;
 				}

@@ -158,6 +158,7 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			dr->ingress += ps.tx_drop;
 		} else if (p->owner == OWNER_NODE && p->is_host) {
 			dr->ingress += ps.in_drop;
+			dr->ingress_read += ps.in_drop;
 			dr->fabric += ps.tx_drop; /* crossed the fabric, lost */
 			dr->port_full += ps.tx_drop;
 		} else {

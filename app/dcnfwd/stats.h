@@ -42,6 +42,8 @@ struct dcnfwd_drops {
 	uint64_t sw;          /* of those, an emulated switch's egress full */
 	uint64_t wire;        /* of those, lost on emulated lossy cables */
 	uint64_t ingress;     /* host traffic refused on its way in */
+	uint64_t ingress_read; /* of those, read from a host port and then
+				* refused by its full input queue */
 	uint64_t control;     /* control frames the control ring refused */
 	uint64_t credit_tx, credit_lost, stalls;
 	uint64_t credit_refused; /* credit frames refused whatever the key:

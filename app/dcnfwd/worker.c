@@ -170,19 +170,29 @@ dcnfwd_worker_main(void *arg)
 			wnode_refresh(w->node[w->served[i]], &d->node[w->served[i]]);
 		for (i = 0; i < w->n_rx; i++) {
 			const struct dcnfwd_rxq *q = &w->rx[i];
-			uint16_t n = dcn_port_rx(&d->port[q->port].dp, q->queue, m,
-						 (uint16_t)d->burst, now);
+			uint16_t want = (uint16_t)d->burst, n;
 
+			/* A host port has no credits to hold its sender back:
+			 * what its input queue has no room for is left in the
+			 * port's ring, where the port drops it (counted as the
+			 * port's missed frames, or by the kernel or the sender),
+			 * rather than read only to be dropped here. */
+			if (q->host_in != NULL) {
+				want = (uint16_t)RTE_MIN(want, dcn_fc_in_room(q->host_in));
+				if (want == 0)
+					continue;
+			}
+			n = dcn_port_rx(&d->port[q->port].dp, q->queue, m, want, now);
 			if (n != 0) {
 				work += n;
 				w->pst[q->port].rx += n;
 				q->rx(w, q->port, q->queue, m, n, now);
 			}
-			/* Less than a burst: the queue was emptied. Stored
+			/* Less than asked: the queue was emptied. Stored
 			 * after the burst's control frames went on to the
 			 * control ring, so a reader of this time finds them
 			 * there. */
-			if (n < d->burst)
+			if (n < want)
 				__atomic_store_n(&w->rx_read_tsc[i], now,
 						 __ATOMIC_RELEASE);
 		}

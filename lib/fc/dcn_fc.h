@@ -135,11 +135,16 @@ dcn_fc_kind_credited(uint8_t kind)
 struct dcn_fc_chan {
 	/* input side: written by the port's owner worker */
 	struct rte_ring *in_q;     /**< received, not yet routed */
-	struct rte_mbuf **held;    /**< routed, waiting for internal credits */
+	/** Routed, waiting for internal credits: held[held_head] onwards,
+	 * held_n of them, in DCN_FC_HELD_SLOTS(in_cap) slots. Frames leave
+	 * from the front; a head index, not a move of the rest, so that a
+	 * pass over a long list that frees a few costs what it frees. */
+	struct rte_mbuf **held;
 	/** Output channel of each held frame: a pass over the list reads
 	 * these, not the mbufs, so waiting frames stay out of the cache. */
 	uint16_t *held_oc;
 	uint32_t held_n;
+	uint32_t held_head;
 	/** Output channels that blocked the last pass that left frames
 	 * held (a superset of the held frames' ones), a bit each: while
 	 * none of them has room, a pass skips the held list instead of
@@ -395,12 +400,27 @@ dcn_fc_ic_room(const struct dcn_fc_chan *out, const struct dcn_fc_chan *in,
 	return used < out->quota ? out->quota - used : 0;
 }
 
+/** Slots of a held list of an input side of in_cap: twice what it
+ * holds at most, so that moving it back to the start (when frames would
+ * not fit behind it) is needed only once its head has moved on by
+ * nearly a queue's worth, and costs at most one move of each frame. */
+#define DCN_FC_HELD_SLOTS(in_cap) (2 * (in_cap))
+
 /** Frames waiting in a channel's input side (ring and held list), of
  * one lane. */
 static inline uint32_t
 dcn_fc_in_depth(const struct dcn_fc_chan *c)
 {
 	return rte_ring_count(c->in_q) + __atomic_load_n(&c->held_n, __ATOMIC_RELAXED);
+}
+
+/** Frames a channel's input side, of one lane, can still take. */
+static inline uint32_t
+dcn_fc_in_room(const struct dcn_fc_chan *c)
+{
+	uint32_t depth = dcn_fc_in_depth(c);
+
+	return depth < c->in_cap ? c->in_cap - depth : 0;
 }
 
 /** Lane lane of channel idx: its input side. */

@@ -86,9 +86,11 @@ ring_bytes(uint32_t cap)
 static size_t
 in_bytes(uint32_t in_cap, uint32_t n_chans)
 {
+	uint32_t held = DCN_FC_HELD_SLOTS(in_cap);
+
 	return ring_bytes(in_cap) +
-	       RTE_ALIGN_CEIL(in_cap * sizeof(void *), RTE_CACHE_LINE_SIZE) +
-	       RTE_ALIGN_CEIL(in_cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE) +
+	       RTE_ALIGN_CEIL(held * sizeof(void *), RTE_CACHE_LINE_SIZE) +
+	       RTE_ALIGN_CEIL(held * sizeof(uint16_t), RTE_CACHE_LINE_SIZE) +
 	       RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 }
 
@@ -219,9 +221,11 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 			goto fail;
 		p += ring_bytes(cap);
 		c->held = (struct rte_mbuf **)p;
-		p += RTE_ALIGN_CEIL(cap * sizeof(void *), RTE_CACHE_LINE_SIZE);
+		p += RTE_ALIGN_CEIL(DCN_FC_HELD_SLOTS(cap) * sizeof(void *),
+				    RTE_CACHE_LINE_SIZE);
 		c->held_oc = (uint16_t *)p;
-		p += RTE_ALIGN_CEIL(cap * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
+		p += RTE_ALIGN_CEIL(DCN_FC_HELD_SLOTS(cap) * sizeof(uint16_t),
+				    RTE_CACHE_LINE_SIZE);
 		c->ic_taken = (uint32_t *)p;
 		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->in_cap = cap;
@@ -263,8 +267,9 @@ dcn_fc_node_free(struct dcn_fc_node *fn)
 		while (c->out_q != NULL && rte_ring_dequeue(c->out_q, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
 		for (k = 0; k < c->held_n; k++)
-			rte_pktmbuf_free(c->held[k]);
+			rte_pktmbuf_free(c->held[c->held_head + k]);
 		c->held_n = 0;
+		c->held_head = 0;
 	}
 	rte_memzone_free(fn->mz);
 }

@@ -520,6 +520,43 @@ test_burst_beyond_share(void **state)
 }
 
 /*
+ * A held list longer than the input's share of its output, and then the
+ * peer's credits for all of it: one routing pass sends it all, a share
+ * at a time (each share sent at once frees itself), rather than a share
+ * a pass, which would keep an input under steady load held for good.
+ */
+static void
+test_held_drains_in_one_pass(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr), next = 0;
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+
+	uint32_t more;
+
+	(void)state;
+	/* No credit yet: a share waits in the output queue, the rest is
+	 * held; once the share is sent, the input's room is topped up. */
+	assert_int_equal(receive_host_numbered(1, &addr, 1, 64, 0), 0);
+	assert_int_equal(rte_ring_count(out->out_q), out->quota);
+	credit_from_peer(o, 7, GRANT, 0);
+	dcn_fc_send(&f.x[1], o);
+	assert_int_equal(wire_in_order(o, &next, 1), out->quota);
+	credit_from_peer(o, 7, GRANT, out->quota);
+	/* As many more as the peer's grant has room for in all. */
+	more = RTE_MIN(dcn_fc_in_room(in), GRANT - dcn_fc_in_depth(in));
+	assert_int_equal(receive_host_numbered(1, &addr, 1, (uint16_t)more, 64), 0);
+	assert_true(dcn_fc_in_depth(in) > out->quota);
+	assert_true(dcn_fc_in_depth(in) <= GRANT);
+	dcn_fc_route(&f.x[1], f.host);
+	assert_int_equal(dcn_fc_in_depth(in), 0);
+	assert_int_equal(wire_in_order(o, &next, 1), 64 + more - out->quota);
+	assert_int_equal(rte_ring_count(out->out_q), 0);
+	assert_int_equal(in->freed, 64 + more);
+}
+
+/*
  * A burst for two outputs, interleaved: each output's packets leave in
  * their order, the one whose peer has no credit waiting without holding
  * up the other.
@@ -585,6 +622,51 @@ test_held_two_outputs(void **state)
 		assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o[j] * f.fn->n_vcs),
 				 out->quota);
 	}
+}
+
+/*
+ * A held list worked off a few frames a pass while more arrive behind
+ * it, as at a host port under a slow peer: frames leave from its front
+ * (its head moves on, nothing behind it is moved), new ones join at its
+ * end (the list moved back to the array's start when they would not fit
+ * behind it). Every frame leaves once and in order, and the input's room
+ * comes back whole.
+ */
+static void
+test_held_list_moves_on(void **state)
+{
+	enum { TOTAL = 640, STEP = 16, TRICKLE = 3 };
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr), next = 0;
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	unsigned int sent = 0, seen = 0, rounds = 0, moved_on = 0, moved_back = 0;
+	uint32_t last_head = 0;
+
+	(void)state;
+	credit_from_peer(o, 7, TRICKLE, 0);
+	while (seen < TOTAL && rounds++ < 4 * TOTAL) {
+		if (sent < TOTAL && dcn_fc_in_room(in) >= STEP) {
+			assert_int_equal(receive_host_numbered(1, &addr, 1, STEP,
+							       (uint16_t)sent), 0);
+			sent += STEP;
+		}
+		dcn_fc_route(&f.x[1], f.host);
+		dcn_fc_send(&f.x[1], o);
+		seen += wire_in_order(o, &next, 1);
+		credit_from_peer(o, 7, TRICKLE, seen);
+		moved_on += in->held_head > last_head;
+		moved_back += in->held_n != 0 && in->held_head < last_head;
+		last_head = in->held_head;
+		assert_true(in->held_n <= in->in_cap);
+		assert_true(in->held_head + in->held_n <= DCN_FC_HELD_SLOTS(in->in_cap));
+	}
+	assert_int_equal(sent, TOTAL);
+	assert_int_equal(seen, TOTAL);
+	assert_true(moved_on > 0);
+	assert_true(moved_back > 0);
+	assert_int_equal(in->held_n, 0);
+	assert_int_equal(f.x[1].st[f.host].in_drop, 0);
+	assert_int_equal(dcn_fc_in_room(in), in->in_cap);
 }
 
 /*
@@ -1327,6 +1409,10 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_burst_two_outputs,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_held_two_outputs,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_held_drains_in_one_pass,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_held_list_moves_on,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),

@@ -193,9 +193,10 @@ mbufs = 8191
 backoff = no
 [flow_control]
 enabled = %s
-""" % (SPEC, DUT_NODE, self.encap(dut), self.memif(0, "west", "server"), IN_PORT,
+%s""" % (SPEC, DUT_NODE, self.encap(dut), self.memif(0, "west", "server"), IN_PORT,
        self.memif(1, "east", "server"), OUT_PORT, self.memif(2, "host", "server"),
-       "yes" if self.a.flow_control == "on" else "no"))
+       "yes" if self.a.flow_control == "on" else "no",
+       "input_queue = %d\n" % self.a.in_queue if self.a.in_queue else ""))
         return conf
 
     def start_dut(self, dut, prefix):
@@ -805,6 +806,12 @@ def main():
                     help="also measure the peers at the transit frames' size "
                          "on the wire (the size plus the 20-byte fabric header, "
                          "up to 1518)")
+    ap.add_argument("--in-queue", type=int, default=0, metavar="SLOTS",
+                    help="dcnfwd's input_queue (default: dcnfwd's, 256). A "
+                    "relay takes no more credit on a (link, VC) than its own "
+                    "input queue holds, and ingress frames all leave on one "
+                    "VC: a longer queue shows whether the credit window "
+                    "binds")
     ap.add_argument("--no-huge", action="store_true",
                     help="4 KB pages (slower for all: TLB misses)")
     ap.add_argument("--wrap", default="",

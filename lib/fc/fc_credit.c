@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Credit frames: taken from a peer (its input queues freed room), and
+ * announced to a peer (ours did).
+ */
+#include <rte_cycles.h>
+#include <rte_random.h>
+
+#include "fc_dp_priv.h"
+
+/* Credit frames are bound to the two stations of their link: one cannot
+ * be taken from another sender, or sent to another receiver. */
+static const struct dcn_auth_span credit_span = { .bind_macs = 1, .zero_at = -1 };
+
+/*
+ * With a fabric key: is credit frame m, which names link, signed with the
+ * key and newer than the last taken on the link? (A recording would give
+ * back credit the peer's queue no longer has, or take away what it has.)
+ * A refusal is counted on the link's VC 0 channel.
+ */
+static int
+credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(dp->fn, link, 0);
+	uint32_t epoch, seq;
+
+	switch (dcn_auth_check(dp->auth, f, rte_pktmbuf_data_len(m),
+			       dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6),
+			       &credit_span, &epoch, &seq)) {
+	case DCN_AUTH_OK:
+		break;
+	case DCN_AUTH_MISSING:
+		c0->credit_unsigned++;
+		return 0;
+	default:
+		c0->credit_bad_tag++;
+		return 0;
+	}
+	if (!dcn_auth_fresh_take(&dp->link[link].auth_fresh, epoch, seq)) {
+		c0->credit_replayed++;
+		return 0;
+	}
+	return 1;
+}
+
+/* Frames the peer's count showed lost were freed on link (rare: a lost
+ * frame; a port of one lane); which VCs is not said, so each is looked
+ * at. */
+static void
+credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
+{
+	const struct dcn_fc_node *fn = dp->fn;
+	unsigned int vc;
+
+	if (repaired == 0)
+		return;
+	dp->link[link].freed_total[0] += repaired;
+	for (vc = 0; vc < fn->n_vcs; vc++)
+		batch_check(dp, link, &fn->chan[link * fn->n_vcs + vc]);
+}
+
+/* A credit frame: the peer's input queues have room again. Only a
+ * cable's peer, or a neighbour behind a switch port, can speak for the
+ * input queue of its link; behind a switch, its source MAC names it, and
+ * one unicast to another node (flooded by the switch) is not for us. */
+void
+dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_fc_credit cr;
+	int link = -1;
+
+	if (fn->kind[local] == DCN_FC_PORT_CREDIT) {
+		link = fn->port_link[local];
+	} else if (fn->kind[local] == DCN_FC_PORT_SWITCH && to_us(x, local, m)) {
+		link = mac_link(x->dp, local, frame_mac(m, SRC_MAC));
+		if (link < 0)
+			fn->chan[dcn_fc_port_chan0(fn, local)].credit_unknown++;
+	}
+	if (link >= 0 && x->dp->auth != NULL && !credit_signed(x->dp, (uint16_t)link, m))
+		link = -1;
+	if (link >= 0) {
+		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
+		/* The peer's sent counts, read against the input queues by
+		 * the one worker that keeps them (between its passes): a
+		 * port of one lane. Frames of several lanes come in on
+		 * several RX queues, in no order with the credit frame: the
+		 * peer then repairs by time (README.md). */
+		if (x->dp->port[local].owner == x->w->idx &&
+		    x->dp->port[local].lanes == 1)
+			credit_repaired(x->dp, (uint16_t)link,
+					dcn_fc_credit_sent(fn, (uint16_t)link, &cr));
+		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
+	}
+	rte_pktmbuf_free(m);
+}
+
+/* One link's credit frame, when due (dcn_fc_announce has found that
+ * something may be). */
+void
+dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
+		     uint64_t now)
+{
+	struct dcn_fc_dp *dp = x->dp;
+	struct dcn_fc_node *fn = dp->fn;
+	struct dcn_fc_dp_port *pp = &dp->port[local];
+	struct dcn_fc_dp_link *lk = &dp->link[link];
+	const struct dcn_fwd_port *fp = &x->fwd->port[local];
+	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, link, 0);
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
+				    .type = DCN_FT_CREDIT,
+				    .len = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs) };
+	uint32_t flen = RTE_MAX((uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN),
+				(uint32_t)(DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + h.len +
+					   (dp->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0)));
+	struct dcn_fc_credit cr;
+	struct rte_mbuf *m;
+	unsigned int vc;
+	uint64_t mac;
+	uint64_t since = now - lk->credit_tsc;
+	/* What the freeing of frames has noted: a VC's batch (batch_due),
+	 * and any VC's change (frames freed on the link at all). */
+	uint32_t freed_total = dcn_fc_link_freed(dp, link);
+	int due = __atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED) != 0;
+	int changed = freed_total != lk->announced_total;
+	uint8_t *f;
+
+	/* The cable's peer, or everyone on it until a hello names the peer;
+	 * behind a switch, the neighbour alone (a frame to all would speak
+	 * for every link of the segment): none until its MAC is known. */
+	if (lk->nbr != NULL) {
+		mac = __atomic_load_n(&lk->nbr->mac, __ATOMIC_ACQUIRE);
+		if (mac == 0)
+			return;
+	} else {
+		mac = __atomic_load_n(&fp->peer_mac, __ATOMIC_ACQUIRE);
+		if (mac == 0)
+			mac = UINT64_MAX;
+	}
+	/* A new state goes out at once after a batch, or within a refresh
+	 * interval; then it is repeated a few times, in case a frame was
+	 * lost, and after that only every 100 intervals. */
+	if (!due && since >= dp->credit_refresh_tsc)
+		due = changed || lk->credit_repeats < DCN_FC_CREDIT_REPEATS ||
+		      since >= 100 * dp->credit_refresh_tsc;
+	if (!due)
+		return;
+	lk->credit_tsc = now;
+	lk->credit_repeats = changed ? 0 : lk->credit_repeats + 1;
+	lk->announced_total = freed_total;
+	__atomic_store_n(&lk->batch_due, 0, __ATOMIC_RELAXED);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dcn_fc_credit_state(fn, link, &cr);
+	/* Each lane's batch counts from what it had freed by now (one lane:
+	 * what was announced). */
+	for (vc = 0; vc < fn->n_vcs; vc++) {
+		uint32_t idx = link * fn->n_vcs + vc, k;
+
+		if (fn->n_lanes == 1) {
+			fn->chan[idx].announced = cr.freed[vc];
+			continue;
+		}
+		for (k = 0; k < fn->n_lanes; k++) {
+			struct dcn_fc_chan *c = dcn_fc_lane(fn, idx, k);
+
+			__atomic_store_n(&c->announced,
+					 __atomic_load_n(&c->freed, __ATOMIC_ACQUIRE),
+					 __ATOMIC_RELAXED);
+		}
+	}
+	if (unlikely(dp->credit_drop_ppm) &&
+	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
+		c0->credit_lost++;
+		return;
+	}
+	m = rte_pktmbuf_alloc(dp->mp);
+	if (m == NULL) {
+		c0->credit_lost++;
+		return;
+	}
+	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+		return;
+	}
+	memset(f, 0, flen);
+	memcpy(f, &mac, RTE_ETHER_ADDR_LEN);
+	memcpy(f + RTE_ETHER_ADDR_LEN, &fp->mac, RTE_ETHER_ADDR_LEN);
+	dcn_fabric_put16(f + 12, dp->ethertype);
+	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
+	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	if (dp->auth != NULL)
+		dcn_auth_sign(dp->auth, f, h.len, &credit_span, dp->auth_epoch,
+			      ++lk->auth_seq);
+	if (dcn_port_tx(pp->port, dcn_port_txq(pp->port, x->w->idx), &m, 1) == 1) {
+		c0->credit_tx++;
+	} else {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+	}
+}
