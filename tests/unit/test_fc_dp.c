@@ -1166,6 +1166,169 @@ test_control_left_to_caller(void **state)
 	}
 }
 
+/* --- every kind of frame in one burst ------------------------------- */
+
+enum mix_kind { MIX_TRANSIT, MIX_LOCAL, MIX_HELLO, MIX_CREDIT, MIX_BAD, MIX_ARP,
+		MIX_KINDS };
+
+/* A data frame from src (the peer's side) for dst: an IPv4/UDP packet
+ * from src to dst inside, numbered seq (its IPv4 identification). */
+static struct rte_mbuf *
+data_frame(uint32_t src, uint32_t dst, uint16_t seq, uint8_t version)
+{
+	struct dcn_fabric_hdr h = { .version = version, .type = DCN_FT_DATA,
+				    .ttl = 16, .src = src, .dst = dst, .len = 46 };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint16_t len = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + 46;
+	uint8_t *p, *ip;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, len));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, len);
+	memcpy(p, &mac0, 6);
+	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	ip = p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+	ip[0] = 0x45;
+	dcn_fabric_put16(ip + 2, 46);
+	dcn_fabric_put16(ip + 4, seq);
+	ip[8] = 64;
+	ip[9] = 17;
+	dcn_fabric_put32(ip + 12, src);
+	dcn_fabric_put32(ip + 16, dst);
+	dcn_fabric_put16(ip + 10, rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip));
+	return m;
+}
+
+static struct rte_mbuf *
+arp_frame(void)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 60));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0xff, 6);
+	memset(p + 6, 0, 54);
+	dcn_fabric_put16(p + 12, DCN_ETHERTYPE_ARP);
+	return m;
+}
+
+/* The numbers (data_frame's seq) of what port o sent, in order; @return
+ * how many. */
+static unsigned int
+wire_numbers(uint16_t o, uint32_t *seq, unsigned int max)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(f.port[o].tx_ring, (void **)&m) == 0) {
+		assert_true(n < max);
+		seq[n++] = dcn_fabric_get16(rte_pktmbuf_mtod(m, uint8_t *) +
+					    DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + 4);
+		rte_pktmbuf_free(m);
+	}
+	return n;
+}
+
+/*
+ * Bursts of 1 to 64 frames received on a cable, of every kind mixed:
+ * transit data, data for this relay's host, hellos, the peer's credit
+ * frames, data of an unknown header version, ARP; then bursts of transit
+ * frames alone and of local frames alone (the usual burst's own path).
+ * Each frame ends where its kind says, once: transit frames on the
+ * output cable in their order, local ones on the host port, hellos and
+ * ARP back to the caller in their order, credit frames taken, the bad
+ * ones dropped and counted; nothing stays queued, no mbuf is lost.
+ */
+static void
+test_mixed_bursts(void **state)
+{
+	uint32_t far, near;
+	uint16_t o = out_port_to("(2,0)", &far), in = out_port_to("(0,0)", &near);
+	uint32_t self = dcn_topo_addr(f.t, f.node), seen_o = 0;
+	uint16_t seq = 1;
+	struct dcn_fc_chan *c_in = dcn_fc_chan(f.fn, in, 0);
+	const struct dcn_fwd_stats *st = &f.fwd[1].st;
+	unsigned int pattern, n, i, k;
+
+	(void)state;
+	assert_int_not_equal(o, in);
+	for (pattern = 0; pattern < 3; pattern++)
+		for (n = 1; n <= DCN_FC_BURST_MAX; n++) {
+			struct rte_mbuf *m[DCN_FC_BURST_MAX], *other[DCN_FC_BURST_MAX];
+			uint32_t sent_t[DCN_FC_BURST_MAX], got[DCN_FC_BURST_MAX];
+			unsigned int count[MIX_KINDS] = { 0 }, n_other = 0, n_t = 0, got_n;
+			uint64_t bad0 = st->drop[DCN_DROP_BAD_VERSION];
+			uint64_t credit0 = c_in->credit_rx;
+			uint16_t left;
+
+			credit_from_peer(o, 7, GRANT, seen_o);
+			for (i = 0; i < n; i++) {
+				enum mix_kind kd = pattern == 1 ? MIX_TRANSIT :
+						   pattern == 2 ? MIX_LOCAL :
+						   (enum mix_kind)((i * 5 + n) % MIX_KINDS);
+				struct dcn_fabric_hdr hh = { .version = DCN_FABRIC_VERSION,
+							     .type = DCN_FT_HELLO };
+				struct dcn_fc_credit cr = { .epoch = 9, .grant = GRANT,
+							    .n_vcs = 2 };
+
+				switch (kd) {
+				case MIX_TRANSIT:
+					sent_t[n_t++] = seq;
+					m[i] = data_frame(near, far, seq++, DCN_FABRIC_VERSION);
+					break;
+				case MIX_LOCAL:
+					m[i] = data_frame(near, self, seq++, DCN_FABRIC_VERSION);
+					break;
+				case MIX_HELLO:
+					m[i] = other[n_other++] = fabric_mbuf(&hh, NULL);
+					break;
+				case MIX_CREDIT:
+					m[i] = credit_mbuf(&cr);
+					break;
+				case MIX_BAD:
+					m[i] = data_frame(near, far, seq++, 15);
+					break;
+				default:
+					m[i] = other[n_other++] = arp_frame();
+					break;
+				}
+				count[kd]++;
+			}
+			left = dcn_fc_rx(&f.x[1], in, m, (uint16_t)n);
+			assert_int_equal(left, n_other);
+			for (k = 0; k < left; k++) {
+				assert_ptr_equal(m[k], other[k]);
+				rte_pktmbuf_free(m[k]);
+			}
+			/* More transit frames than the grant wait for the
+			 * peer's next credit frame. */
+			for (k = 0, got_n = 0; k < 4 && got_n < n_t; k++) {
+				dcn_fc_route(&f.x[1], in);
+				dcn_fc_send(&f.x[1], o);
+				dcn_fc_send(&f.x[1], f.host);
+				got_n += wire_numbers(o, &got[got_n], DCN_FC_BURST_MAX - got_n);
+				credit_from_peer(o, 7, GRANT, seen_o + got_n);
+			}
+			assert_int_equal(got_n, n_t);
+			for (k = 0; k < n_t; k++)
+				assert_int_equal(got[k], sent_t[k]);
+			seen_o += n_t;
+			assert_int_equal(rte_ring_count(f.port[f.host].tx_ring),
+					 count[MIX_LOCAL]);
+			drain(f.port[f.host].tx_ring);
+			assert_int_equal(st->drop[DCN_DROP_BAD_VERSION] - bad0, count[MIX_BAD]);
+			assert_int_equal(c_in->credit_rx - credit0, count[MIX_CREDIT]);
+			for (k = 0; k < f.fn->n_chans; k++) {
+				assert_int_equal(dcn_fc_in_depth(&f.fn->chan[k]), 0);
+				assert_int_equal(rte_ring_count(f.fn->chan[k].out_q), 0);
+			}
+		}
+}
+
 /* --- a relay behind L2 switches: RRect(4,2,1), relay 00, whose two
  * switches have 8 ports --- */
 
@@ -1424,6 +1587,7 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_control_left_to_caller,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_mixed_bursts, fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_sent_counts_after_data,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_batch_per_vc,
