@@ -392,7 +392,17 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 					if (w->rx[k].port != i)
 						continue;
 					dcn_fc_dp_set_lane(dp, p->local, w->rx[k].queue, wi);
-					if (dp->fn->kind[p->local] == DCN_FC_PORT_HOST)
+					/* Read no further than the input
+					 * queue's room where the port counts
+					 * what it then leaves (a NIC's
+					 * imissed, a TAP's tx_dropped, a packet
+					 * socket's drops, a ring's refusals);
+					 * an AF_XDP socket's full ring is
+					 * counted nowhere dcnfwd reads, so
+					 * there what does not fit is read and
+					 * counted as in_drop. */
+					if (dp->fn->kind[p->local] == DCN_FC_PORT_HOST &&
+					    !dcnfwd_is_af_xdp(p->dev))
 						w->rx[k].host_in = dcn_fc_lane(
 							dp->fn, dcn_fc_port_chan0(dp->fn, p->local),
 							w->rx[k].queue);
