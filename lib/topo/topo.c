@@ -188,6 +188,27 @@ bad:
 	return -1;
 }
 
+/* The shortest prefix holding every address (L2 switches have none). */
+static void
+covering_scan(const struct dcn_topo *t, uint32_t *net, unsigned int *len)
+{
+	uint32_t v, lo = UINT32_MAX, hi = 0;
+	unsigned int l = 32;
+
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		uint32_t a = t->ops->addr(t, v);
+
+		if (a == 0 && v >= t->n_servers)
+			continue; /* an L2 switch */
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	while (l > 0 && (uint64_t)lo >> (32 - l) != (uint64_t)hi >> (32 - l))
+		l--;
+	*net = (uint32_t)((uint64_t)lo >> (32 - l) << (32 - l));
+	*len = l;
+}
+
 struct dcn_topo *
 dcn_topo_create(const char *spec, char *err, size_t errlen)
 {
@@ -321,6 +342,7 @@ dcn_topo_create(const char *spec, char *err, size_t errlen)
 		errno = -ret;
 		return NULL;
 	}
+	covering_scan(t, &t->cover_net, &t->cover_len);
 	/* The canonical spec names a prefix that moves the plan; 10/8 is
 	 * every plan's default but NovaCube's, so it goes unsaid there. */
 	if (t->prefix_given && !(t->kind != DCN_TOPO_NOVACUBE &&
@@ -488,21 +510,8 @@ dcn_topo_prefix(const struct dcn_topo *t, uint32_t *net, unsigned int *len)
 void
 dcn_topo_covering(const struct dcn_topo *t, uint32_t *net, unsigned int *len)
 {
-	uint32_t v, lo = UINT32_MAX, hi = 0;
-	unsigned int l = 32;
-
-	for (v = 0; v < dcn_topo_vertices(t); v++) {
-		uint32_t a = t->ops->addr(t, v);
-
-		if (a == 0 && v >= t->n_servers)
-			continue; /* an L2 switch */
-		lo = a < lo ? a : lo;
-		hi = a > hi ? a : hi;
-	}
-	while (l > 0 && (uint64_t)lo >> (32 - l) != (uint64_t)hi >> (32 - l))
-		l--;
-	*net = (uint32_t)((uint64_t)lo >> (32 - l) << (32 - l));
-	*len = l;
+	*net = t->cover_net;
+	*len = t->cover_len;
 }
 
 /* Private space: RFC 1918's three networks and RFC 6598's shared space. */

@@ -78,6 +78,10 @@ struct dcn_topo {
 	 * which moves NovaCube off its paper plan onto packed fields. */
 	uint32_t net;
 	unsigned int net_len;
+	/* The shortest prefix holding every address: a scan of all the
+	 * vertices, done once at creation (dcn_topo_covering). */
+	uint32_t cover_net;
+	unsigned int cover_len;
 	uint8_t prefix_given;
 	uint32_t n_servers;
 	uint32_t n_switches;
