@@ -205,6 +205,15 @@ ic_return_runs(struct dcn_fc_chan *c, const uint16_t *src, uint32_t n)
 	}
 }
 
+/* May frames for output channel c on local port o go out now, by
+ * this worker? Only the port's owner sends, and only with nothing
+ * queued ahead of them. */
+static inline int
+sends_now(const struct dcn_fc_wnode *x, const struct dcn_fc_chan *c, uint16_t o)
+{
+	return x->dp->port[o].owner == x->w->idx && rte_ring_empty(c->out_q);
+}
+
 /* Frames m of input in_idx, admitted to output channel oc, leave or join
  * its queue. */
 static inline void
@@ -218,7 +227,7 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 
 	/* Cut-through: the output's owner with nothing queued ahead sends
 	 * at once and gives the internal credits straight back. */
-	if (x->dp->port[o].owner == x->w->idx && rte_ring_empty(c->out_q)) {
+	if (sends_now(x, c, o)) {
 		k = chan_tx(x, c, o, m, n);
 		ic_return(c, in_idx, k);
 		if (k == n)

@@ -49,8 +49,7 @@ stage_sent(struct dcn_fc_wnode *x, uint32_t oc, struct dcn_fc_chan *in,
 	struct dcn_fc_chan *ch = &fn->chan[oc];
 	uint16_t o = fn->link_port[oc / fn->n_vcs];
 
-	if (x->w->stage_n[oc] == 0 || x->dp->port[o].owner != x->w->idx ||
-	    !rte_ring_empty(ch->out_q))
+	if (x->w->stage_n[oc] == 0 || !sends_now(x, ch, o))
 		return 0;
 	stage_flush(x, oc, in_idx);
 	return dcn_fc_ic_room(ch, in, in_idx, oc) != 0;
@@ -125,12 +124,12 @@ place(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t c,
 	struct dcn_fc_chan *ch = &fn->chan[c];
 	uint32_t room = dcn_fc_ic_room(ch, in, ps->in_idx, c), adm, held, j;
 
-	if (unlikely(room < k) && w->stage_n[c] != 0 && stage_sent(x, c, in, ps->in_idx))
+	if (unlikely(room < k) && stage_sent(x, c, in, ps->in_idx))
 		room = dcn_fc_ic_room(ch, in, ps->in_idx, c);
 	if (unlikely(room < k) && w->stage_n[c] == 0) {
 		uint16_t o = fn->link_port[c / fn->n_vcs];
 
-		if (x->dp->port[o].owner == w->idx && rte_ring_empty(ch->out_q)) {
+		if (sends_now(x, ch, o)) {
 			uint32_t sent = chan_tx(x, ch, o, s, k);
 
 			s += sent;

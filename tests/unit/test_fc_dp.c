@@ -532,7 +532,6 @@ test_held_drains_in_one_pass(void **state)
 	uint16_t o = out_port_to("(2,0)", &addr), next = 0;
 	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
 	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
-
 	uint32_t more;
 
 	(void)state;
