@@ -297,6 +297,9 @@ struct dcnfwd_worker {
 	 * lanes (a node port's RX queue) whose input queues it routes */
 	uint32_t *fc_ports;
 	unsigned int n_fc_ports;
+	/* node ports it sends its own routed frames on, not their owner */
+	uint32_t *fc_sends;
+	unsigned int n_fc_sends;
 	struct dcnfwd_fc_lane {
 		uint32_t port;
 		uint16_t lane;
@@ -334,6 +337,7 @@ struct dcnfwd_emu_opts {
 	unsigned int switch_buffer;   /* an emulated switch port's egress
 				       * buffer, frames */
 	double wire_loss;             /* % of frames lost on fabric cables */
+	unsigned int lanes;           /* RX queues of every node port */
 	const char *unplug;           /* what to pull */
 	int unplug_mode;              /* enum dcnfwd_unplug_mode */
 	double unplug_at, replug_at;
@@ -389,6 +393,7 @@ struct dcnfwd {
 	volatile int quit;                  /* set by a signal or the run */
 	/* flow control */
 	int fc_on;
+	unsigned int fc_senders;          /* senders a port at most; 0: lanes */
 	struct dcn_fc_conf fcc;
 	unsigned int credit_batch;          /* announce after this many freed */
 	uint64_t credit_refresh_tsc;        /* and at least this often */

@@ -12,12 +12,24 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include "dcn_port_rss.h"
+
 #include "emu_fabric.h"
 #include "events.h"
 #include "links.h"
 #include "setup.h"
 #include "worker.h"
 
+
+/* With --lanes: how an emulated node port's NIC spreads what it receives
+ * over its RX queues (dcn_port_spread: by a flow's UDP source port, so a
+ * flow keeps one lane on every hop), with the RETA dcnfwd gives a real
+ * NIC (dcn_port_rss.h). A frame of encap = ether has no hash there, as
+ * on a NIC: queue 0. */
+static uint16_t emu_rss_reta[DCN_PORT_RSS_RETA_DEFAULT];
+static const struct dcn_port_spread emu_spread = {
+	.reta = emu_rss_reta, .reta_size = DCN_PORT_RSS_RETA_DEFAULT,
+};
 
 /* A locally administered MAC that names its owner and port. */
 static void
@@ -30,6 +42,15 @@ emu_mac(struct rte_ether_addr *m, enum dcnfwd_owner o, uint32_t idx,
 	m->addr_bytes[3] = (uint8_t)(idx >> 8);
 	m->addr_bytes[4] = (uint8_t)idx;
 	m->addr_bytes[5] = (uint8_t)local;
+}
+
+/* A node's port has a lane per RX queue (--lanes), each polled by its
+ * own worker. */
+static void
+emu_lanes(const struct dcnfwd *d, struct dcnfwd_port *p)
+{
+	if (d->emu.lanes > 1)
+		p->dp.nb_rxq = p->dp.nb_txq = (uint16_t)d->emu.lanes;
 }
 
 /* The end of a cable at (v, port): the port it becomes. */
@@ -65,8 +86,10 @@ emu_endpoint(struct dcnfwd *d, uint32_t v, uint16_t port, uint32_t *host_of)
 		struct dcnfwd_port *p = &d->port[pi];
 
 		emu_mac(&p->mac, p->owner, p->owner_idx, p->local);
-		if (p->owner == OWNER_NODE)
+		if (p->owner == OWNER_NODE) {
 			d->node[p->owner_idx].mac[p->local] = p->mac;
+			emu_lanes(d, p);
+		}
 	}
 	return pi;
 }
@@ -85,21 +108,36 @@ emu_wire(const struct dcnfwd *d, int from, unsigned int id, unsigned int dir)
 	return dcnfwd_ring_make("cab", id, dir, DCNFWD_EMU_WIRE_FRAMES, RING_F_SC_DEQ);
 }
 
+/* The rings of a cable from port from to port to: one a RX queue of to,
+ * which from's sends are spread over as to's NIC would. */
+static int
+emu_wires(struct dcnfwd *d, int from, int to, unsigned int id, unsigned int dir)
+{
+	struct dcn_port *f = &d->port[from].dp, *t = &d->port[to].dp;
+	unsigned int q;
+
+	for (q = 0; q < t->nb_rxq; q++) {
+		struct rte_ring *r = emu_wire(d, from, id, dir + 2 * q);
+
+		if (r == NULL)
+			return -ENOMEM;
+		f->tx_ring[q] = r;
+		t->rx_ring[q] = r;
+	}
+	if (t->nb_rxq > 1) {
+		f->tx_spread = &emu_spread;
+		f->tx_queues = t->nb_rxq;
+	}
+	return 0;
+}
+
 static int
 emu_cable(struct dcnfwd *d, int pa, int pb, unsigned int id)
 {
-	struct rte_ring *ab, *ba;
-
 	if (pa < 0 || pb < 0)
 		return -ENOSPC;
-	ab = emu_wire(d, pa, id, 0);
-	ba = emu_wire(d, pb, id, 1);
-	if (ab == NULL || ba == NULL)
+	if (emu_wires(d, pa, pb, id, 0) != 0 || emu_wires(d, pb, pa, id, 1) != 0)
 		return -ENOMEM;
-	d->port[pa].dp.tx_ring = ab;
-	d->port[pb].dp.rx_ring = ab;
-	d->port[pb].dp.tx_ring = ba;
-	d->port[pa].dp.rx_ring = ba;
 	d->port[pa].cable_peer = pb;
 	d->port[pb].cable_peer = pa;
 	if (d->emu.link_rate > 0) {
@@ -131,6 +169,8 @@ dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
 		fprintf(stderr, "dcnfwd: --emulate %s: %s\n", spec, err);
 		return -EINVAL;
 	}
+	if (d->emu.lanes > 1)
+		dcn_port_rss_reta(emu_rss_reta, RTE_DIM(emu_rss_reta), d->emu.lanes);
 	V = dcn_topo_vertices(d->t);
 	if (V > 4096) {
 		fprintf(stderr, "dcnfwd: --emulate %s: too large to emulate in one "
@@ -219,6 +259,7 @@ dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
 
 			emu_mac(&p->mac, OWNER_NODE, p->owner_idx, p->local);
 			d->node[p->owner_idx].mac[p->local] = p->mac;
+			emu_lanes(d, p);
 			emu_mac(&d->port[pb].mac, OWNER_HOST, host_of[v], 0);
 		}
 		ret = emu_cable(d, pa, pb, cable++);
@@ -413,7 +454,8 @@ dcnfwd_emu_workers(struct dcnfwd *d)
 		if (d->worker[i].hosts == NULL)
 			return -ENOMEM;
 	}
-	/* Every port of an owner on one worker, owners spread. */
+	/* Every port of an owner on one worker, owners spread; with lanes,
+	 * a node port's RX queue q on the next worker but q. */
 	for (pi = 0; pi < d->n_ports; pi++) {
 		const struct dcnfwd_port *p = &d->port[pi];
 		unsigned int seq = p->owner == OWNER_NODE ? p->owner_idx :
@@ -421,13 +463,17 @@ dcnfwd_emu_workers(struct dcnfwd *d)
 					   d->n_nodes + p->owner_idx :
 					   d->n_nodes + d->n_switches + p->owner_idx;
 		struct dcnfwd_worker *w = &d->worker[seq % d->n_workers];
+		uint16_t q;
 
-		ret = dcnfwd_worker_add_rxq(d, w, pi, 0,
-					    p->owner == OWNER_NODE ? dcnfwd_node_rx :
-					    p->owner == OWNER_SWITCH ? switch_rx :
-								       host_rx);
-		if (ret != 0)
-			return ret;
+		for (q = 0; q < p->dp.nb_rxq; q++) {
+			ret = dcnfwd_worker_add_rxq(d, &d->worker[(seq + q) % d->n_workers],
+						    pi, q,
+						    p->owner == OWNER_NODE ? dcnfwd_node_rx :
+						    p->owner == OWNER_SWITCH ? switch_rx :
+									       host_rx);
+			if (ret != 0)
+				return ret;
+		}
 		if (p->owner == OWNER_HOST) {
 			w->hosts[w->n_hosts++] = p->owner_idx;
 			w->tick = hosts_send;

@@ -213,10 +213,42 @@ queued_frames(const struct dcnfwd *d)
 		const struct dcn_fc_node *fn = d->node[i].fc;
 
 		for (c = 0; fn != NULL && c < fn->n_chans; c++)
-			n += dcn_fc_chan_in_depth(fn, c) +
-			     rte_ring_count(fn->chan[c].out_q);
+			n += dcn_fc_chan_in_depth(fn, c) + dcn_fc_chan_out_depth(fn, c);
 	}
 	return n;
+}
+
+/* Lanes and senders: each node port's RX queues, the ports sent on by
+ * several workers, and the data frames each worker sent (flow control). */
+static void
+print_senders(const struct dcnfwd *d)
+{
+	unsigned int i, w, shared = 0;
+
+	for (i = 0; i < d->n_nodes; i++) {
+		const struct dcn_fc_node *fn = d->node[i].fc;
+
+		for (w = 0; fn != NULL && w < fn->n_ports; w++)
+			shared += fn->senders[w] > 1;
+	}
+	printf("\"lanes\": %u, \"ports_with_several_senders\": %u, \"worker_sent\": [",
+	       d->emu.lanes ? d->emu.lanes : 1, shared);
+	for (w = 0; w < d->n_workers; w++) {
+		uint64_t n = 0;
+
+		for (i = 0; i < d->n_ports; i++) {
+			const struct dcnfwd_port *p = &d->port[i];
+			const struct dcnfwd_wnode *wn;
+
+			if (p->owner != OWNER_NODE)
+				continue;
+			wn = d->worker[w].node[p->owner_idx];
+			if (wn != NULL && wn->fc.dp != NULL)
+				n += wn->fc.st[p->local].tx;
+		}
+		printf("%s%lu", w ? ", " : "", (unsigned long)n);
+	}
+	printf("], ");
 }
 
 /* fabric_drops by where and why (the reasons that counted one or more),
@@ -431,6 +463,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us,
 		       rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
 		print_drops_by_reason(d, &dr);
+		print_senders(d);
 		printf("\"received_per_host\": [");
 		for (i = 0; i < n; i++)
 			printf("%s%lu", i ? ", " : "", (unsigned long)sink_rx(d, i));

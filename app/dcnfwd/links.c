@@ -315,7 +315,7 @@ dcnfwd_links_setup(struct dcnfwd *d, uint64_t us)
 
 		dcn_link_init(&p->link, &d->lconf, us);
 		if (!p->dp.is_ethdev) {
-			p->carrier_src = p->owner == OWNER_NODE && p->dp.rx_ring != NULL ?
+			p->carrier_src = p->owner == OWNER_NODE && p->dp.rx_ring[0] != NULL ?
 					 CARRIER_EMULATED : CARRIER_NONE;
 			continue;
 		}

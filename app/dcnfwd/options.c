@@ -22,7 +22,7 @@ enum run_opt {
 	O_CONFIG = 1000, O_CHECK, O_REFERENCE, O_EMULATE, O_STATS, O_DURATION,
 	O_JSON, O_XDP_PROG, O_NO_BACKOFF, O_CREDIT_DROP, O_RATE, O_SIZE,
 	O_PATTERN, O_SENDERS, O_LINK_RATE, O_SWITCH_BUFFER, O_WIRE_LOSS, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
-	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_HELP,
+	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_LANES, O_HELP,
 	O_KEY = 2000,  /* + the index of a configuration key */
 };
 
@@ -71,6 +71,11 @@ static const struct run_opt_def run_opts[] = {
 	  "egress buffer of each emulated L2 switch port, 16..65536 (default "
 	  "4096): what it cannot hold is dropped and counted, as on a real "
 	  "switch" },
+	{ "lanes", O_LANES, "N", "emulation",
+	  "every node port has N RX queues, spread by flow as a NIC's RSS "
+	  "spreads them (encap = udp), each a lane routed by its own worker "
+	  "and sent by it (flow control: several senders a port); 1..16, "
+	  "default 1; not with --link-rate or --wire-loss" },
 	{ "wire-loss", O_WIRE_LOSS, "PCT", "emulation",
 	  "every cable between nodes and switches loses PCT% of the frames it "
 	  "carries, at random (testing: flow control takes the credits of lost "
@@ -242,6 +247,7 @@ run_option(struct dcnfwd_options *o, struct dcnfwd *d, int id, const char *name,
 	case O_SWITCH_BUFFER:
 		return parse_count(v, name, 16, 65536, &e->switch_buffer);
 	case O_WIRE_LOSS: return parse_double(v, name, 0, 100, &e->wire_loss);
+	case O_LANES: return parse_count(v, name, 1, DCN_PORT_RING_QUEUES, &e->lanes);
 	case O_UNPLUG: e->unplug = v; return 0;
 	case O_UNPLUG_MODE:
 		k = one_of(v, name, modes);
@@ -354,6 +360,18 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 			fprintf(stderr, "dcnfwd: --wire-loss is for --emulate\n");
 			return -1;
 		}
+		if (d->emu.lanes > 1) {
+			fprintf(stderr, "dcnfwd: --lanes is for --emulate (a port's "
+				"lanes are its rxq)\n");
+			return -1;
+		}
+	}
+	/* A rate-limited or lossy cable keeps its clock and its count in
+	 * its one poller's hands. */
+	if (d->emu.lanes > 1 && (d->emu.link_rate > 0 || d->emu.wire_loss > 0)) {
+		fprintf(stderr, "dcnfwd: --lanes goes with neither --link-rate nor "
+			"--wire-loss\n");
+		return -1;
 	}
 	/* The incarnation is a time: with a fabric key, a neighbour tells a
 	 * restarted node's words from a recording of its earlier life. */
@@ -388,6 +406,7 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	d->fcc.out_queue = c->fc_out_queue;
 	d->fcc.reserve_pct = c->fc_reserve_pct;
 	d->fcc.repair_ms = c->fc_credit_repair_ms;
+	d->fc_senders = c->fc_senders;
 	/* An emulated cable of limited rate queues: a frame may wait on
 	 * its wires and in a switch's buffer, and its credit frame as long
 	 * on the way back, longer than the repair time. A late frame is not
@@ -467,6 +486,30 @@ dcnfwd_plan_line(const struct dcn_topo *t, char *buf, size_t len)
 	return priv;
 }
 
+/* Who sends on a port with flow control (setup.c, give_senders): with
+ * lanes, up to a worker a lane, each under a share of the peer's
+ * credits; else the port's owner. */
+static void
+check_senders(const struct dcn_conf *c)
+{
+	unsigned int i, lanes = 1, most;
+
+	if (!c->fc_enabled)
+		return;
+	for (i = 0; i < c->n_ports; i++)
+		lanes = RTE_MAX(lanes, c->port[i].rxq);
+	most = RTE_MIN(lanes, c->n_workers);
+	if (c->fc_senders)
+		most = RTE_MIN(most, c->fc_senders);
+	if (most > 1)
+		printf("  flow control: up to %u senders a port (a worker a lane, "
+		       "each sending what it routes under a share of the peer's "
+		       "credits)\n", most);
+	else
+		printf("  flow control: one sender a port, its owner%s\n",
+		       lanes > 1 && c->fc_senders == 1 ? " ([flow_control] senders = 1)" : "");
+}
+
 int
 dcnfwd_check_config(const char *file)
 {
@@ -514,6 +557,7 @@ dcnfwd_check_config(const char *file)
 		printf("  port %-10s %-6s fabric_port %-3d %s\n", c.port[i].name,
 		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,
 		       c.port[i].dev);
+	check_senders(&c);
 	check_numa(&c);
 	dcn_topo_free(t);
 	return 0;

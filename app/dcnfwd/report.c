@@ -60,6 +60,38 @@ dcnfwd_live_print(const struct dcnfwd *d, struct dcnfwd_live *prev,
 	*prev = now;
 }
 
+/* Flow control: the data frames worker w sent on each port (a port's
+ * owner, or another sender of it: lib/fc/README.md); an emulated
+ * fabric's many ports in a sum. */
+static void
+report_worker_sends(const struct dcnfwd *d, unsigned int w)
+{
+	const char *sep = ":";
+	uint64_t total = 0;
+	unsigned int i, ports = 0;
+
+	printf("  worker %u sent", w);
+	for (i = 0; i < d->n_ports; i++) {
+		const struct dcnfwd_port *p = &d->port[i];
+		const struct dcnfwd_wnode *wn;
+
+		if (p->owner != OWNER_NODE)
+			continue;
+		wn = d->worker[w].node[p->owner_idx];
+		if (wn == NULL || wn->fc.dp == NULL || wn->fc.st[p->local].tx == 0)
+			continue;
+		total += wn->fc.st[p->local].tx;
+		ports++;
+		if (d->emulate == NULL)
+			printf("%s %s %lu", sep, p->name, (unsigned long)wn->fc.st[p->local].tx);
+		sep = ",";
+	}
+	if (d->emulate != NULL)
+		printf(" %lu on %u ports\n", (unsigned long)total, ports);
+	else
+		printf("%s\n", *sep == ':' ? " nothing" : "");
+}
+
 void
 dcnfwd_final_report(const struct dcnfwd *d)
 {
@@ -151,6 +183,8 @@ dcnfwd_final_report(const struct dcnfwd *d)
 		printf("  worker %u forwarded %lu: encapsulated %lu, transit %lu, "
 		       "decapsulated %lu\n", w, (unsigned long)(enc + tr + dec),
 		       (unsigned long)enc, (unsigned long)tr, (unsigned long)dec);
+		if (d->fc_on)
+			report_worker_sends(d, w);
 	}
 	for (r = 1; r < DCN_DROP_MAX; r++)
 		if (all.drop[r])

@@ -224,11 +224,13 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		w->dirty = calloc(d->n_ports, sizeof(*w->dirty));
 		w->ctl_ports = calloc(d->n_ports, sizeof(*w->ctl_ports));
 		w->fc_ports = calloc(d->n_ports, sizeof(*w->fc_ports));
+		w->fc_sends = calloc(d->n_ports, sizeof(*w->fc_sends));
 		w->fc_lanes = calloc(d->n_ports * DCN_CONF_MAX_QUEUES,
 				     sizeof(*w->fc_lanes));
 		if (w->rx == NULL || w->rx_read_tsc == NULL || w->node == NULL || w->served == NULL ||
 		    w->pst == NULL || w->txb == NULL || w->dirty == NULL ||
-		    w->ctl_ports == NULL || w->fc_ports == NULL || w->fc_lanes == NULL)
+		    w->ctl_ports == NULL || w->fc_ports == NULL || w->fc_sends == NULL ||
+		    w->fc_lanes == NULL)
 			return -ENOMEM;
 		if (d->fc_on &&
 		    dcn_fc_worker_init(&w->fcw, i, DCN_FC_MAX_CHANS) != 0)
@@ -347,6 +349,58 @@ dcnfwd_workers_from_conf(struct dcnfwd *d)
 	return 0;
 }
 
+/* Does worker wi poll a port of node ni (route a lane of it)? */
+static int
+routes_for(const struct dcnfwd *d, unsigned int wi, uint32_t ni)
+{
+	const struct dcnfwd_worker *w = &d->worker[wi];
+	unsigned int k;
+
+	for (k = 0; k < w->n_rx; k++) {
+		const struct dcnfwd_port *p = &d->port[w->rx[k].port];
+
+		if (p->owner == OWNER_NODE && p->owner_idx == ni)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Several senders on port i (lib/fc/README.md, "Several senders a
+ * port"): with lanes, each worker that routes for the port's node, after
+ * the owner, sends what it routes there itself, on its own TX queue,
+ * while there are lanes (and fc_senders allows). Only where every worker
+ * has a TX queue of its own on the port (an emulated cable's rings take
+ * any number of senders); elsewhere the owner sends all.
+ */
+static int
+give_senders(struct dcnfwd *d, unsigned int i)
+{
+	struct dcnfwd_port *p = &d->port[i];
+	struct dcn_fc_dp *dp;
+	unsigned int wi, k = 1, most;
+
+	if (p->owner != OWNER_NODE || p->fc_owner == UINT32_MAX)
+		return 0;
+	dp = d->node[p->owner_idx].fcdp;
+	most = d->fc_senders ? RTE_MIN(d->fc_senders, dp->fn->n_lanes) : dp->fn->n_lanes;
+	if (most < 2 || (p->dp.is_ethdev && p->dp.nb_txq < d->n_workers))
+		return 0;
+	for (wi = 0; wi < d->n_workers && k < most; wi++) {
+		struct dcnfwd_worker *w = &d->worker[wi];
+
+		if (wi == p->fc_owner || !routes_for(d, wi, p->owner_idx))
+			continue;
+		if (dcn_fc_dp_set_sender(dp, &w->node[p->owner_idx]->fc, p->local,
+					 (uint8_t)k++) != 0)
+			return -1;
+		w->fc_sends[w->n_fc_sends++] = i;
+	}
+	if (k > 1)
+		DCNFWD_LOG(INFO, "port %s: %u senders\n", p->name, k);
+	return 0;
+}
+
 int
 dcnfwd_workers_finish(struct dcnfwd *d)
 {
@@ -424,6 +478,9 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 			wn->fc.fwd = wn->fwd;
 		}
 	}
+	for (i = 0; d->fc_on && i < d->n_ports; i++)
+		if (give_senders(d, i) != 0)
+			return -EINVAL;
 	return 0;
 }
 
@@ -465,6 +522,7 @@ worker_free(struct dcnfwd *d, struct dcnfwd_worker *w)
 	free(w->dirty);
 	free(w->ctl_ports);
 	free(w->fc_ports);
+	free(w->fc_sends);
 	free(w->fc_lanes);
 	free(w->hosts);
 	dcn_fc_worker_fini(&w->fcw);
@@ -473,7 +531,7 @@ worker_free(struct dcnfwd *d, struct dcnfwd_worker *w)
 void
 dcnfwd_teardown(struct dcnfwd *d)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	dcn_auth_free(d->auth);
 	d->auth = NULL;
@@ -490,7 +548,8 @@ dcnfwd_teardown(struct dcnfwd *d)
 		dcnfwd_encap_free(p);
 		ring_drain_free(p->ctl_tx);
 		/* Each cable ring is some port's rx ring exactly once. */
-		ring_drain_free(p->dp.rx_ring);
+		for (k = 0; k < DCN_PORT_RING_QUEUES; k++)
+			ring_drain_free(p->dp.rx_ring[k]);
 	}
 	ring_drain_free(d->ctl_rx);
 	for (i = 0; d->worker && i < d->n_workers; i++)

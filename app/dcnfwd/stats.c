@@ -196,7 +196,7 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			dr->credit_lost += fn->chan[c].credit_lost;
 			dr->credit_refused += fn->chan[c].credit_few_vcs +
 					      fn->chan[c].credit_unknown;
-			dr->stalls += fn->chan[c].stalls;
+			dr->stalls += dcn_fc_chan_stalls(fn, c);
 			/* each repaired once: by its receiver, or by
 			 * its sender where the receiver cannot */
 			dr->lost_repaired += fn->chan[c].lost + fn->chan[c].lost_in;

@@ -271,16 +271,18 @@ fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
 	f[n++] = (struct fc_field){ "in_depth", dcn_fc_chan_in_depth(fn, c) };
 	f[n++] = (struct fc_field){ "in_held", held };
 	f[n++] = (struct fc_field){ "in_cap", ch->in_cap };
-	f[n++] = (struct fc_field){ "out_depth", rte_ring_count(ch->out_q) };
+	/* the output side: every sender's queue */
+	f[n++] = (struct fc_field){ "out_depth", dcn_fc_chan_out_depth(fn, c) };
 	f[n++] = (struct fc_field){ "out_cap", ch->out_cap };
 	f[n++] = (struct fc_field){ "freed", dcn_fc_chan_freed(fn, c) };
 	f[n++] = (struct fc_field){ "sent", ch->sent };
+	f[n++] = (struct fc_field){ "senders", fn->senders[port] };
 	if (!dcn_fc_kind_credited(fn->kind[port]))
 		return n;
 	f[n++] = (struct fc_field){ "credits", dcn_fc_credits(ch) };
 	f[n++] = (struct fc_field){ "peer_grant", ch->peer_grant };
 	f[n++] = (struct fc_field){ "grant", ch->grant };
-	f[n++] = (struct fc_field){ "stalls", ch->stalls };
+	f[n++] = (struct fc_field){ "stalls", dcn_fc_chan_stalls(fn, c) };
 	f[n++] = (struct fc_field){ "peer_restarts", ch->epoch_changes };
 	/* Frames lost on the way (a switch or a kernel queue dropped them),
 	 * their credits back: sent here and taken back by this sender, or

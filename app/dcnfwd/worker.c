@@ -99,7 +99,8 @@ dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 
 /* Flow control: route from the input queues of the lanes this worker
  * polls, then send from the output queues of the ports it serves and
- * announce their credits. */
+ * announce their credits, and from its own output queues of the ports
+ * it is another sender of. */
 static inline unsigned int
 fc_service(struct dcnfwd_worker *w, uint64_t now)
 {
@@ -118,6 +119,11 @@ fc_service(struct dcnfwd_worker *w, uint64_t now)
 
 		work += dcn_fc_send(x, p->local);
 		dcn_fc_announce(x, p->local, now);
+	}
+	for (i = 0; i < w->n_fc_sends; i++) {
+		const struct dcnfwd_port *p = &d->port[w->fc_sends[i]];
+
+		work += dcn_fc_send(&w->node[p->owner_idx]->fc, p->local);
 	}
 	return work;
 }

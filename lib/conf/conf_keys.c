@@ -155,6 +155,12 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	  "one sent on a (link, VC) were lost on the way: their credits come "
 	  "back; longer than any frame takes to cross, switch buffers "
 	  "included" },
+	{ "flow_control", "senders", DCN_CONF_UINT, 0, 0, DCN_CONF_MAX_QUEUES, "N", "0",
+	  NODE(fc_senders), "port-senders",
+	  "workers that send on a port of several RX queues, each its own "
+	  "frames on its own TX queue under a share of the peer's credits: 0 "
+	  "one a lane (every worker that polls a lane, as many as the lanes); "
+	  "1 the port's owner alone, the others' frames through its queue" },
 	{ NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, NULL },
 };
 

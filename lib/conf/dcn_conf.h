@@ -138,6 +138,7 @@ struct dcn_conf {
 	unsigned int fc_credit_batch;
 	unsigned int fc_credit_refresh_us;
 	unsigned int fc_credit_repair_ms;
+	unsigned int fc_senders;   /**< senders a port at most; 0: a lane's */
 };
 
 /** How a key's value is written. */

@@ -49,15 +49,27 @@
  * over cores) has an input side per queue, a lane, that its poller alone
  * fills and routes from, run to completion: input queue, held list,
  * counters and internal credits of (link, VC, lane). Lane 0 is the
- * channel itself, which also keeps the output side and the sender's view
- * of the peer; lane k of channel c is chan[k * n_chans + c], whose output
- * side is unused. The peer sees one input queue per (link, VC): credit
+ * channel itself, which also keeps the internal credits' returns and the
+ * sender's view of the peer; lane k of channel c is chan[k * n_chans + c].
+ * The peer sees one input queue per (link, VC): credit
  * frames carry the sums over lanes, and each lane's queue holds the
  * whole grant (RSS may put every frame of the link on one queue).
  *
+ * Senders: lane k of a channel also has an output queue, sender k's,
+ * sent on the sender's own TX queue of the port. Sender 0 is the port's
+ * owner; with lanes, each other worker with a TX queue of its own on the
+ * port may be one too, up to n_lanes (dcn_fc_dp.h). The peer's credits
+ * for the (link, VC) stay one count, sent, kept on lane 0: with one
+ * sender it is a plain single-writer count; with several, each claims
+ * credits for a burst before it sends (dcn_fc_claim: one
+ * compare-and-swap a burst) and gives back what the port did not take,
+ * so no credit is made or lost, the split follows the senders' loads,
+ * and an idle sender holds none.
+ *
  * Counters that cross cores are cumulative and have a single writer each
  * (a receiver's freed, a sender's sent, an input's taken, an output's
- * returned), so no atomic read-modify-write is needed on the data path.
+ * returned), so no atomic read-modify-write is needed on the data path
+ * but a burst's claim of credits where a port has several senders.
  */
 
 #include <stdint.h>
@@ -133,7 +145,9 @@ dcn_fc_kind_credited(uint8_t kind)
 
 /** One (link, VC) of a node. Lives in the node's memzone. */
 struct dcn_fc_chan {
-	/* input side: written by the port's owner worker */
+	/* Set up once, then read by every worker: a line of their own, so
+	 * that the counters below, written on every pass, do not take it
+	 * from the readers' caches. */
 	struct rte_ring *in_q;     /**< received, not yet routed */
 	/** Routed, waiting for internal credits: held[held_head] onwards,
 	 * held_n of them, in DCN_FC_HELD_SLOTS(in_cap) slots. Frames leave
@@ -143,28 +157,36 @@ struct dcn_fc_chan {
 	/** Output channel of each held frame: a pass over the list reads
 	 * these, not the mbufs, so waiting frames stay out of the cache. */
 	uint16_t *held_oc;
-	uint32_t held_n;
-	uint32_t held_head;
-	/** Output channels that blocked the last pass that left frames
-	 * held (a superset of the held frames' ones), a bit each: while
-	 * none of them has room, a pass skips the held list instead of
-	 * walking it. Stale while nothing is held. */
-	uint64_t held_blocked[DCN_FC_MAX_CHANS / 64];
+	uint32_t *ic_taken;        /**< per output channel: slots taken there */
+	/* output side: out_q on every lane (sender k's queue); the rest
+	 * lane 0's only, for the channel */
+	struct rte_ring *out_q;    /**< routed, waiting for the wire */
+	uint32_t *ic_returned;     /**< per input channel: slots given back
+				    *   (by the one sender of its frames) */
 	uint32_t in_cap;           /**< in_q plus held never exceed this */
 	uint32_t grant;            /**< credits offered upstream */
+	uint32_t out_cap;
+	uint32_t quota;            /**< internal credits per input channel */
+
+	/* input side: written by the lane's router (and receiver) */
+	uint32_t held_n __rte_cache_aligned;
+	uint32_t held_head;
 	uint32_t freed;            /**< frames that left the input queue */
 	/** frames that reached the input queue: freed, or in it now (the
 	 * receiving worker's count, so that another lane's announcer reads
 	 * it whole, never a frame between the queue and freed) */
 	uint32_t arrived;
 	uint32_t announced;        /**< freed in the last credit frame */
-	uint32_t *ic_taken;        /**< per output channel: slots taken there */
-	/* output side */
-	struct rte_ring *out_q;    /**< routed, waiting for the wire */
-	uint32_t out_cap;
-	uint32_t quota;            /**< internal credits per input channel */
-	uint32_t *ic_returned;     /**< per input channel: slots given back */
-	uint32_t sent;             /**< frames sent on this (link, VC) */
+	/** Output channels that blocked the last pass that left frames
+	 * held (a superset of the held frames' ones), a bit each: while
+	 * none of them has room, a pass skips the held list instead of
+	 * walking it. Stale while nothing is held. */
+	uint64_t held_blocked[DCN_FC_MAX_CHANS / 64];
+
+	/** frames sent on this (link, VC); with several senders, claimed
+	 * (sent, or about to be): the senders' one shared line, with the
+	 * limit they send up to */
+	uint32_t sent __rte_cache_aligned;
 	/* sender's view of the peer, written by the credit-frame receiver */
 	uint32_t limit;            /**< sent may grow up to this */
 	uint32_t base;             /**< sent when the peer's epoch began, less
@@ -196,7 +218,8 @@ struct dcn_fc_chan {
 	 * could (the peer's credit frame came to the port's owner). VC 0
 	 * channel. */
 	uint8_t repairs;
-	uint64_t stalls;           /**< sends that found no credit */
+	uint64_t stalls;           /**< sends that found no credit (this
+				    *   lane's sender) */
 	uint64_t credit_rx;        /**< credit frames taken (VC 0 channel) */
 	uint64_t credit_tx;        /**< credit frames sent (VC 0 channel) */
 	uint64_t credit_lost;      /**< credit frames not sent (VC 0 channel) */
@@ -235,6 +258,9 @@ struct dcn_fc_node {
 	char port_name[DCN_FC_MAX_PORTS][24];
 	uint16_t port_link[DCN_FC_MAX_PORTS];  /**< a port's first link */
 	uint16_t port_links[DCN_FC_MAX_PORTS]; /**< and how many it has */
+	/** Senders of a port (1: its owner alone; more: credits claimed
+	 * a burst at a time, dcn_fc_claim). */
+	uint8_t senders[DCN_FC_MAX_PORTS];
 	uint16_t link_port[DCN_FC_MAX_LINKS];
 	/** A link's name for views: its port's, and behind a switch the
 	 * neighbour's after a '>' (set by whoever knows the neighbours). */
@@ -347,7 +373,7 @@ static inline uint32_t
 dcn_fc_credits(const struct dcn_fc_chan *c)
 {
 	int32_t n = (int32_t)(__atomic_load_n(&c->limit, __ATOMIC_ACQUIRE) -
-			      c->sent);
+			      __atomic_load_n(&c->sent, __ATOMIC_RELAXED));
 
 	return n > 0 ? (uint32_t)n : 0;
 }
@@ -357,6 +383,35 @@ static inline void
 dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 {
 	__atomic_store_n(&c->sent, c->sent + n, __ATOMIC_RELEASE);
+}
+
+/**
+ * One of several senders of a channel claims credits for up to want
+ * frames: counted in sent at once, so no other sender can spend them.
+ * @return frames claimed (0: none left).
+ */
+static inline uint32_t
+dcn_fc_claim(struct dcn_fc_chan *c, uint32_t want)
+{
+	uint32_t s = __atomic_load_n(&c->sent, __ATOMIC_RELAXED), n;
+
+	do {
+		int32_t have = (int32_t)(__atomic_load_n(&c->limit, __ATOMIC_ACQUIRE) - s);
+
+		if (have <= 0)
+			return 0;
+		n = RTE_MIN(want, (uint32_t)have);
+	} while (!__atomic_compare_exchange_n(&c->sent, &s, s + n, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	return n;
+}
+
+/** Give back claimed credits of n frames the port did not take. */
+static inline void
+dcn_fc_unclaim(struct dcn_fc_chan *c, uint32_t n)
+{
+	if (n)
+		__atomic_fetch_sub(&c->sent, n, __ATOMIC_RELEASE);
 }
 
 /**
@@ -449,6 +504,29 @@ dcn_fc_chan_freed(const struct dcn_fc_node *fn, uint32_t idx)
 
 	for (k = 0; k < fn->n_lanes; k++)
 		n += __atomic_load_n(&dcn_fc_lane(fn, idx, k)->freed, __ATOMIC_ACQUIRE);
+	return n;
+}
+
+/** Frames waiting in channel idx's output queues, every sender's. */
+static inline uint32_t
+dcn_fc_chan_out_depth(const struct dcn_fc_node *fn, uint32_t idx)
+{
+	uint32_t n = 0, k;
+
+	for (k = 0; k < fn->n_lanes; k++)
+		n += rte_ring_count(dcn_fc_lane(fn, idx, k)->out_q);
+	return n;
+}
+
+/** Sends of channel idx that found no credit, every sender's. */
+static inline uint64_t
+dcn_fc_chan_stalls(const struct dcn_fc_node *fn, uint32_t idx)
+{
+	uint64_t n = 0;
+	uint32_t k;
+
+	for (k = 0; k < fn->n_lanes; k++)
+		n += dcn_fc_lane(fn, idx, k)->stalls;
 	return n;
 }
 

@@ -26,10 +26,18 @@
  *            (dcn_fc_announce).
  *
  * Cut-through: a lane's router routes a burst at once when nothing waits
- * ahead of it, and the output port's owner sends staged frames at once
- * when nothing waits in the output queue; the accounting is the same as
- * if they had been queued. Frames another worker routes to a port go
- * through its output queue (a ring many may fill, one empties).
+ * ahead of it, and a sender sends staged frames at once when nothing
+ * waits in its output queue; the accounting is the same as if they had
+ * been queued.
+ *
+ * Senders: each worker routes to a port through one of the port's
+ * output queues, its sender's (dcn_fc_wnode.sender): sender 0 is the
+ * port's owner; a worker with a TX queue of its own on the port may be
+ * given its own (dcn_fc_dp_set_sender), and then sends what it routes
+ * there itself, so a port's send rate grows with its lanes. A worker
+ * without one goes through the owner's queue (a ring many may fill, one
+ * empties). A flow is routed by one worker, so it leaves through one
+ * queue, in order.
  *
  * Three objects: struct dcn_fc_dp, a node's (shared by its workers);
  * struct dcn_fc_worker, one worker's scratch (any number of nodes); and
@@ -60,23 +68,28 @@ extern "C" {
 /** No worker serves the port. */
 #define DCN_FC_NO_OWNER UINT32_MAX
 
+/** One sender of a port: the worker that sends one of its output
+ * queues (lane k's of each of the port's channels). A line each: its
+ * flag is cleared by its sender alone. */
+struct dcn_fc_dp_sender {
+	uint32_t worker;
+	/** Something may wait in its output queues: set by whoever queues
+	 * a frame, cleared by the sender before it looks (as in_waiting). */
+	uint32_t out_waiting;
+	uint32_t send_turn;      /**< which channel sends first */
+} __rte_cache_aligned;
+
 /** A node's port as the data path sends on it. */
 struct dcn_fc_dp_port {
 	struct dcn_port *port;
-	uint32_t owner;          /**< worker that sends its output queues and
-				  *   announces its credits (lane 0's router) */
+	uint32_t owner;          /**< worker that sends output queues 0,
+				  *   takes and announces its credits (lane
+				  *   0's router) */
 	uint32_t lanes;          /**< its lanes in use (RX queues polled) */
 	/** The worker that routes each lane (polls that RX queue). */
 	uint32_t router[DCN_FC_MAX_LANES];
-	/** Something may wait in a lane's input queues (held frames
-	 * included) / the port's output queues: set by whoever queues a
-	 * frame, cleared by the router / owner before it looks, so that a
-	 * pass over ports with nothing queued (the rule while nothing
-	 * pushes back: cut-through) costs a load each instead of a look at
-	 * every channel. */
-	uint32_t in_waiting[DCN_FC_MAX_LANES];
-	uint32_t out_waiting;
-	uint32_t send_turn;      /**< the owner's: which channel sends first */
+	/** Its senders, fn->senders[port] of them; sender 0 the owner. */
+	struct dcn_fc_dp_sender sender[DCN_FC_MAX_LANES];
 } __rte_cache_aligned;
 
 /** A node's link as the data path sends on it. */
@@ -87,9 +100,9 @@ struct dcn_fc_dp_link {
 	/* the port owner's credit announcements */
 	uint64_t credit_tsc;     /**< when the last went out */
 	uint32_t credit_repeats; /**< same state announced again */
-	/** frames freed on the link, all VCs, per lane (its router's), and
-	 * their sum when it was last announced (the owner's) */
-	uint32_t freed_total[DCN_FC_MAX_LANES];
+	/** frames freed on the link, all VCs, every lane
+	 * (dcn_fc_dp_lane.freed_total), when it was last announced (the
+	 * owner's) */
 	uint32_t announced_total;
 	/** a VC of a lane of the link has freed credit_batch frames since
 	 * the last credit frame (set by a router as frames are freed, a
@@ -101,6 +114,19 @@ struct dcn_fc_dp_link {
 	 * (the one worker that takes the link's credits) */
 	struct dcn_auth_fresh auth_fresh;
 };
+
+/** What a lane's routers write on every pass: lines of the lane's own,
+ * so that the workers of two lanes do not share them. */
+struct dcn_fc_dp_lane {
+	/** Something may wait in the lane's input queues of a port (held
+	 * frames included): set by whoever queues a frame, cleared by the
+	 * router before it looks, so that a pass over ports with nothing
+	 * queued (the rule while nothing pushes back: cut-through) costs a
+	 * load each instead of a look at every channel. */
+	uint32_t in_waiting[DCN_FC_MAX_PORTS];
+	/** frames freed on each link by the lane, all VCs */
+	uint32_t freed_total[DCN_FC_MAX_LINKS];
+} __rte_cache_aligned;
 
 /** A node's flow-control data path. */
 struct dcn_fc_dp {
@@ -116,6 +142,7 @@ struct dcn_fc_dp {
 	uint32_t auth_epoch;          /**< this node's incarnation */
 	struct dcn_fc_dp_port port[DCN_FC_MAX_PORTS];
 	struct dcn_fc_dp_link link[DCN_FC_MAX_LINKS];
+	struct dcn_fc_dp_lane lane[DCN_FC_MAX_LANES];
 };
 
 /** One worker's scratch: frames staged per output channel during a pass
@@ -143,6 +170,9 @@ struct dcn_fc_wnode {
 	struct dcn_fc_dp *dp;
 	struct dcn_fc_worker *w;
 	struct dcn_fwd_ctx *fwd;      /**< the worker's forwarding context */
+	/** Per local port, the sender whose output queues the frames this
+	 * worker routes there join (0, the owner's, unless set). */
+	uint8_t sender[DCN_FC_MAX_PORTS];
 	struct dcn_fc_port_stats st[DCN_FC_MAX_PORTS];
 };
 
@@ -162,6 +192,7 @@ dcn_fc_dp_set_port(struct dcn_fc_dp *dp, uint16_t local, struct dcn_port *p,
 {
 	dp->port[local].port = p;
 	dp->port[local].owner = owner;
+	dp->port[local].sender[0].worker = owner;
 	dp->port[local].router[0] = owner;
 	if (dp->port[local].lanes == 0)
 		dp->port[local].lanes = 1;
@@ -177,6 +208,16 @@ dcn_fc_dp_set_lane(struct dcn_fc_dp *dp, uint16_t local, uint16_t lane,
 	if (dp->port[local].lanes < lane + 1u)
 		dp->port[local].lanes = lane + 1u;
 }
+
+/**
+ * Worker x (bound to the node of dp) sends what it routes to local port
+ * local itself, as sender k (1 <= k < the node's n_lanes), on its own TX
+ * queue of the port: only for a worker that has one no other worker
+ * uses. Set up before the workers start.
+ * @return 0, or -EINVAL (k out of range, or taken by another worker).
+ */
+int dcn_fc_dp_set_sender(struct dcn_fc_dp *dp, struct dcn_fc_wnode *x, uint16_t local,
+			 uint8_t k);
 
 /**
  * Bind a node's switch ports to their neighbours in table nb (the one
@@ -230,7 +271,7 @@ void dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 static inline unsigned int
 dcn_fc_route_lane(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 {
-	if (!__atomic_load_n(&x->dp->port[local].in_waiting[lane], __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&x->dp->lane[lane].in_waiting[local], __ATOMIC_ACQUIRE))
 		return 0;
 	return dcn_fc_route_waiting(x, local, lane);
 }
@@ -248,21 +289,31 @@ dcn_fc_link_freed(const struct dcn_fc_dp *dp, uint16_t link)
 {
 	uint32_t n, k;
 
-	n = __atomic_load_n(&dp->link[link].freed_total[0], __ATOMIC_RELAXED);
+	n = __atomic_load_n(&dp->lane[0].freed_total[link], __ATOMIC_RELAXED);
 	for (k = 1; k < dp->fn->n_lanes; k++)
-		n += __atomic_load_n(&dp->link[link].freed_total[k], __ATOMIC_RELAXED);
+		n += __atomic_load_n(&dp->lane[k].freed_total[link], __ATOMIC_RELAXED);
 	return n;
 }
 
+/** Is worker x a sender of local port local (its owner, or a sender
+ * of its own there)? */
+static inline int
+dcn_fc_sends_on(const struct dcn_fc_wnode *x, uint16_t local)
+{
+	return x->dp->port[local].sender[x->sender[local]].worker == x->w->idx;
+}
+
 /**
- * Send from the output queues of local port what credits and the port
- * allow (its owner only); on a port whose link is down, drop (counted)
- * what waits. @return frames sent or dropped.
+ * Send from x's output queues of local port (its sender's) what credits
+ * and the port allow (a sender of the port only, dcn_fc_sends_on); on a
+ * port whose link is down, drop (counted) what waits. @return frames sent
+ * or dropped.
  */
 static inline unsigned int
 dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 {
-	if (!__atomic_load_n(&x->dp->port[local].out_waiting, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&x->dp->port[local].sender[x->sender[local]].out_waiting,
+			     __ATOMIC_ACQUIRE))
 		return 0;
 	return dcn_fc_send_waiting(x, local);
 }

@@ -163,9 +163,12 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	head = RTE_ALIGN_CEIL(sizeof(*fn) + lanes * n_chans * sizeof(struct dcn_fc_chan),
 			      RTE_CACHE_LINE_SIZE);
 	size = head;
+	/* Every lane an input side and a sender's output queue; lane 0
+	 * also the returns of internal credits. */
 	for (l = 0; l < n_links; l++)
 		size += vcs * (lanes * in_bytes(in_cap[l], n_chans) +
-			       out_bytes(out_cap, n_chans * lanes));
+			       out_bytes(out_cap, n_chans * lanes) +
+			       (lanes - 1) * ring_bytes(out_cap));
 	snprintf(mzname, sizeof(mzname), DCN_FC_MZ_PREFIX "%s", id);
 	mz = rte_memzone_reserve_aligned(mzname, size, conf->socket1 ?
 					 (int)conf->socket1 - 1 : (int)rte_socket_id(),
@@ -201,6 +204,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 			 names != NULL && names[i] != NULL ? names[i] : "");
 		fn->port_link[i] = (uint16_t)l;
 		fn->port_links[i] = nlinks[i];
+		fn->senders[i] = 1;
 		for (k = 0; k < fn->port_links[i]; k++, l++) {
 			fn->link_port[l] = (uint16_t)i;
 			snprintf(fn->link_name[l], sizeof(fn->link_name[l]), "%s",
@@ -230,18 +234,18 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->in_cap = cap;
 		c->grant = RTE_MAX(1u, cap * (100 - reserve) / 100);
-		if (i >= n_chans)
-			continue;
 		c->out_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.o%u", id, i);
-		/* Inputs on any worker fill it; the owner sends what the
+		/* Inputs on any worker fill it; its sender sends what the
 		 * port takes and leaves the rest (peek dequeue: SC). */
 		if (rte_ring_init(c->out_q, rn, out_cap, RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
 			goto fail;
 		p += ring_bytes(out_cap);
+		c->out_cap = out_cap;
+		if (i >= n_chans)
+			continue;
 		c->ic_returned = (uint32_t *)p;
 		p += RTE_ALIGN_CEIL(n_chans * lanes * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
-		c->out_cap = out_cap;
 		c->quota = quota;
 	}
 	return fn;
@@ -458,8 +462,12 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 	cr->grant = c0->grant;
 	cr->flags = c0->repairs ? DCN_FC_CREDIT_REPAIRS : 0;
 	/* What this node sent, as the peer counts: valid in the peer's
-	 * epoch its base was set in. */
-	cr->sent_epoch = c0->peer_known ? c0->peer_epoch : 0;
+	 * epoch its base was set in. Not with several senders: their
+	 * frames leave by several TX queues, in no order with this frame,
+	 * and sent counts claims not yet on the wire; the peer would free
+	 * slots of frames still on the way (it repairs by time instead). */
+	cr->sent_epoch = c0->peer_known && fn->senders[fn->link_port[link]] == 1 ?
+				 c0->peer_epoch : 0;
 	/* Sums over the lanes. Each lane counts arrivals as it takes
 	 * frames in and frees them after: freed read before arrived never
 	 * exceeds it, whatever a lane's worker does meanwhile (which only

@@ -55,7 +55,7 @@ credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 
 	if (repaired == 0)
 		return;
-	dp->link[link].freed_total[0] += repaired;
+	dp->lane[0].freed_total[link] += repaired;
 	for (vc = 0; vc < fn->n_vcs; vc++)
 		batch_check(dp, link, &fn->chan[link * fn->n_vcs + vc]);
 }

@@ -32,8 +32,33 @@ dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 	dp->burst = (uint16_t)burst;
 	dp->credit_batch = credit_batch;
 	dp->credit_refresh_tsc = credit_refresh_tsc;
-	for (i = 0; i < DCN_FC_MAX_PORTS; i++)
+	for (i = 0; i < DCN_FC_MAX_PORTS; i++) {
+		unsigned int k;
+
 		dp->port[i].owner = DCN_FC_NO_OWNER;
+		for (k = 0; k < DCN_FC_MAX_LANES; k++)
+			dp->port[i].sender[k].worker = DCN_FC_NO_OWNER;
+	}
+	return 0;
+}
+
+int
+dcn_fc_dp_set_sender(struct dcn_fc_dp *dp, struct dcn_fc_wnode *x, uint16_t local,
+		     uint8_t k)
+{
+	struct dcn_fc_node *fn = dp->fn;
+	struct dcn_fc_dp_sender *s;
+
+	if (local >= fn->n_ports || k == 0 || k >= fn->n_lanes)
+		return -EINVAL;
+	s = &dp->port[local].sender[k];
+	if (s->worker != DCN_FC_NO_OWNER && s->worker != x->w->idx)
+		return -EINVAL;
+	s->worker = x->w->idx;
+	x->sender[local] = k;
+	/* The peer's credits are claimed, not counted, from now on. */
+	if (fn->senders[local] < k + 1)
+		fn->senders[local] = (uint8_t)(k + 1);
 	return 0;
 }
 

@@ -151,37 +151,70 @@ batch_check(struct dcn_fc_dp *dp, uint16_t link, const struct dcn_fc_chan *c)
 		__atomic_store_n(&dp->link[link].batch_due, 1, __ATOMIC_RELAXED);
 }
 
-/* Send n frames of output channel c on local port o now; what the peer
- * has no credit for, or the port does not take, stays with the caller.
- * @return frames sent. */
-static inline uint32_t
-chan_tx(struct dcn_fc_wnode *x, struct dcn_fc_chan *c, uint16_t o,
-	struct rte_mbuf **m, uint32_t n)
+/* The output queue, of channel oc on local port o, that the frames x
+ * routes join: its sender's (lane x->sender[o] of the channel). */
+static inline struct dcn_fc_chan *
+out_lane(const struct dcn_fc_wnode *x, uint32_t oc, uint16_t o)
 {
+	return dcn_fc_lane(x->dp->fn, oc, x->sender[o]);
+}
+
+/* Credits for up to n frames of output channel c on local port o, held
+ * until credit_settle: with one sender, what its count allows; with
+ * several, claimed from the shared count. */
+static inline uint32_t
+credit_take(const struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint16_t o, uint32_t n)
+{
+	if (!dcn_fc_kind_credited(fn->kind[o]))
+		return n;
+	if (likely(fn->senders[o] == 1))
+		return RTE_MIN(dcn_fc_credits(c), n);
+	return dcn_fc_claim(c, n);
+}
+
+/* Of taken credits, sent were spent: counted (one sender), or the rest
+ * given back (several). A port without credits counts what went, one
+ * atomic a burst where several send on it. */
+static inline void
+credit_settle(const struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint16_t o,
+	      uint32_t taken, uint32_t sent)
+{
+	if (likely(fn->senders[o] == 1)) {
+		if (sent)
+			dcn_fc_sent(c, sent);
+	} else if (dcn_fc_kind_credited(fn->kind[o])) {
+		dcn_fc_unclaim(c, taken - sent);
+	} else if (sent) {
+		__atomic_fetch_add(&c->sent, sent, __ATOMIC_RELEASE);
+	}
+}
+
+/* Send n frames of output channel oc on local port o now, on x's TX
+ * queue (x a sender of the port); what the peer has no credit for, or
+ * the port does not take, stays with the caller. @return frames sent. */
+static inline uint32_t
+chan_tx(struct dcn_fc_wnode *x, uint32_t oc, uint16_t o, struct rte_mbuf **m, uint32_t n)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	struct dcn_fc_chan *c = &fn->chan[oc];
 	const struct dcn_port *p = x->dp->port[o].port;
-	uint32_t sent;
+	uint32_t may, sent;
 
-	if (dcn_fc_kind_credited(x->dp->fn->kind[o])) {
-		uint32_t cr = dcn_fc_credits(c);
-
-		if (cr < n) {
-			if (cr == 0) {
-				c->stalls++;
-				return 0;
-			}
-			n = cr;
-		}
+	if (n == 0)
+		return 0;
+	may = credit_take(fn, c, o, n);
+	if (may == 0) {
+		out_lane(x, oc, o)->stalls++;
+		return 0;
 	}
-	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, (uint16_t)n);
-	if (sent) {
-		dcn_fc_sent(c, sent);
-		x->st[o].tx += sent;
-	}
+	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, (uint16_t)may);
+	credit_settle(fn, c, o, may, sent);
+	x->st[o].tx += sent;
 	return sent;
 }
 
 /* Give input in_idx back its internal credits for n frames that left
- * output c (the output's owner only). */
+ * output c (the one sender of that input's frames there). */
 static inline void
 ic_return(struct dcn_fc_chan *c, uint16_t in_idx, uint32_t n)
 {
@@ -205,13 +238,13 @@ ic_return_runs(struct dcn_fc_chan *c, const uint16_t *src, uint32_t n)
 	}
 }
 
-/* May frames for output channel c on local port o go out now, by
- * this worker? Only the port's owner sends, and only with nothing
- * queued ahead of them. */
+/* May frames x routes to output channel oc on local port o go out now,
+ * by x? Only their queue's sender sends, and only with nothing queued
+ * ahead of them. */
 static inline int
-sends_now(const struct dcn_fc_wnode *x, const struct dcn_fc_chan *c, uint16_t o)
+sends_now(const struct dcn_fc_wnode *x, uint32_t oc, uint16_t o)
 {
-	return x->dp->port[o].owner == x->w->idx && rte_ring_empty(c->out_q);
+	return dcn_fc_sends_on(x, o) && rte_ring_empty(out_lane(x, oc, o)->out_q);
 }
 
 /* Frames m of input in_idx, admitted to output channel oc, leave or join
@@ -225,10 +258,10 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	uint16_t o = fn->link_port[oc / fn->n_vcs];
 	uint32_t k = 0, tag = in_idx | oc << 16;
 
-	/* Cut-through: the output's owner with nothing queued ahead sends
+	/* Cut-through: the queue's sender with nothing queued ahead sends
 	 * at once and gives the internal credits straight back. */
-	if (sends_now(x, c, o)) {
-		k = chan_tx(x, c, o, m, n);
+	if (sends_now(x, oc, o)) {
+		k = chan_tx(x, oc, o, m, n);
 		ic_return(c, in_idx, k);
 		if (k == n)
 			return;
@@ -239,8 +272,9 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	/* Internal credits keep the sum of shares within the queue. */
 	n -= k;
 	m += k;
-	k = rte_ring_enqueue_burst(c->out_q, (void **)m, n, NULL);
-	__atomic_store_n(&x->dp->port[o].out_waiting, 1, __ATOMIC_RELEASE);
+	k = rte_ring_enqueue_burst(out_lane(x, oc, o)->out_q, (void **)m, n, NULL);
+	__atomic_store_n(&x->dp->port[o].sender[x->sender[o]].out_waiting, 1,
+			 __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
 		x->w->overflow += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);

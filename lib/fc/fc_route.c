@@ -35,8 +35,8 @@ pass_init(struct pass *ps, const struct dcn_fc_node *fn, uint32_t lane,
 
 /*
  * The input's share of output channel oc is all staged: where nothing
- * waits ahead of the staged frames (this worker owns the port, the
- * output queue is empty), they go now, and what goes frees its share
+ * waits ahead of the staged frames (this worker sends them, its output
+ * queue is empty), they go now, and what goes frees its share
  * again. Without this a pass would move at most a share of frames from
  * an input to an output, and a held list, once there, would never
  * drain faster than a share a pass. @return the share has room again.
@@ -49,7 +49,7 @@ stage_sent(struct dcn_fc_wnode *x, uint32_t oc, struct dcn_fc_chan *in,
 	struct dcn_fc_chan *ch = &fn->chan[oc];
 	uint16_t o = fn->link_port[oc / fn->n_vcs];
 
-	if (x->w->stage_n[oc] == 0 || !sends_now(x, ch, o))
+	if (x->w->stage_n[oc] == 0 || !sends_now(x, oc, o))
 		return 0;
 	stage_flush(x, oc, in_idx);
 	return dcn_fc_ic_room(ch, in, in_idx, oc) != 0;
@@ -111,7 +111,7 @@ out_chan(const struct dcn_fc_wnode *x, const struct rte_mbuf *m, uint16_t o)
  * k frames of the pass's input, routed to output channel c, in their
  * order: staged as far as the input's room in c goes (its share of the
  * queue), the rest held, c then blocked for the pass. Past the room, the
- * output's owner with nothing queued or staged ahead first sends at
+ * output queue's sender with nothing queued or staged ahead first sends at
  * once what the peer's credits allow: frames sent at once take no room
  * (as if queued and taken straight away). @return frames held.
  */
@@ -129,8 +129,8 @@ place(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t c,
 	if (unlikely(room < k) && w->stage_n[c] == 0) {
 		uint16_t o = fn->link_port[c / fn->n_vcs];
 
-		if (sends_now(x, ch, o)) {
-			uint32_t sent = chan_tx(x, ch, o, s, k);
+		if (sends_now(x, c, o)) {
+			uint32_t sent = chan_tx(x, c, o, s, k);
 
 			s += sent;
 			k -= sent;
@@ -181,11 +181,32 @@ struct groups {
 	uint8_t grp[DCN_FC_BURST_MAX];
 };
 
+/* Claim the peer's credits for every group's frames (a port of several
+ * senders), or none. @return all were claimed. */
+static inline int
+claim_groups(struct dcn_fc_node *fn, const struct groups *gs)
+{
+	uint32_t g;
+
+	for (g = 0; g < gs->ng; g++) {
+		struct dcn_fc_chan *ch = &fn->chan[gs->oc[g]];
+		uint32_t got = dcn_fc_claim(ch, gs->cnt[g]);
+
+		if (got < gs->cnt[g]) {
+			dcn_fc_unclaim(ch, got);
+			while (g-- > 0)
+				dcn_fc_unclaim(&fn->chan[gs->oc[g]], gs->cnt[g]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /*
  * Send a grouped burst whole, when frame by frame would send each of its
- * frames at once: all its channels on one port this worker owns, nothing
- * queued or staged ahead in any, and the peer's credits enough for each
- * channel's frames. One call to the port for several channels; a frame
+ * frames at once: all its channels on one port this worker sends on,
+ * nothing queued or staged ahead in any, and the peer's credits enough
+ * for each channel's frames. One call to the port for several channels; a frame
  * sent at once takes no room in the queue. The port takes a prefix of the
  * burst, so what it refuses (a full ring) is the tail of each channel's
  * frames, which the caller then routes frame by frame, in order.
@@ -201,25 +222,28 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 	uint32_t left[GROUPS] = { 0 }, sent, g, r;
 	const struct dcn_port *p;
 
-	if (x->dp->port[o].owner != w->idx)
+	if (!dcn_fc_sends_on(x, o))
 		return -1;
 	for (g = 0; g < gs->ng; g++) {
 		uint32_t c = gs->oc[g];
 		struct dcn_fc_chan *ch = &fn->chan[c];
 
 		if (fn->link_port[c / fn->n_vcs] != o || w->stage_n[c] != 0 ||
-		    !rte_ring_empty(ch->out_q) ||
+		    !rte_ring_empty(out_lane(x, c, o)->out_q) ||
 		    (dcn_fc_kind_credited(fn->kind[o]) && dcn_fc_credits(ch) < gs->cnt[g]))
 			return -1;
 	}
+	/* Another sender may have spent them since the look. */
+	if (unlikely(fn->senders[o] > 1) && dcn_fc_kind_credited(fn->kind[o]) &&
+	    !claim_groups(fn, gs))
+		return -1;
 	p = x->dp->port[o].port;
 	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
 	x->st[o].tx += sent;
 	for (r = gs->nr; r-- > 0 && gs->start[r + 1] > sent;)
 		left[gs->grp[r]] += gs->start[r + 1] - RTE_MAX(gs->start[r], sent);
 	for (g = 0; g < gs->ng; g++)
-		if (gs->cnt[g] != left[g])
-			dcn_fc_sent(&fn->chan[gs->oc[g]], gs->cnt[g] - left[g]);
+		credit_settle(fn, &fn->chan[gs->oc[g]], o, gs->cnt[g], gs->cnt[g] - left[g]);
 	return (int)sent;
 }
 
@@ -355,7 +379,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 		for (uint64_t b = ps->touched.w[w]; b; b &= b - 1)
 			stage_flush(x, w << 6 | (uint32_t)__builtin_ctzll(b), ps->in_idx);
 	if (ps->done) {
-		uint32_t *ft = &x->dp->link[link].freed_total[lane];
+		uint32_t *ft = &x->dp->lane[lane].freed_total[link];
 
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
 		__atomic_store_n(ft, *ft + ps->done, __ATOMIC_RELAXED);
@@ -366,7 +390,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 	 * ends here. */
 	if (in->held_n != 0) {
 		memcpy(in->held_blocked, ps->blocked.w, nw * sizeof(uint64_t));
-		__atomic_store_n(&x->dp->port[fn->link_port[link]].in_waiting[lane], 1,
+		__atomic_store_n(&x->dp->lane[lane].in_waiting[fn->link_port[link]], 1,
 				 __ATOMIC_RELEASE);
 	}
 }
@@ -419,7 +443,7 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 	struct dcn_fc_node *fn = x->dp->fn;
 	uint32_t chan = dcn_fc_port_chan0(fn, local);
 	uint32_t end = dcn_fc_port_chan_end(fn, local);
-	uint32_t *waiting = &x->dp->port[local].in_waiting[lane];
+	uint32_t *waiting = &x->dp->lane[lane].in_waiting[local];
 	unsigned int total = 0;
 	uint16_t burst = x->dp->burst;
 

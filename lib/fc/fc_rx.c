@@ -117,7 +117,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 		n = (uint16_t)(n - done);
 	}
 	k = rte_ring_enqueue_burst(ch->in_q, (void **)m, n, NULL);
-	__atomic_store_n(&x->dp->port[in].in_waiting[lane], 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&x->dp->lane[lane].in_waiting[in], 1, __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
 		/* Refused: they never arrived. */
 		__atomic_store_n(&ch->arrived, ch->arrived - (n - k), __ATOMIC_RELEASE);

@@ -30,11 +30,33 @@
 extern "C" {
 #endif
 
+/** RX queues an emulated cable's end may have. */
+#define DCN_PORT_RING_QUEUES 16
+
+/** How an emulated cable's receiving NIC spreads frames over its RX
+ * queues (its RSS): an IPv4/UDP frame (encap = udp) by its UDP source
+ * port, the flow's entropy (dcn_fabric_udp.h), through a redirection
+ * table of reta_size entries (a power of two); any other frame to entry
+ * 0's queue, as a NIC that hashes nothing of it. Not the Toeplitz hash a
+ * NIC computes: as steady for a flow, and cheap, so that the emulation
+ * does not charge the senders a NIC's work. */
+struct dcn_port_spread {
+	const uint16_t *reta;
+	unsigned int reta_size;
+};
+
 struct dcn_port {
 	uint8_t is_ethdev;
 	uint16_t ethdev;
 	uint16_t nb_rxq, nb_txq;
-	struct rte_ring *rx_ring, *tx_ring;  /**< emulated cable */
+	/** Emulated cable: the ring of each RX queue, and the rings of the
+	 * peer's (tx_ring[0] alone unless tx_spread) */
+	struct rte_ring *rx_ring[DCN_PORT_RING_QUEUES];
+	struct rte_ring *tx_ring[DCN_PORT_RING_QUEUES];
+	/** The peer has tx_queues RX queues, spread as tx_spread says;
+	 * NULL: one. */
+	const struct dcn_port_spread *tx_spread;
+	uint16_t tx_queues;
 	/** Emulated cable of limited rate: the receiving end takes a frame
 	 * per rl_per TSC cycles; rl_next is the link's virtual clock. Only
 	 * the port's one poller touches them. */
@@ -89,10 +111,10 @@ dcn_port_rx_raw(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
 			n = (uint16_t)allow;
 		if (n == 0)
 			return 0;
-		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring[0], (void **)m, n, NULL);
 		p->rl_next = t + n * p->rl_per;
 	} else {
-		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring, (void **)m, n, NULL);
+		n = (uint16_t)rte_ring_dequeue_burst(p->rx_ring[q], (void **)m, n, NULL);
 	}
 	return unlikely(p->loss_ppm) ? dcn_port_lose(p, m, n) : n;
 }
@@ -109,6 +131,11 @@ dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
 	return n;
 }
 
+/** An emulated cable into a port of several RX queues: each frame into
+ * its queue's ring, in order, up to the first a ring refuses.
+ * @return frames taken. */
+uint16_t dcn_port_tx_spread(const struct dcn_port *p, struct rte_mbuf **m, uint16_t n);
+
 static inline uint16_t
 dcn_port_tx_raw(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
 	    uint16_t n)
@@ -120,7 +147,9 @@ dcn_port_tx_raw(const struct dcn_port *p, uint16_t q, struct rte_mbuf **m,
 		rte_pktmbuf_free_bulk(m, n);
 		return n;
 	}
-	return (uint16_t)rte_ring_enqueue_burst(p->tx_ring, (void **)m, n, NULL);
+	if (p->tx_spread != NULL)
+		return dcn_port_tx_spread(p, m, n);
+	return (uint16_t)rte_ring_enqueue_burst(p->tx_ring[0], (void **)m, n, NULL);
 }
 
 /** Send up to n frames (the ether format) on queue q. @return frames

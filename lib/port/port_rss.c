@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Receive-side scaling: the key, fields and RETA dcnfwd gives a NIC, the
- * model of where a frame lands (tests), and the check that a started
- * port took them.
+ * model of where a frame lands (tests, and emulated cables into a port of
+ * several RX queues), and the check that a started port took them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +15,7 @@
 
 #include "dcn_fabric.h"
 #include "dcn_fabric_udp.h"
+#include "dcn_port.h"
 #include "dcn_port_rss.h"
 
 void
@@ -149,4 +150,40 @@ dcn_port_rss_check(uint16_t port, uint16_t nb_rxq, char *why, size_t len)
 		return DCN_PORT_RSS_PARTIAL;
 	}
 	return DCN_PORT_RSS_OK;
+}
+
+/* The peer's RX queue of frame m, as its emulated NIC spreads it. */
+static inline unsigned int
+spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint8_t *ip = f + DCN_ETHER_HDR_LEN;
+
+	if (rte_pktmbuf_data_len(m) < DCN_UDP_SPORT_OFF + 2 || f[12] != 0x08 ||
+	    f[13] != 0x00 || ip[0] != 0x45 || ip[9] != DCN_IPPROTO_UDP)
+		return s->reta[0];
+	return s->reta[dcn_fabric_get16(f + DCN_UDP_SPORT_OFF) & (s->reta_size - 1)];
+}
+
+uint16_t
+dcn_port_tx_spread(const struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
+{
+	const struct dcn_port_spread *s = p->tx_spread;
+	unsigned int q = n ? spread_queue(s, m[0]) : 0;
+	uint16_t i = 0;
+
+	/* Runs of frames for one queue, a burst each. */
+	while (i < n) {
+		unsigned int next = q, put;
+		uint16_t run = 1;
+
+		while (i + run < n && (next = spread_queue(s, m[i + run])) == q)
+			run++;
+		put = rte_ring_enqueue_burst(p->tx_ring[q], (void **)&m[i], run, NULL);
+		i = (uint16_t)(i + put);
+		if (put < run)
+			break;
+		q = next;
+	}
+	return i;
 }

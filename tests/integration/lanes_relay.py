@@ -15,8 +15,9 @@ rte_softrss with dcnfwd's key and RETA), so each flow keeps one queue.
 E returns credits to R over the cable.
 
 For SECONDS (default 30): every frame sent arrives (nothing lost inside
-either relay or at their edges), every flow in order, and each of R's
-workers forwarded 40-60% of the frames.
+either relay or at their edges), every flow in order, each of R's
+workers forwarded 40-60% of the frames, and each sent what it forwarded
+on the cable itself (two senders a port, lib/fc/README.md), 40-60% each.
 
   lanes_relay.py DCNFWD DCN_GEN DCN_TOPO [SECONDS]   (exit 77: cannot run)
 """
@@ -239,6 +240,13 @@ def main():
             share = n / total if total else 0
             check(0.4 <= share <= 0.6, "worker %d forwarded %.1f%% (%d frames)" %
                   (i, 100 * share, n))
+        # Two senders on the cable: each worker sends what it routes, on
+        # its own TX queue, under a share of E's credits.
+        east = [int(x) for x in re.findall(r"worker \d+ sent\b.*\beast (\d+)", rlog)]
+        print("relay (1,0), frames each worker sent on east:", east)
+        check(len(east) == 2 and all(0.4 <= n / max(sum(east), 1) <= 0.6 for n in east)
+              and sum(east) >= sent,
+              "both workers sent on east, 40-60%% each: %s of %d" % (east, sent))
         m = re.search(r"transit (\d+)", rlog)
         check(m is not None and int(m.group(1)) >= tj["sent"],
               "relay (1,0) carried the transit: %s" % (m.group(0) if m else "?"))

@@ -14,6 +14,8 @@
  * apart by MAC, credits per neighbour, credit frames unicast to each.
  * Every test ends with the mempool at its baseline.
  */
+#include <pthread.h>
+
 #include "test_common.h"
 #include "test_eal.h"
 #include "dcn_fc_dp.h"
@@ -130,8 +132,8 @@ fix_build(const char *spec, enum dcn_route_algo algo, const char *node,
 		links[i] = kind[i] == DCN_FC_PORT_SWITCH ?
 				   (uint16_t)dcn_fwd_nbrs_on_port(nb, a[i].port) : 1;
 		f.port[i].nb_rxq = f.port[i].nb_txq = 1;
-		f.port[i].tx_ring = ring("tx", i);
-		f.port[i].rx_ring = ring("rx", i);
+		f.port[i].tx_ring[0] = ring("tx", i);
+		f.port[i].rx_ring[0] = ring("rx", i);
 	}
 	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, links, NULL,
 				  &conf);
@@ -177,6 +179,19 @@ fix_open_lanes(void **state)
 	return 0;
 }
 
+/* Lanes, and worker 0 a sender of its own on every port (sender 1): it
+ * sends what it routes, worker 1 (the owner) what it routes. */
+static int
+fix_open_senders(void **state)
+{
+	unsigned int i;
+
+	fix_open_lanes(state);
+	for (i = 0; i < f.n_ports; i++)
+		assert_int_equal(dcn_fc_dp_set_sender(&f.dp, &f.x[0], (uint16_t)i, 1), 0);
+	return 0;
+}
+
 static void
 drain(struct rte_ring *r)
 {
@@ -196,10 +211,10 @@ fix_close(void **state)
 		dcn_fc_worker_fini(&f.w[i]);
 	dcn_fc_node_free(f.fn);
 	for (i = 0; i < f.n_ports; i++) {
-		drain(f.port[i].tx_ring);
-		drain(f.port[i].rx_ring);
-		rte_ring_free(f.port[i].tx_ring);
-		rte_ring_free(f.port[i].rx_ring);
+		drain(f.port[i].tx_ring[0]);
+		drain(f.port[i].rx_ring[0]);
+		rte_ring_free(f.port[i].tx_ring[0]);
+		rte_ring_free(f.port[i].rx_ring[0]);
 	}
 	dcn_rtable_free(f.tb);
 	dcn_router_free(f.r);
@@ -308,7 +323,7 @@ credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
 static unsigned int
 on_wire(uint16_t o)
 {
-	return rte_ring_count(f.port[o].tx_ring);
+	return rte_ring_count(f.port[o].tx_ring[0]);
 }
 
 /*
@@ -427,7 +442,7 @@ wire_in_order(uint16_t o, uint16_t *next, uint16_t step)
 	struct rte_mbuf *m;
 	unsigned int n = 0;
 
-	while (rte_ring_dequeue(f.port[o].tx_ring, (void **)&m) == 0) {
+	while (rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m) == 0) {
 		/* encapsulated: the host packet after the fabric header */
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *) +
 				   DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
@@ -459,8 +474,8 @@ test_cut_through_port_full(void **state)
 
 	(void)state;
 	assert_non_null(small);
-	rte_ring_free(f.port[o].tx_ring);
-	f.port[o].tx_ring = small;             /* 7 slots; 2 taken */
+	rte_ring_free(f.port[o].tx_ring[0]);
+	f.port[o].tx_ring[0] = small;             /* 7 slots; 2 taken */
 	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, fill, 2), 0);
 	assert_int_equal(rte_ring_enqueue_bulk(small, (void **)fill, 2, NULL), 2);
 	credit_from_peer(o, 7, GRANT, 0);
@@ -710,7 +725,7 @@ test_lost_credit_frame_repaired(void **state)
 	dcn_fc_announce(&f.x[1], o, now + 2000);
 	assert_int_equal(on_wire(o), 1);
 	assert_int_equal(c0->credit_tx, 1);
-	assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&m), 0);
+	assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m), 0);
 	dcn_fc_read_credit(rte_pktmbuf_mtod_offset(m, const uint8_t *,
 				DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN),
 			   dcn_fabric_get16(rte_pktmbuf_mtod_offset(m, const uint8_t *,
@@ -822,7 +837,7 @@ test_signed_credits(void **state)
 
 		__atomic_store_n(&out->freed, 40 * i, __ATOMIC_RELEASE);
 		dcn_fc_announce(&f.x[1], o, 1000000 * i);
-		assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&m), 0);
+		assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m), 0);
 		p = rte_pktmbuf_mtod(m, const uint8_t *);
 		assert_int_equal(dcn_auth_check(a, p, rte_pktmbuf_data_len(m),
 						DCN_FC_CREDIT_LEN(f.fn->n_vcs),
@@ -1002,7 +1017,7 @@ test_lanes_run_to_completion(void **state)
 	for (i = 0; i < 30; i++) {
 		struct rte_mbuf *w = NULL;
 
-		assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring, (void **)&w), 0);
+		assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&w), 0);
 		/* the host packet's source port, past the fabric header */
 		assert_int_equal(dcn_fabric_get16(rte_pktmbuf_mtod(w, uint8_t *) +
 						  DCN_FABRIC_HDR_LEN + 34),
@@ -1052,7 +1067,7 @@ test_lanes_route_own(void **state)
 	assert_int_equal(dcn_fc_send(&f.x[1], o), quota);
 	assert_int_equal(dcn_fc_route_lane(&f.x[0], f.host, 1), 8);
 	assert_int_equal(lane1->held_n, 0);
-	drain(f.port[o].tx_ring);
+	drain(f.port[o].tx_ring[0]);
 }
 
 /*
@@ -1087,6 +1102,229 @@ test_lanes_credit_sums(void **state)
 	dcn_fc_credit_state(f.fn, (uint16_t)(c / f.fn->n_vcs), &cr);
 	assert_int_equal(cr.freed[0], 37);
 	assert_int_equal(cr.flags & DCN_FC_CREDIT_REPAIRS, 0);
+}
+
+/* n host packets to addr, numbered from first (their UDP source port),
+ * received by worker k on its lane (worker 0: lane 1; 1: lane 0). */
+static uint16_t
+receive_lane(unsigned int k, uint32_t addr, unsigned int first, unsigned int n)
+{
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		m[i] = host_packet(addr);
+		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34,
+				 (uint16_t)(first + i));
+	}
+	return dcn_fc_rx_lane(&f.x[k], f.host, (uint16_t)(k == 0), m, (uint16_t)n);
+}
+
+/* Take what port o has sent off its ring: by each lane's numbering
+ * (below 1000: worker 0's frames, else worker 1's), each lane's in order
+ * from next0 and next1, counted in *n0 and *n1. */
+static void
+wire_per_lane(uint16_t o, unsigned int next0, unsigned int next1, unsigned int *n0,
+	      unsigned int *n1)
+{
+	struct rte_mbuf *w;
+
+	*n0 = *n1 = 0;
+	while (rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&w) == 0) {
+		unsigned int sp = dcn_fabric_get16(rte_pktmbuf_mtod(w, uint8_t *) +
+						   DCN_FABRIC_HDR_LEN + 34);
+
+		if (sp < 1000) {
+			assert_int_equal(sp, next0++);
+			(*n0)++;
+		} else {
+			assert_int_equal(sp, next1++);
+			(*n1)++;
+		}
+		rte_pktmbuf_free(w);
+	}
+}
+
+/*
+ * Two senders a port: each worker's lane, routed to completion, leaves
+ * by that worker's own send, with nothing through the owner's queue;
+ * the peer's grant is shared, never overdrawn: what one took the other
+ * cannot, and what waits for credit waits in its own worker's queue,
+ * sent by that worker once the peer frees room. At every step the
+ * credits claimed are exactly the frames on the wire (none made, none
+ * lost, none held by an idle sender), and each lane's frames are in
+ * order.
+ */
+static void
+test_senders_share_credits(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	uint32_t oc = o * f.fn->n_vcs, in0 = f.host * f.fn->n_vcs;
+	uint32_t in1 = f.fn->n_chans + in0;
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	struct dcn_fc_chan *q1 = dcn_fc_lane(f.fn, oc, 1);
+	struct dcn_fc_chan *lane0 = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *lane1 = dcn_fc_lane(f.fn, in0, 1);
+	unsigned int n0, n1, wire = 0;
+	struct dcn_fc_credit cr;
+
+	(void)state;
+	assert_int_equal(f.fn->senders[o], 2);
+	assert_true(dcn_fc_sends_on(&f.x[0], o));
+	assert_true(dcn_fc_sends_on(&f.x[1], o));
+	credit_from_peer(o, 7, GRANT, 0);
+	/* Worker 0 sends its 40 at once, by itself. */
+	assert_int_equal(receive_lane(0, addr, 0, 40), 0);
+	assert_int_equal(f.x[0].st[o].tx, 40);
+	assert_int_equal(f.x[1].st[o].tx, 0);
+	assert_int_equal(rte_ring_count(out->out_q), 0);
+	assert_int_equal(rte_ring_count(q1->out_q), 0);
+	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota);
+	/* Worker 1 gets what is left of the grant; the rest waits in its
+	 * own queue, the owner's. */
+	assert_int_equal(receive_lane(1, addr, 1000, 40), 0);
+	assert_int_equal(f.x[1].st[o].tx, GRANT - 40);
+	assert_int_equal(rte_ring_count(out->out_q), 80 - GRANT);
+	assert_int_equal(dcn_fc_credits(out), 0);
+	wire_per_lane(o, 0, 1000, &n0, &n1);
+	assert_int_equal(n0, 40);
+	assert_int_equal(n1, GRANT - 40);
+	wire += n0 + n1;
+	assert_int_equal(out->sent, wire);
+	/* Worker 0 finds no credit: its frames wait in its queue, in order
+	 * behind nothing, and it holds no claim. */
+	assert_int_equal(receive_lane(0, addr, 40, 10), 0);
+	assert_int_equal(rte_ring_count(q1->out_q), 10);
+	assert_true(q1->stalls > 0);
+	assert_int_equal(out->sent, wire);
+	assert_int_equal(dcn_fc_chan_out_depth(f.fn, oc), 80 - GRANT + 10);
+	/* The peer frees 30: the two queues take turns at it as their
+	 * senders come by, within the grant. */
+	credit_from_peer(o, 7, GRANT, 30);
+	assert_int_equal(dcn_fc_send(&f.x[0], o), 10);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 20);
+	assert_int_equal(dcn_fc_credits(out), 0);
+	wire_per_lane(o, 40, 1000 + GRANT - 40, &n0, &n1);
+	assert_int_equal(n0, 10);
+	assert_int_equal(n1, 20);
+	wire += n0 + n1;
+	assert_int_equal(out->sent, wire);
+	credit_from_peer(o, 7, GRANT, 81);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 80 - GRANT - 20);
+	wire += 80 - GRANT - 20;
+	assert_int_equal(out->sent, wire);
+	assert_int_equal(dcn_fc_credits(out), GRANT - (wire - 81));
+	assert_int_equal(dcn_fc_chan_out_depth(f.fn, oc), 0);
+	/* Every internal credit back, to each lane by its own sender. */
+	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota);
+	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
+	/* Several senders' frames leave by several TX queues, in no order
+	 * with a credit frame: the peer is not told sent counts to repair
+	 * by. */
+	dcn_fc_credit_state(f.fn, (uint16_t)(oc / f.fn->n_vcs), &cr);
+	assert_int_equal(cr.sent_epoch, 0);
+	drain(f.port[o].tx_ring[0]);
+}
+
+/*
+ * A sender whose port takes only part of a burst gives back the credits
+ * of the rest: the unsent frames wait in its own queue, and the other
+ * sender can spend those credits.
+ */
+static void
+test_senders_port_full(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	uint32_t oc = o * f.fn->n_vcs;
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	struct dcn_fc_chan *q1 = dcn_fc_lane(f.fn, oc, 1);
+	struct rte_ring *tx = f.port[o].tx_ring[0];
+	unsigned int room = rte_ring_free_count(tx), n0, n1;
+	struct rte_mbuf *filler[DCN_FC_BURST_MAX];
+
+	(void)state;
+	credit_from_peer(o, 7, GRANT, 0);
+	/* Leave the port room for 5. */
+	while (room > 5) {
+		unsigned int k = RTE_MIN(room - 5, (unsigned int)DCN_FC_BURST_MAX);
+
+		assert_int_equal(rte_pktmbuf_alloc_bulk(mp, filler, k), 0);
+		assert_int_equal(rte_ring_enqueue_burst(tx, (void **)filler, k, NULL), k);
+		room -= k;
+	}
+	assert_int_equal(receive_lane(0, addr, 0, 20), 0);
+	assert_int_equal(f.x[0].st[o].tx, 5);
+	assert_int_equal(out->sent, 5);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 5);
+	assert_int_equal(rte_ring_count(q1->out_q), 15);
+	drain(tx);
+	/* Worker 1 spends what worker 0 gave back. */
+	assert_int_equal(receive_lane(1, addr, 1000, GRANT - 5), 0);
+	assert_int_equal(f.x[1].st[o].tx, GRANT - 5);
+	assert_int_equal(dcn_fc_credits(out), 0);
+	assert_int_equal(dcn_fc_send(&f.x[0], o), 0);
+	credit_from_peer(o, 7, GRANT, GRANT);
+	assert_int_equal(dcn_fc_send(&f.x[0], o), 15);
+	assert_int_equal(out->sent, GRANT + 15);
+	wire_per_lane(o, 5, 1000, &n0, &n1);
+	assert_int_equal(n0, 15);
+	assert_int_equal(n1, GRANT - 5);
+}
+
+/* Two threads claim and give back credits of one channel as senders
+ * do, at once: together they spend exactly the grant, never more. */
+struct claimer {
+	struct dcn_fc_chan *c;
+	uint32_t seed, spent, rounds;
+};
+
+static void *
+claim_loop(void *arg)
+{
+	struct claimer *cl = arg;
+
+	for (;;) {
+		uint32_t want, got, keep;
+
+		cl->seed = cl->seed * 1103515245u + 12345u;
+		want = 1 + (cl->seed >> 16) % 32;
+		got = dcn_fc_claim(cl->c, want);
+		if (got == 0)
+			break;
+		keep = (cl->seed >> 8) % (got + 1);
+		/* What the port did not take: back. */
+		dcn_fc_unclaim(cl->c, got - keep);
+		cl->spent += keep;
+		cl->rounds++;
+	}
+	return NULL;
+}
+
+static void
+test_senders_claims_race(void **state)
+{
+	struct dcn_fc_chan c;
+	struct claimer cl[2];
+	pthread_t th[2];
+	unsigned int i, round;
+
+	(void)state;
+	for (round = 0; round < 50; round++) {
+		memset(&c, 0, sizeof(c));
+		c.sent = 0xfffff000u + round; /* wraps past zero */
+		c.limit = c.sent + 200000;
+		for (i = 0; i < 2; i++) {
+			cl[i] = (struct claimer){ .c = &c, .seed = round * 2 + i + 1 };
+			assert_int_equal(pthread_create(&th[i], NULL, claim_loop, &cl[i]), 0);
+		}
+		for (i = 0; i < 2; i++)
+			assert_int_equal(pthread_join(th[i], NULL), 0);
+		assert_int_equal(cl[0].spent + cl[1].spent, 200000);
+		assert_int_equal(c.sent, c.limit);
+		assert_int_equal(dcn_fc_credits(&c), 0);
+	}
 }
 
 /* n data frames of VC vc from the peer on port o, for addr, received
@@ -1223,7 +1461,7 @@ wire_numbers(uint16_t o, uint32_t *seq, unsigned int max)
 	struct rte_mbuf *m;
 	unsigned int n = 0;
 
-	while (rte_ring_dequeue(f.port[o].tx_ring, (void **)&m) == 0) {
+	while (rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m) == 0) {
 		assert_true(n < max);
 		seq[n++] = dcn_fabric_get16(rte_pktmbuf_mtod(m, uint8_t *) +
 					    DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + 4);
@@ -1316,9 +1554,9 @@ test_mixed_bursts(void **state)
 			for (k = 0; k < n_t; k++)
 				assert_int_equal(got[k], sent_t[k]);
 			seen_o += n_t;
-			assert_int_equal(rte_ring_count(f.port[f.host].tx_ring),
+			assert_int_equal(rte_ring_count(f.port[f.host].tx_ring[0]),
 					 count[MIX_LOCAL]);
-			drain(f.port[f.host].tx_ring);
+			drain(f.port[f.host].tx_ring[0]);
 			assert_int_equal(st->drop[DCN_DROP_BAD_VERSION] - bad0, count[MIX_BAD]);
 			assert_int_equal(c_in->credit_rx - credit0, count[MIX_CREDIT]);
 			for (k = 0; k < f.fn->n_chans; k++) {
@@ -1508,7 +1746,7 @@ test_switch_credits_per_neighbour(void **state)
 		struct rte_mbuf *w[30];
 		unsigned int i, to_a = 0, to_b = 0;
 
-		assert_int_equal(rte_ring_dequeue_bulk(f.port[0].tx_ring, (void **)w,
+		assert_int_equal(rte_ring_dequeue_bulk(f.port[0].tx_ring[0], (void **)w,
 						       30, NULL), 30);
 		for (i = 0; i < 30; i++) {
 			to_a += memcmp(rte_pktmbuf_mtod(w[i], uint8_t *), &a, 6) == 0;
@@ -1538,7 +1776,7 @@ test_switch_announce_unicast(void **state)
 	dcn_fwd_nbr_set_mac((struct dcn_fwd_nbr *)(uintptr_t)ec, &none);
 	__atomic_store_n(&dcn_fc_chan(f.fn, la, 1)->freed, 12, __ATOMIC_RELEASE);
 	dcn_fc_announce(&f.x[1], 0, 1000000);
-	n = rte_ring_dequeue_burst(f.port[0].tx_ring, (void **)m, 2 * SW_LINKS, NULL);
+	n = rte_ring_dequeue_burst(f.port[0].tx_ring[0], (void **)m, 2 * SW_LINKS, NULL);
 	assert_int_equal(n, SW_LINKS - 1);
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
@@ -1599,6 +1837,11 @@ main(int argc, char **argv)
 						fix_open_lanes, fix_close),
 		cmocka_unit_test_setup_teardown(test_lanes_credit_sums,
 						fix_open_lanes, fix_close),
+		cmocka_unit_test_setup_teardown(test_senders_share_credits,
+						fix_open_senders, fix_close),
+		cmocka_unit_test_setup_teardown(test_senders_port_full,
+						fix_open_senders, fix_close),
+		cmocka_unit_test(test_senders_claims_race),
 		cmocka_unit_test_setup_teardown(test_switch_links, sw_open, sw_close),
 		cmocka_unit_test_setup_teardown(test_switch_rx_by_source,
 						sw_open, sw_close),

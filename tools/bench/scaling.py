@@ -28,6 +28,17 @@ unwrapped as a NIC's would). Output in --out: scaling.csv, scaling.json
 and scaling.png (gnuplot). Nothing is asserted about speed; exit 1 when a
 run fails or no rate passes, 77 when dcnfwd cannot start here.
 
+With --lanes, work is spread by flow instead of by node, as a fast NIC's
+RSS spreads it: every node port has as many RX queues (lanes) as the
+trial has workers, worker q polls queue q of every port (the emulated
+cables spread frames over a port's queues as dcnfwd's RSS does), and
+each worker routes and sends its own frames (several senders a port,
+lib/fc/README.md). --one-sender adds a configuration of the most workers
+whose ports have their owner alone as sender (--port-senders 1): the
+others' frames go through its queues. Lanes need encap = udp (a NIC
+hashes nothing of an ether frame: every frame would land in queue 0);
+--lanes measures udp alone.
+
 With --pairs N it measures instead in short interleaved trials, as
 zero_loss.py --pairs does: N rounds, each one full-load trial of every
 worker count in turn (each round starting one count later), and each
@@ -37,7 +48,7 @@ phases last tens of seconds, longer than a round): scaling-pairs.csv
 (every trial) and scaling-pairs.json.
 
   scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--pairs N]
-             [--encap ether,udp] [--out DIR]
+             [--encap ether,udp] [--lanes [--one-sender]] [--out DIR]
 """
 import argparse
 import json
@@ -69,8 +80,9 @@ class Emulated:
         return ",".join(["0@%d" % c[0]] +
                         ["%d@%d" % (i, c[i % len(c)]) for i in range(1, workers + 1)])
 
-    def trial(self, workers, rate):
-        """One emulated run at rate frames a second per host: its report."""
+    def trial(self, workers, rate, senders=0):
+        """One emulated run at rate frames a second per host (senders: a
+        port's at most, 0: one a lane): its report."""
         self.n += 1
         prefix = "dcn-scale-%d-%d" % (os.getpid(), self.n)
         cmd = [self.dcnfwd, "--lcores", self.lcores(workers), "--no-huge", "-m",
@@ -79,6 +91,10 @@ class Emulated:
                str(self.a.size - 4), "--duration", str(self.a.trial), "--json",
                "--no-backoff", "--flow-control", self.a.flow_control,
                "--encap", self.encap]
+        if self.a.lanes:
+            cmd += ["--lanes", str(workers)]
+        if senders:
+            cmd += ["--port-senders", str(senders)]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True,
                                timeout=60 + 4 * self.a.trial)
@@ -136,46 +152,55 @@ def median(xs):
 
 
 def run_pairs(a, e, counts):
-    """N rounds of one full-load trial per worker count; each count's
-    speed-up over one worker as the median [min-max] of the rounds'."""
+    """N rounds of one full-load trial per configuration (a worker count,
+    and with --one-sender the most workers with one sender a port); each
+    one's speed-up over one worker as the median [min-max] of the
+    rounds'."""
     if counts[0] != 1:
         counts = [1] + [c for c in counts if c != 1]
+    # (name, workers, senders a port: 0 one a lane)
+    confs = [(str(c), c, 0) for c in counts]
+    if a.one_sender:
+        confs.append(("%d/1s" % counts[-1], counts[-1], 1))
     log("%-6s %-8s %14s %14s" % ("round", "workers", "full fwd Mpps", "x 1 worker"))
-    trials, ratios = [], {c: [] for c in counts[1:]}
+    trials, ratios = [], {c[0]: [] for c in confs[1:]}
     for rnd in range(a.pairs):
-        order = counts[rnd % len(counts):] + counts[:rnd % len(counts)]
+        order = confs[rnd % len(confs):] + confs[:rnd % len(confs)]
         got = {}
-        for c in order:
-            t = e.trial(c, FULL_LOAD_PPS)
-            got[c] = t["fwd_pps"]
-            trials.append({"round": rnd, "workers": c, "fwd_pps": t["fwd_pps"],
-                           "host_pps": t["host_pps"], "lost": t["lost"]})
-        for c in counts:
-            x = got[c] / got[1] if got[1] else None
-            if c != 1 and x is not None:
-                ratios[c].append(x)
-            log("%-6d %-8d %14.3f %14s" % (rnd, c, got[c] / 1e6,
+        for name, c, s in order:
+            t = e.trial(c, FULL_LOAD_PPS, s)
+            got[name] = t["fwd_pps"]
+            trials.append({"round": rnd, "workers": name, "fwd_pps": t["fwd_pps"],
+                           "host_pps": t["host_pps"], "lost": t["lost"],
+                           "reordered": t.get("reordered", 0)})
+        for name, c, s in confs:
+            x = got[name] / got["1"] if got["1"] else None
+            if name != "1" and x is not None:
+                ratios[name].append(x)
+            log("%-6d %-8s %14.3f %14s" % (rnd, name, got[name] / 1e6,
                                            "%.2fx" % x if x is not None else "-"))
     summary = {}
     for c, xs in ratios.items():
         if xs:
             summary[c] = {"median": median(xs), "min": min(xs), "max": max(xs),
                           "pairs": len(xs)}
-            log("encap %s: %d workers against 1 (full load, forwarding steps): "
+            log("encap %s%s: %s workers against 1 (full load, forwarding steps): "
                 "%.2fx [%.2f-%.2f] over %d interleaved pairs" % (
-                    e.encap, c, summary[c]["median"], summary[c]["min"],
-                    summary[c]["max"], len(xs)))
+                    e.encap, ", lanes" if a.lanes else "", c, summary[c]["median"],
+                    summary[c]["min"], summary[c]["max"], len(xs)))
+    log("frames of a flow out of order, every trial: %d" %
+        sum(t["reordered"] for t in trials))
     with open(os.path.join(a.out, "scaling-pairs-%s.csv" % e.encap), "w") as f:
         f.write("round,workers,full_load_fwd_mpps,full_load_host_mpps,lost\n")
         for t in trials:
-            f.write("%d,%d,%.4f,%.4f,%d\n" % (t["round"], t["workers"],
+            f.write("%d,%s,%.4f,%.4f,%d\n" % (t["round"], t["workers"],
                                                t["fwd_pps"] / 1e6,
                                                t["host_pps"] / 1e6, t["lost"]))
     with open(os.path.join(a.out, "scaling-pairs-%s.json" % e.encap), "w") as f:
         json.dump({"spec": a.spec, "encap": e.encap, "frame_bytes": a.size,
                    "trial_s": a.trial,
                    "flow_control": a.flow_control, "cpus": len(e.cpus),
-                   "trials": trials,
+                   "lanes": a.lanes, "trials": trials,
                    "speedup": {str(c): v for c, v in summary.items()}}, f, indent=1)
     log("written: %s" % ", ".join(os.path.join(a.out, "scaling-pairs-%s.%s" %
                                                (e.encap, x)) for x in ("csv", "json")))
@@ -228,8 +253,18 @@ def main():
                     help="instead of searches: N rounds of one full-load trial "
                          "per worker count in turn, speed-ups as medians [min-max] "
                          "(at least 10 for a figure to quote)")
+    ap.add_argument("--lanes", action="store_true",
+                    help="spread by flow: every node port has a lane per worker "
+                         "(implies --encap udp)")
+    ap.add_argument("--one-sender", action="store_true",
+                    help="with --lanes --pairs: also the most workers with one "
+                         "sender a port")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
+    if a.lanes:
+        a.encap = "udp"
+    if a.one_sender and not (a.lanes and a.pairs):
+        ap.error("--one-sender goes with --lanes --pairs")
     e = Emulated(a)
     counts = ([int(x) for x in a.workers.split(",")] if a.workers
               else list(range(1, len(e.cpus) + 1)))
