@@ -35,6 +35,7 @@
 #include "dcn_auth.h"
 #include "dcn_conf.h"
 #include "dcn_fc.h"
+#include "dcn_port_rss.h"
 #include "dcn_fc_dp.h"
 #include "dcn_fwd.h"
 #include "dcn_gen.h"
@@ -128,6 +129,10 @@ struct dcnfwd_port {
 	struct rte_mempool *rx_mp;
 	uint64_t missed_base, packet_missed, rx_missed;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
+	/* emulation with lanes: how its NIC spreads frames over its RX
+	 * queues (the senders into it point here) */
+	struct dcn_port_spread rx_spread;
+	uint16_t rx_reta[DCN_PORT_RSS_RETA_DEFAULT];
 	uint64_t rx_seen;        /* rx counter at the last liveness check */
 	uint8_t mismatch_said;   /* encap_mismatch logged (udp) */
 	/* control thread: when every queue of the port was last emptied by

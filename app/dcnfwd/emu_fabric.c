@@ -21,15 +21,6 @@
 #include "worker.h"
 
 
-/* With --lanes: how an emulated node port's NIC spreads what it receives
- * over its RX queues (dcn_port_spread: by a flow's UDP source port, so a
- * flow keeps one lane on every hop), with the RETA dcnfwd gives a real
- * NIC (dcn_port_rss.h). A frame of encap = ether has no hash there, as
- * on a NIC: queue 0. */
-static uint16_t emu_rss_reta[DCN_PORT_RSS_RETA_DEFAULT];
-static const struct dcn_port_spread emu_spread = {
-	.reta = emu_rss_reta, .reta_size = DCN_PORT_RSS_RETA_DEFAULT,
-};
 
 /* A locally administered MAC that names its owner and port. */
 static void
@@ -108,6 +99,29 @@ emu_wire(const struct dcnfwd *d, int from, unsigned int id, unsigned int dir)
 	return dcnfwd_ring_make("cab", id, dir, DCNFWD_EMU_WIRE_FRAMES, RING_F_SC_DEQ);
 }
 
+/*
+ * With --lanes: how an emulated node port's NIC spreads what it receives
+ * over its RX queues (dcn_port_spread: by a flow's UDP source port), by
+ * the RETA dcnfwd gives a real NIC (dcn_port_rss.h), turned by the
+ * node's index: node N's queue q is polled by worker N + q (the owners,
+ * lane 0's routers, spread over the workers), and the turn puts a flow
+ * in queue b - N of node N, so every hop of it is on worker b (the flow
+ * never changes cores inside the fabric, as on servers whose NICs hash
+ * alike and pin queue q to one core). A frame of encap = ether has no
+ * hash there, as on a NIC: queue 0.
+ */
+static void
+emu_spread(struct dcnfwd_port *p)
+{
+	unsigned int i, lanes = p->dp.nb_rxq, turn = p->owner_idx % lanes;
+
+	dcn_port_rss_reta(p->rx_reta, RTE_DIM(p->rx_reta), lanes);
+	for (i = 0; i < RTE_DIM(p->rx_reta); i++)
+		p->rx_reta[i] = (uint16_t)((p->rx_reta[i] + lanes - turn) % lanes);
+	p->rx_spread.reta = p->rx_reta;
+	p->rx_spread.reta_size = RTE_DIM(p->rx_reta);
+}
+
 /* The rings of a cable from port from to port to: one a RX queue of to,
  * which from's sends are spread over as to's NIC would. */
 static int
@@ -125,7 +139,8 @@ emu_wires(struct dcnfwd *d, int from, int to, unsigned int id, unsigned int dir)
 		t->rx_ring[q] = r;
 	}
 	if (t->nb_rxq > 1) {
-		f->tx_spread = &emu_spread;
+		emu_spread(&d->port[to]);
+		f->tx_spread = &d->port[to].rx_spread;
 		f->tx_queues = t->nb_rxq;
 	}
 	return 0;
@@ -169,8 +184,6 @@ dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
 		fprintf(stderr, "dcnfwd: --emulate %s: %s\n", spec, err);
 		return -EINVAL;
 	}
-	if (d->emu.lanes > 1)
-		dcn_port_rss_reta(emu_rss_reta, RTE_DIM(emu_rss_reta), d->emu.lanes);
 	V = dcn_topo_vertices(d->t);
 	if (V > 4096) {
 		fprintf(stderr, "dcnfwd: --emulate %s: too large to emulate in one "
@@ -455,7 +468,8 @@ dcnfwd_emu_workers(struct dcnfwd *d)
 			return -ENOMEM;
 	}
 	/* Every port of an owner on one worker, owners spread; with lanes,
-	 * a node port's RX queue q on the next worker but q. */
+	 * a node port's RX queue q on the next worker but q (emu_spread says
+	 * why). */
 	for (pi = 0; pi < d->n_ports; pi++) {
 		const struct dcnfwd_port *p = &d->port[pi];
 		unsigned int seq = p->owner == OWNER_NODE ? p->owner_idx :

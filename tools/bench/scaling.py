@@ -35,7 +35,9 @@ cables spread frames over a port's queues as dcnfwd's RSS does), and
 each worker routes and sends its own frames (several senders a port,
 lib/fc/README.md). --one-sender adds a configuration of the most workers
 whose ports have their owner alone as sender (--port-senders 1): the
-others' frames go through its queues. Lanes need encap = udp (a NIC
+others' frames go through its queues. With --pairs, --lanes also runs
+the most workers spread by node (one lane a port: "2/node"), for what
+lanes cost beside it in the same rounds. Lanes need encap = udp (a NIC
 hashes nothing of an ether frame: every frame would land in queue 0);
 --lanes measures udp alone.
 
@@ -80,9 +82,10 @@ class Emulated:
         return ",".join(["0@%d" % c[0]] +
                         ["%d@%d" % (i, c[i % len(c)]) for i in range(1, workers + 1)])
 
-    def trial(self, workers, rate, senders=0):
+    def trial(self, workers, rate, senders=0, lanes=0):
         """One emulated run at rate frames a second per host (senders: a
-        port's at most, 0: one a lane): its report."""
+        port's at most, 0: one a lane; lanes: a node port's, 0: one, or
+        with --lanes one a worker): its report."""
         self.n += 1
         prefix = "dcn-scale-%d-%d" % (os.getpid(), self.n)
         cmd = [self.dcnfwd, "--lcores", self.lcores(workers), "--no-huge", "-m",
@@ -91,8 +94,9 @@ class Emulated:
                str(self.a.size - 4), "--duration", str(self.a.trial), "--json",
                "--no-backoff", "--flow-control", self.a.flow_control,
                "--encap", self.encap]
-        if self.a.lanes:
-            cmd += ["--lanes", str(workers)]
+        lanes = lanes or (workers if self.a.lanes else 1)
+        if lanes > 1:
+            cmd += ["--lanes", str(lanes)]
         if senders:
             cmd += ["--port-senders", str(senders)]
         try:
@@ -158,22 +162,25 @@ def run_pairs(a, e, counts):
     rounds'."""
     if counts[0] != 1:
         counts = [1] + [c for c in counts if c != 1]
-    # (name, workers, senders a port: 0 one a lane)
-    confs = [(str(c), c, 0) for c in counts]
+    # (name, workers, senders a port: 0 one a lane, lanes: 0 as --lanes)
+    confs = [(str(c), c, 0, 0) for c in counts]
     if a.one_sender:
-        confs.append(("%d/1s" % counts[-1], counts[-1], 1))
+        confs.append(("%d/1s" % counts[-1], counts[-1], 1, 0))
+    if a.lanes:
+        # the same workers spread by node: what lanes cost beside it
+        confs.append(("%d/node" % counts[-1], counts[-1], 0, 1))
     log("%-6s %-8s %14s %14s" % ("round", "workers", "full fwd Mpps", "x 1 worker"))
     trials, ratios = [], {c[0]: [] for c in confs[1:]}
     for rnd in range(a.pairs):
         order = confs[rnd % len(confs):] + confs[:rnd % len(confs)]
         got = {}
-        for name, c, s in order:
-            t = e.trial(c, FULL_LOAD_PPS, s)
+        for name, c, s, lanes in order:
+            t = e.trial(c, FULL_LOAD_PPS, s, lanes)
             got[name] = t["fwd_pps"]
             trials.append({"round": rnd, "workers": name, "fwd_pps": t["fwd_pps"],
                            "host_pps": t["host_pps"], "lost": t["lost"],
                            "reordered": t.get("reordered", 0)})
-        for name, c, s in confs:
+        for name, c, s, lanes in confs:
             x = got[name] / got["1"] if got["1"] else None
             if name != "1" and x is not None:
                 ratios[name].append(x)
