@@ -21,6 +21,8 @@ import tempfile
 import time
 import urllib.request
 
+from localport import free_port
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 EXPORTER = os.path.join(ROOT, "tools", "dcn-exporter")
@@ -44,12 +46,6 @@ def check(cond, what):
     if not cond:
         failures.append(what)
         print("FAIL: " + what)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def samples(text):

@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from localport import free_port
+
 dcnfwd, mode = sys.argv[1:3]
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SPEC = "novacube:k=4,n=2"
@@ -242,12 +244,6 @@ def exporter_node(prefix, node):
           "dcn-exporter: %d samples of the relay, %d without node=\"%s\"%s" %
           (len(lines), len(without), node,
            ": " + "; ".join(without[:3]) if without else ""))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def dashboard_per_node(prefixes, nodes):
