@@ -20,8 +20,6 @@
 #include "setup.h"
 #include "worker.h"
 
-
-
 /* A locally administered MAC that names its owner and port. */
 static void
 emu_mac(struct rte_ether_addr *m, enum dcnfwd_owner o, uint32_t idx,

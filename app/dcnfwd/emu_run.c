@@ -237,14 +237,10 @@ print_senders(const struct dcnfwd *d)
 		uint64_t n = 0;
 
 		for (i = 0; i < d->n_ports; i++) {
-			const struct dcnfwd_port *p = &d->port[i];
-			const struct dcnfwd_wnode *wn;
+			const struct dcn_fc_port_stats *f = dcnfwd_worker_fc_port(d, w, i);
 
-			if (p->owner != OWNER_NODE)
-				continue;
-			wn = d->worker[w].node[p->owner_idx];
-			if (wn != NULL && wn->fc.dp != NULL)
-				n += wn->fc.st[p->local].tx;
+			if (f != NULL)
+				n += f->tx;
 		}
 		printf("%s%lu", w ? ", " : "", (unsigned long)n);
 	}

@@ -72,18 +72,14 @@ report_worker_sends(const struct dcnfwd *d, unsigned int w)
 
 	printf("  worker %u sent", w);
 	for (i = 0; i < d->n_ports; i++) {
-		const struct dcnfwd_port *p = &d->port[i];
-		const struct dcnfwd_wnode *wn;
+		const struct dcn_fc_port_stats *f = dcnfwd_worker_fc_port(d, w, i);
 
-		if (p->owner != OWNER_NODE)
+		if (f == NULL || f->tx == 0)
 			continue;
-		wn = d->worker[w].node[p->owner_idx];
-		if (wn == NULL || wn->fc.dp == NULL || wn->fc.st[p->local].tx == 0)
-			continue;
-		total += wn->fc.st[p->local].tx;
+		total += f->tx;
 		ports++;
 		if (d->emulate == NULL)
-			printf("%s %s %lu", sep, p->name, (unsigned long)wn->fc.st[p->local].tx);
+			printf("%s %s %lu", sep, d->port[i].name, (unsigned long)f->tx);
 		sep = ",";
 	}
 	if (d->emulate != NULL)

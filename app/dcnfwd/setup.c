@@ -349,22 +349,6 @@ dcnfwd_workers_from_conf(struct dcnfwd *d)
 	return 0;
 }
 
-/* Does worker wi poll a port of node ni (route a lane of it)? */
-static int
-routes_for(const struct dcnfwd *d, unsigned int wi, uint32_t ni)
-{
-	const struct dcnfwd_worker *w = &d->worker[wi];
-	unsigned int k;
-
-	for (k = 0; k < w->n_rx; k++) {
-		const struct dcnfwd_port *p = &d->port[w->rx[k].port];
-
-		if (p->owner == OWNER_NODE && p->owner_idx == ni)
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * Several senders on port i (lib/fc/README.md, "Several senders a
  * port"): with lanes, each worker that routes for the port's node, after
@@ -389,7 +373,9 @@ give_senders(struct dcnfwd *d, unsigned int i)
 	for (wi = 0; wi < d->n_workers && k < most; wi++) {
 		struct dcnfwd_worker *w = &d->worker[wi];
 
-		if (wi == p->fc_owner || !routes_for(d, wi, p->owner_idx))
+		/* A worker has the node's context once it polls one of
+		 * its ports (dcnfwd_worker_add_rxq): it routes lanes of it. */
+		if (wi == p->fc_owner || w->node[p->owner_idx] == NULL)
 			continue;
 		if (dcn_fc_dp_set_sender(dp, &w->node[p->owner_idx]->fc, p->local,
 					 (uint8_t)k++) != 0)

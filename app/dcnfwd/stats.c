@@ -27,26 +27,34 @@ dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s)
 	}
 }
 
+const struct dcn_fc_port_stats *
+dcnfwd_worker_fc_port(const struct dcnfwd *d, unsigned int w, uint32_t port)
+{
+	const struct dcnfwd_port *pt = &d->port[port];
+	const struct dcnfwd_wnode *wn;
+
+	if (pt->owner != OWNER_NODE)
+		return NULL;
+	wn = d->worker[w].node[pt->owner_idx];
+	return wn != NULL && wn->fc.dp != NULL ? &wn->fc.st[pt->local] : NULL;
+}
+
 void
 dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 		   struct dcnfwd_port_stats *s)
 {
-	const struct dcnfwd_port *pt = &d->port[port];
 	unsigned int i;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < d->n_workers; i++) {
 		const struct dcnfwd_worker *w = &d->worker[i];
 		const struct dcnfwd_port_stats *p = &w->pst[port];
+		const struct dcn_fc_port_stats *f = dcnfwd_worker_fc_port(d, i, port);
 
 		s->rx += LOAD(p->rx);
 		s->tx += LOAD(p->tx);
 		s->tx_drop += LOAD(p->tx_drop);
-		if (pt->owner == OWNER_NODE && w->node[pt->owner_idx] != NULL &&
-		    w->node[pt->owner_idx]->fc.dp != NULL) {
-			const struct dcn_fc_port_stats *f =
-				&w->node[pt->owner_idx]->fc.st[pt->local];
-
+		if (f != NULL) {
 			s->tx += LOAD(f->tx);
 			s->in_drop += LOAD(f->in_drop);
 			s->down_drop += LOAD(f->down_drop);

@@ -7,6 +7,11 @@
 
 #include "dcnfwd.h"
 
+/* Worker w's flow-control counters of port (global), or NULL: not a
+ * node's port, or none kept there by w. */
+const struct dcn_fc_port_stats *dcnfwd_worker_fc_port(const struct dcnfwd *d,
+						      unsigned int w, uint32_t port);
+
 /* A port's counters, all workers (flow control's included). */
 void dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 			struct dcnfwd_port_stats *s);

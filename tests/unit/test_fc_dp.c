@@ -962,6 +962,22 @@ test_sent_counts_after_data(void **state)
 	assert_int_equal(in->lost_in, 3);
 }
 
+/* n host packets to addr, numbered from first (their UDP source port),
+ * received by worker k on its lane (worker 0: lane 1; 1: lane 0). */
+static uint16_t
+receive_lane(unsigned int k, uint32_t addr, unsigned int first, unsigned int n)
+{
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		m[i] = host_packet(addr);
+		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34,
+				 (uint16_t)(first + i));
+	}
+	return dcn_fc_rx_lane(&f.x[k], f.host, (uint16_t)(k == 0), m, (uint16_t)n);
+}
+
 /*
  * Run to completion on two lanes: host packets that worker 0 receives on
  * RX queue 1 are routed by worker 0 itself (its lane), at once, and
@@ -980,18 +996,13 @@ test_lanes_run_to_completion(void **state)
 	struct dcn_fc_chan *lane0 = dcn_fc_chan(f.fn, f.host, 0);
 	struct dcn_fc_chan *lane1 = dcn_fc_lane(f.fn, in0, 1);
 	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
-	struct rte_mbuf *m[DCN_FC_BURST_MAX];
 	unsigned int i;
 
 	(void)state;
 	assert_int_equal(f.fn->n_lanes, 2);
 	assert_int_equal(f.dp.port[f.host].lanes, 2);
 	credit_from_peer(o, 7, GRANT, 0);
-	for (i = 0; i < 20; i++) {
-		m[i] = host_packet(addr);
-		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34, (uint16_t)i);
-	}
-	assert_int_equal(dcn_fc_rx_lane(&f.x[0], f.host, 1, m, 20), 0);
+	assert_int_equal(receive_lane(0, addr, 0, 20), 0);
 	/* Routed by worker 0 on the spot: out of its lane, into the output
 	 * queue (worker 0 does not send on o). */
 	assert_int_equal(lane1->arrived, 20);
@@ -1005,12 +1016,7 @@ test_lanes_run_to_completion(void **state)
 	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota - 20);
 	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
 	/* Worker 1's own lane: behind what waits, never ahead of it. */
-	for (i = 0; i < 10; i++) {
-		m[i] = host_packet(addr);
-		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34,
-				 (uint16_t)(100 + i));
-	}
-	assert_int_equal(dcn_fc_rx_lane(&f.x[1], f.host, 0, m, 10), 0);
+	assert_int_equal(receive_lane(1, addr, 100, 10), 0);
 	assert_int_equal(f.fwd[1].st.encap, 10);
 	assert_int_equal(rte_ring_count(out->out_q), 30);
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 30);
@@ -1102,22 +1108,6 @@ test_lanes_credit_sums(void **state)
 	dcn_fc_credit_state(f.fn, (uint16_t)(c / f.fn->n_vcs), &cr);
 	assert_int_equal(cr.freed[0], 37);
 	assert_int_equal(cr.flags & DCN_FC_CREDIT_REPAIRS, 0);
-}
-
-/* n host packets to addr, numbered from first (their UDP source port),
- * received by worker k on its lane (worker 0: lane 1; 1: lane 0). */
-static uint16_t
-receive_lane(unsigned int k, uint32_t addr, unsigned int first, unsigned int n)
-{
-	struct rte_mbuf *m[DCN_FC_BURST_MAX];
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		m[i] = host_packet(addr);
-		dcn_fabric_put16(rte_pktmbuf_mtod(m[i], uint8_t *) + 34,
-				 (uint16_t)(first + i));
-	}
-	return dcn_fc_rx_lane(&f.x[k], f.host, (uint16_t)(k == 0), m, (uint16_t)n);
 }
 
 /* Take what port o has sent off its ring: by each lane's numbering

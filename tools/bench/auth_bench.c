@@ -16,38 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sodium.h>
 
 #include "dcn_auth.h"
 
+#include "bench_time.h"
+
 #define MAX_ROUNDS 101
 #define HDRS (14 + 20)
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 int
 main(int argc, char **argv)
@@ -93,22 +70,22 @@ main(int argc, char **argv)
 		for (r = 0; r < (unsigned int)rounds; r++) {
 			uint32_t e, s;
 
-			t = now_ns();
+			t = bench_now_ns();
 			for (i = 0; i < per_round; i++)
 				dcn_auth_sign(a, f, frames[k].payload, &span, 1, i);
-			sign[r] = (now_ns() - t) / per_round;
-			t = now_ns();
+			sign[r] = (bench_now_ns() - t) / per_round;
+			t = bench_now_ns();
 			for (i = 0; i < per_round; i++)
 				sink += dcn_auth_check(a, f, len, frames[k].payload,
 						       &span, &e, &s);
-			check[r] = (now_ns() - t) / per_round;
-			t = now_ns();
+			check[r] = (bench_now_ns() - t) / per_round;
+			t = bench_now_ns();
 			for (i = 0; i < per_round; i++) {
 				crypto_generichash_blake2b(tag, sizeof(tag), f + 2,
 							   len - 2 - 16, key, sizeof(key));
 				sink += tag[0];
 			}
-			shot[r] = (now_ns() - t) / per_round;
+			shot[r] = (bench_now_ns() - t) / per_round;
 			ratio[r] = sign[r] / shot[r];
 		}
 		if (sink % 1 != 0 || dcn_auth_check(a, f, len, frames[k].payload, &span,
@@ -118,11 +95,11 @@ main(int argc, char **argv)
 			return 1;
 		}
 		{
-			double ms = median(sign, rounds), mc = median(check, rounds);
-			double mo = median(shot, rounds), mr;
+			double ms = bench_median(sign, rounds), mc = bench_median(check, rounds);
+			double mo = bench_median(shot, rounds), mr;
 			double lo, hi;
 
-			mr = median(ratio, rounds);   /* sorts ratio */
+			mr = bench_median(ratio, rounds);   /* sorts ratio */
 			lo = ratio[0];
 			hi = ratio[rounds - 1];
 			printf("%-22s %9.1f %9.1f %11.1f %6.2f [%.2f-%.2f] %14.1f ns\n",

@@ -24,9 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dcn_fc.h"
+
+#include "bench_time.h"
 
 #define BURST 32
 #define BURSTS 1000000
@@ -34,23 +35,6 @@
 
 static struct dcn_fc_chan chan;
 static int cpu[2];
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Credits for every burst of a round, and to spare. */
 static void
@@ -112,7 +96,7 @@ round_ns(int w)
 
 	chan_reset();
 	pin(cpu[0]);
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	if (w == 0) {
 		got = one_sender();
 	} else if (w == 1) {
@@ -123,7 +107,7 @@ round_ns(int w)
 		claimer(&got);
 		pthread_join(th, NULL);
 	}
-	t = now_ns() - t0;
+	t = bench_now_ns() - t0;
 	if (got == 0 || chan.sent > chan.limit)
 		return -1;
 	return t / BURSTS;
@@ -133,7 +117,7 @@ int
 main(int argc, char **argv)
 {
 	static const char *const name[3] = { "one sender", "claim, alone", "claim, two" };
-	double ns[3][MAX_ROUNDS], ratio[MAX_ROUNDS];
+	double ns[3][MAX_ROUNDS], ratio[MAX_ROUNDS], med[3], x;
 	int rounds = argc > 1 ? atoi(argv[1]) : 11, r, w, n = 0;
 	cpu_set_t set;
 
@@ -164,14 +148,13 @@ main(int argc, char **argv)
 		ratio[r] = ns[2][r] / ns[0][r];
 	}
 	for (w = 0; w < 3; w++) {
-		qsort(ns[w], (size_t)rounds, sizeof(double), cmp_double);
+		med[w] = bench_median(ns[w], rounds);
 		printf("%-14s %7.1f ns a burst [%.1f-%.1f], %6.2f ns a frame\n", name[w],
-		       ns[w][rounds / 2], ns[w][0], ns[w][rounds - 1],
-		       ns[w][rounds / 2] / BURST);
+		       med[w], ns[w][0], ns[w][rounds - 1], med[w] / BURST);
 	}
-	qsort(ratio, (size_t)rounds, sizeof(double), cmp_double);
+	/* sorted first: its spread is read after */
+	x = bench_median(ratio, rounds);
 	printf("claim, two against one sender: %.2fx a burst [%.2f-%.2f], %.2f ns more "
-	       "a frame\n", ratio[rounds / 2], ratio[0], ratio[rounds - 1],
-	       (ns[2][rounds / 2] - ns[0][rounds / 2]) / BURST);
+	       "a frame\n", x, ratio[0], ratio[rounds - 1], (med[2] - med[0]) / BURST);
 	return 0;
 }
