@@ -181,8 +181,9 @@ struct dcn_fwd_cache_entry {
 	 * reads (key, generation, its port and its header). */
 	uint64_t k0;          /**< kind, flags, TTL, quadrant, path, last dim */
 	uint64_t k1;          /**< source and destination addresses */
-	uint32_t k2;          /**< proxy address */
-	uint32_t gen;         /**< valid while it equals the context's */
+	/** The proxy address (low half) and the generation the entry is
+	 * valid in (high half): one compare checks both. */
+	uint64_t k2g;
 	uint8_t action;       /**< DCN_FWD_ACT_* */
 	uint8_t n;            /**< candidates */
 	uint8_t no_hdr;       /**< bit k: candidate k leaves no header: drop */
@@ -196,6 +197,9 @@ struct dcn_fwd_cache_entry {
 	uint32_t nbr[DCN_FWD_CACHE_HOPS]; /**< neighbour slot, or a DCN_FWD_NBR_* */
 	struct dcn_hop hop[DCN_FWD_CACHE_HOPS];
 } __rte_cache_aligned;
+
+/** What a new generation adds to dcn_fwd_ctx.cache_gen. */
+#define DCN_FWD_GEN_STEP (1ull << 32)
 
 /** Route-cache actions. */
 #define DCN_FWD_ACT_FORWARD 1 /**< pick a candidate, rewrite, send */
@@ -259,7 +263,10 @@ struct dcn_fwd_ctx {
 	 * from the table. */
 	struct dcn_fwd_cache_entry *cache;
 	uint32_t cache_mask;       /**< entries - 1 */
-	uint32_t cache_gen;        /**< entries of another generation are void */
+	uint32_t cache_shift;      /**< 64 - log2(entries): a hash's top bits */
+	/** Entries of another generation are void; kept in the high half,
+	 * where an entry's k2g holds it (DCN_FWD_GEN_STEP a generation). */
+	uint64_t cache_gen;
 	uint64_t cache_miss;       /**< lookups that had to route */
 };
 
@@ -311,7 +318,7 @@ dcn_fwd_set_table(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	c->r = r;
 	c->tb = tb;
 	c->pick = dcn_router_pick_mode(r);
-	c->cache_gen++;
+	c->cache_gen += DCN_FWD_GEN_STEP;
 }
 
 /** Use a neighbour table (made with dcn_fwd_nbrs_init) for switch ports. */
@@ -319,7 +326,7 @@ static inline void
 dcn_fwd_set_nbrs(struct dcn_fwd_ctx *c, const struct dcn_fwd_nbrs *nb)
 {
 	c->nbrs = nb;
-	c->cache_gen++;
+	c->cache_gen += DCN_FWD_GEN_STEP;
 }
 
 /** @return bytes a route cache of entries entries needs (a power of two). */

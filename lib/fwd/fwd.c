@@ -37,7 +37,7 @@ dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	c->rng = c->node_addr | 1;
 	c->host_port = -1;
 	c->pick = dcn_router_pick_mode(r);
-	c->cache_gen = 1;
+	c->cache_gen = DCN_FWD_GEN_STEP;
 	for (i = 0; i < DCN_FWD_MAX_FABRIC_PORTS; i++)
 		c->local_of[i] = -1;
 	return 0;
@@ -139,7 +139,7 @@ dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 	else if (c->host_port < 0)
 		c->host_port = (int16_t)idx;
 	c->n_ports++;
-	c->cache_gen++;
+	c->cache_gen += DCN_FWD_GEN_STEP;
 	return idx;
 }
 
@@ -397,74 +397,89 @@ dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries)
 		return -EINVAL;
 	c->cache = entries != 0 ? mem : NULL;
 	c->cache_mask = c->cache != NULL ? entries - 1 : 0;
+	c->cache_shift = 64;
+	while (c->cache_shift > 0 && (1ull << (64 - c->cache_shift)) < entries)
+		c->cache_shift--;
 	if (c->cache != NULL)
 		memset(c->cache, 0, dcn_fwd_cache_bytes(entries));
-	c->cache_gen++;
+	c->cache_gen += DCN_FWD_GEN_STEP;
 	return 0;
 }
 
+/* A decision's cache key (decide): k0 and k1, and k2g with the proxy
+ * address in its low half (the context's generation joins it in the
+ * high half in cache_probe). */
+struct cache_key {
+	uint64_t k0, k1, k2g;
+};
+
 static inline int
-entry_holds(const struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
-	    uint64_t k0, uint64_t k1, uint32_t k2)
+entry_holds(const struct dcn_fwd_cache_entry *e, const struct cache_key *k)
 {
-	return e->gen == c->cache_gen && e->k0 == k0 && e->k1 == k1 && e->k2 == k2;
+	return e->k0 == k->k0 && e->k1 == k->k1 && e->k2g == k->k2g;
 }
 
-/* The key mixed (multiplies, xor-shifts) so that every key bit reaches
- * the low bits: keys often differ in a few bits (neighbouring addresses),
- * and a single multiply left such sets colliding. */
-static inline uint32_t
-cache_hash(uint64_t k0, uint64_t k1, uint32_t k2)
+/* Multiply-shift: the product's top bits depend on every bit of the key
+ * (keys often differ in a few bits: neighbouring addresses, one TTL),
+ * and they are the first slot. The second, looked at only when the
+ * first holds another key, mixes the halves and takes the middle. */
+static inline uint64_t
+cache_hash(const struct cache_key *k)
 {
-	uint64_t h = k0 ^ k1 * 0x9e3779b97f4a7c15ull ^ k2 * 0xc2b2ae3d27d4eb4full;
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return (uint32_t)(h ^ h >> 29);
+	return (k->k0 ^ k->k1 ^ k->k2g) * 0x9e3779b97f4a7c15ull;
 }
 
 /*
- * A key has two slots, from its hash and the hash turned by 16 bits: with
- * one, a few keys of even a small set share a slot and miss on every
- * frame (31 destinations in 256 slots: 13% of frames).
+ * A key has two slots: with one, a few keys of even a small set share a
+ * slot and miss on every frame (31 destinations in 256 slots: 13% of
+ * frames).
  */
 static inline struct dcn_fwd_cache_entry *
-cache_slot(const struct dcn_fwd_ctx *c, uint32_t h, int second)
+cache_slot(const struct dcn_fwd_ctx *c, uint64_t h, int second)
 {
-	return &c->cache[(second ? h >> 16 | h << 16 : h) & c->cache_mask];
+	if (second) {
+		h ^= h >> 29;
+		return &c->cache[(uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & c->cache_mask];
+	}
+	/* A shift of 64 (one entry) is undefined in C: the mask ends it. */
+	return &c->cache[(h >> (c->cache_shift & 63)) & c->cache_mask];
 }
 
-/* The entry holding key's decision (*hit 1), or the one to fill (*hit 0). */
+/* The entry holding key k's decision (*hit 1), or the one to fill (*hit
+ * 0); k->k2g gets the generation. */
 static inline struct dcn_fwd_cache_entry *
-cache_probe(const struct dcn_fwd_ctx *c, uint64_t k0, uint64_t k1, uint32_t k2,
-	    int *hit)
+cache_probe(const struct dcn_fwd_ctx *c, struct cache_key *k, int *hit)
 {
-	uint32_t h = cache_hash(k0, k1, k2);
-	struct dcn_fwd_cache_entry *e1 = cache_slot(c, h, 0), *e2;
+	struct dcn_fwd_cache_entry *e1, *e2;
+	uint64_t h;
 
+	k->k2g = (uint32_t)k->k2g | c->cache_gen;
+	h = cache_hash(k);
+	e1 = cache_slot(c, h, 0);
 	*hit = 1;
-	if (likely(entry_holds(c, e1, k0, k1, k2)))
+	if (likely(entry_holds(e1, k)))
 		return e1;
 	e2 = cache_slot(c, h, 1);
-	if (entry_holds(c, e2, k0, k1, k2))
+	if (entry_holds(e2, k))
 		return e2;
 	/* A miss fills a slot that holds nothing valid, else the first. */
 	*hit = 0;
-	return e1->gen == c->cache_gen && e2->gen != c->cache_gen ? e2 : e1;
+	return (e1->k2g >> 32) == (c->cache_gen >> 32) &&
+		       (e2->k2g >> 32) != (c->cache_gen >> 32) ? e2 : e1;
 }
 
 /* Store a decision in e. @return 0, or -1 when it has too many
  * candidates to cache (e is left void). */
 static int
-cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e, uint64_t k0,
-	   uint64_t k1, uint32_t k2, uint8_t action,
+cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e,
+	   const struct cache_key *key, uint8_t action,
 	   const struct dcn_route_state *st, const struct dcn_hop *h,
 	   unsigned int n, int with_hdr)
 {
 	unsigned int k;
 
 	c->cache_miss++;
-	e->gen = 0;
+	e->k2g = 0;
 	e->one_cable = 0;
 	if (n > DCN_FWD_CACHE_HOPS)
 		return -1;
@@ -487,10 +502,9 @@ cache_fill(struct dcn_fwd_ctx *c, struct dcn_fwd_cache_entry *e, uint64_t k0,
 	e->one_cable = (uint8_t)(action == DCN_FWD_ACT_FORWARD && n == 1 &&
 				 e->local[0] >= 0 && e->nbr[0] == DCN_FWD_NBR_CABLE &&
 				 !(e->no_hdr & 1));
-	e->k0 = k0;
-	e->k1 = k1;
-	e->k2 = k2;
-	e->gen = c->cache_gen;
+	e->k0 = key->k0;
+	e->k1 = key->k1;
+	e->k2g = key->k2g;
 	return 0;
 }
 
@@ -515,8 +529,11 @@ trim_padding(struct rte_mbuf *m, const struct dcn_frame_info *fi)
 	trim_to(m, (uint32_t)fi->l3_off + fi->l3_len);
 }
 
-/* Host packet at its first relay: add the fabric header img leaves with. */
-static enum dcn_drop_reason
+/* Host packet at its first relay: add the fabric header img leaves with.
+ * Inlined by force: a host port's every frame comes here, and with three
+ * loops of fwd_burst the compiler stops inlining it by itself (20
+ * instructions a frame more). */
+static __rte_always_inline enum dcn_drop_reason
 emit_encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	   const struct dcn_frame_info *fi, int local, uint64_t mac,
 	   const uint8_t *img, uint16_t *out)
@@ -664,15 +681,15 @@ decide_hit(struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e,
  * Decide for a frame: from the cache when the context has one (routing
  * and filling the entry on a miss), else from the table; both end in the
  * same choose. A set too large to cache is routed from the table every
- * time. The key (k0, k1, k2) is what route's answer depends on; a route
+ * time. The key k is what route's answer depends on; a route
  * with no candidates means no_hops (the frame is for this node's host;
  * 0: it has none to mean, no_route); with_hdr: candidates carry the
  * fabric header the frame leaves with. ip, a and b are the flow's, for
  * the draw.
  */
 static __rte_always_inline enum dcn_drop_reason
-decide(struct dcn_fwd_ctx *c, route_fn route, uint64_t k0, uint64_t k1,
-       uint32_t k2, uint8_t no_hops, int with_hdr,
+decide(struct dcn_fwd_ctx *c, route_fn route, struct cache_key k,
+       uint8_t no_hops, int with_hdr,
        const struct dcn_frame_info *fi, const uint8_t *ip, uint32_t a,
        uint32_t b, struct decision *d)
 {
@@ -687,7 +704,7 @@ decide(struct dcn_fwd_ctx *c, route_fn route, uint64_t k0, uint64_t k1,
 
 	d->local = c->host_port;
 	if (c->cache != NULL) {
-		e = cache_probe(c, k0, k1, k2, &hit);
+		e = cache_probe(c, &k, &hit);
 		if (hit)
 			goto cached;
 	}
@@ -696,7 +713,7 @@ decide(struct dcn_fwd_ctx *c, route_fn route, uint64_t k0, uint64_t k1,
 		return why;
 	if (n == 0 && !no_hops)
 		return DCN_DROP_NO_ROUTE;
-	if (e != NULL && cache_fill(c, e, k0, k1, k2, n ? DCN_FWD_ACT_FORWARD : no_hops,
+	if (e != NULL && cache_fill(c, e, &k, n ? DCN_FWD_ACT_FORWARD : no_hops,
 				    &st, h, n, with_hdr) == 0)
 		goto cached;
 	d->action = n ? DCN_FWD_ACT_FORWARD : no_hops;
@@ -727,8 +744,8 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	struct decision d;
 	enum dcn_drop_reason why;
 
-	why = decide(c, encap_route, KEY_ENCAP, fi->ip_dst, 0, DCN_FWD_ACT_OWN, 1, fi,
-		     ip, c->node_addr, fi->ip_dst, &d);
+	why = decide(c, encap_route, (struct cache_key){ KEY_ENCAP, fi->ip_dst, 0 },
+		     DCN_FWD_ACT_OWN, 1, fi, ip, c->node_addr, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
 	if (d.action == DCN_FWD_ACT_OWN) {
@@ -743,25 +760,23 @@ encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
  * transit_route's answer depends on, as loaded (only compared and
  * hashed): flags and VC (byte 1: the header a frame leaves with carries
  * the VC after this hop), TTL, quadrant, path and last dimension in k0,
- * under KEY_TRANSIT; source and destination in k1; proxy in k2. */
-struct transit_key {
-	uint64_t k0, k1;
-	uint32_t k2;
-};
+ * under KEY_TRANSIT; source and destination in k1; proxy in k2g. */
 
 /* Header bytes 1 to 5 of a little-endian load. */
 #define TRANSIT_K0_BYTES 0x0000ffffffffff00ull
 
-static __rte_always_inline struct transit_key
+static __rte_always_inline struct cache_key
 transit_key(const uint8_t *h)
 {
-	struct transit_key k;
+	struct cache_key k;
 	uint64_t w0;
+	uint32_t proxy;
 
 	memcpy(&w0, h, sizeof(w0));
 	memcpy(&k.k1, h + 8, sizeof(k.k1));
-	memcpy(&k.k2, h + 16, sizeof(k.k2));
+	memcpy(&proxy, h + 16, sizeof(proxy));
 	k.k0 = KEY_TRANSIT | (rte_le_to_cpu_64(w0) & TRANSIT_K0_BYTES);
+	k.k2g = proxy;
 	return k;
 }
 
@@ -782,13 +797,13 @@ transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 {
 	const struct dcn_fabric_hdr *fh = &fi->hdr;
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
-	struct transit_key k = transit_key(rte_pktmbuf_mtod_offset(m, const uint8_t *,
-								   DCN_ETHER_HDR_LEN));
+	struct cache_key k = transit_key(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+								 DCN_ETHER_HDR_LEN));
 	struct decision d;
 	enum dcn_drop_reason why;
 
-	why = decide(c, transit_route, k.k0, k.k1, k.k2, DCN_FWD_ACT_DECAP, 1, fi, ip,
-		     fh->src, fh->dst, &d);
+	why = decide(c, transit_route, k, DCN_FWD_ACT_DECAP, 1, fi, ip, fh->src, fh->dst,
+		     &d);
 	if (why != DCN_DROP_NONE)
 		return why;
 	return transit_emit(c, m, (uint32_t)fi->l3_off + fi->l3_len, &d, out);
@@ -811,8 +826,8 @@ route_ipv4(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 
 	if (ip[8] <= 1)
 		return DCN_DROP_TTL_EXPIRED;
-	why = decide(c, router_route, KEY_ROUTER, fi->ip_dst, 0, 0, 0, fi, ip,
-		     fi->ip_src, fi->ip_dst, &d);
+	why = decide(c, router_route, (struct cache_key){ KEY_ROUTER, fi->ip_dst, 0 }, 0, 0,
+		     fi, ip, fi->ip_src, fi->ip_dst, &d);
 	if (why != DCN_DROP_NONE)
 		return why;
 	if (unlikely(d.local == in))
@@ -849,14 +864,19 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
 /* Not decided by transit_fast: take the full step. */
 #define FAST_MISS DCN_DROP_MAX
 
+/* The shortest frame transit_fast takes: both headers and an IPv4
+ * header; a shorter one takes the full step, which names its fault. */
+#define FAST_MIN_LEN (DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_IPV4_MIN_HDR)
+
 /*
  * Transit from the cache, straight from the frame's bytes: a fabric data
  * frame on a cable port whose decision the cache holds is checked as
  * dcn_fabric_classify checks it and then finished as decide finishes a
  * hit, without building its frame info. Anything else (another kind of
- * frame, a check that fails, a miss) is FAST_MISS, before anything is
- * changed or counted, and takes the full step, which decides the same or
- * names the reason to drop.
+ * frame, an IPv4 header with options, a check that fails, a miss) is
+ * FAST_MISS, before anything is changed or counted, and takes the full
+ * step, which decides the same or names the reason to drop. The checks
+ * are folded into few tests: they pass on nearly every frame.
  */
 static __rte_always_inline enum dcn_drop_reason
 transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
@@ -864,25 +884,30 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
 {
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = h + DCN_FABRIC_HDR_LEN;
-	uint32_t len = rte_pktmbuf_data_len(m), plen, l3_len;
+	uint32_t len = rte_pktmbuf_data_len(m), plen, ip0, l3_len;
 	struct dcn_fwd_cache_entry *ce;
-	struct transit_key k;
+	struct cache_key k;
 	struct decision d;
 	enum dcn_drop_reason why;
 	int hit;
 
-	if (m->nb_segs != 1 || len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN ||
-	    (load32(e + 12) & TYPE_VERSION_BYTES) != data_tag || h[2] == 0)
+	/* Of the header's own checks, those on bytes of the key (a TTL of
+	 * 0) need no test: the cache holds only keys the full step took. */
+	if (unlikely(m->nb_segs != 1 || len < FAST_MIN_LEN ||
+		     (load32(e + 12) & TYPE_VERSION_BYTES) != data_tag))
 		return FAST_MISS;
+	/* The IPv4 header's first word: version and length 0x45, total
+	 * length at least a header and within the fabric header's length,
+	 * itself within the frame. */
 	plen = dcn_fabric_get16(h + 6);
-	if (plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN)
-		return FAST_MISS;
-	l3_len = dcn_fabric_ipv4_len(ip, plen);
-	if (l3_len == 0)
+	ip0 = load32(ip);
+	l3_len = rte_be_to_cpu_16((uint16_t)(ip0 >> 16));
+	if (unlikely((ip0 & 0xff) != 0x45 || l3_len < DCN_IPV4_MIN_HDR || l3_len > plen ||
+		     plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN))
 		return FAST_MISS;
 	k = transit_key(h);
-	ce = cache_probe(c, k.k0, k.k1, k.k2, &hit);
-	if (!hit)
+	ce = cache_probe(c, &k, &hit);
+	if (unlikely(!hit))
 		return FAST_MISS;
 	why = decide_hit(c, ce, 1, ip, dcn_fabric_get32(h + 8), dcn_fabric_get32(h + 12),
 			 &d);
@@ -950,60 +975,94 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
 	}
 }
 
+/* Frame m of a burst: kept at pkts[*keep] with its port, or dropped
+ * (counted, freed). fast and router_mode are constants in each loop
+ * below, so that each runs without the others' branches. */
+static __rte_always_inline void
+fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m,
+	  struct rte_mbuf **pkts, uint16_t *out_port, uint16_t *keep,
+	  uint32_t data_tag, const int fast, const int router_mode)
+{
+	enum dcn_drop_reason why = FAST_MISS;
+	uint16_t out = 0;
+
+	if (fast) {
+		why = transit_fast(c, m, &out, data_tag);
+		if (likely(why == DCN_DROP_NONE)) {
+			/* Always a port of the node: no control frame here. */
+			c->out_frames[out]++;
+			goto kept;
+		}
+	}
+	if (why == FAST_MISS)
+		why = fwd_one(c, ip, m, &out, router_mode);
+	if (unlikely(why != DCN_DROP_NONE)) {
+		c->st.drop[why]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (out < DCN_FWD_MAX_PORTS)
+		c->out_frames[out]++;
+kept:
+	pkts[*keep] = m;
+	out_port[(*keep)++] = out;
+}
+
 static __rte_always_inline uint16_t
 fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
-	  uint16_t n, uint16_t *out_port, const int router_mode)
+	  uint16_t n, uint16_t *out_port, const int fast, const int router_mode)
 {
 	const struct dcn_fwd_port *ip = &c->port[in];
-	/* A relay's cable port: transit frames may be decided from the
-	 * cache without the full step (a shared port checks MACs first). */
-	const int fast = !router_mode && !ip->host && !ip->shared && c->cache != NULL;
 	const uint32_t data_tag = fast_data_tag(c);
 	uint16_t i, keep = 0;
 
 	c->st.rx += n;
+	/* One call site of fwd_frame: a second (a loop without the
+	 * prefetch for the last frames) costs more than the test saves,
+	 * the steps it inlines being called instead. Kept frames are
+	 * written back at pkts[keep], keep <= i: the next frame is read
+	 * before. */
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		enum dcn_drop_reason why = FAST_MISS;
-		uint16_t out = 0;
-
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		if (fast)
-			why = transit_fast(c, m, &out, data_tag);
-		if (why == FAST_MISS)
-			why = fwd_one(c, ip, m, &out, router_mode);
-		if (unlikely(why != DCN_DROP_NONE)) {
-			c->st.drop[why]++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		if (out < DCN_FWD_MAX_PORTS)
-			c->out_frames[out]++;
-		pkts[keep] = m;
-		out_port[keep++] = out;
+		fwd_frame(c, ip, pkts[i], pkts, out_port, &keep, data_tag, fast, router_mode);
 	}
 	return keep;
+}
+
+/* A relay's cable port with a route cache: transit frames may be decided
+ * from the cache without the full step (a shared port checks MACs
+ * first). */
+static uint16_t
+fwd_burst_cable(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+		uint16_t n, uint16_t *out_port)
+{
+	return fwd_burst(c, in, pkts, n, out_port, 1, 0);
 }
 
 static uint16_t
 fwd_burst_relay(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t *out_port)
 {
-	return fwd_burst(c, in, pkts, n, out_port, 0);
+	return fwd_burst(c, in, pkts, n, out_port, 0, 0);
 }
 
 static uint16_t
 fwd_burst_router(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		 uint16_t n, uint16_t *out_port)
 {
-	return fwd_burst(c, in, pkts, n, out_port, 1);
+	return fwd_burst(c, in, pkts, n, out_port, 0, 1);
 }
 
 uint16_t
 dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	      uint16_t n, uint16_t *out_port)
 {
-	return c->router_mode ? fwd_burst_router(c, in, pkts, n, out_port) :
-				fwd_burst_relay(c, in, pkts, n, out_port);
+	const struct dcn_fwd_port *ip = &c->port[in];
+
+	if (c->router_mode)
+		return fwd_burst_router(c, in, pkts, n, out_port);
+	if (!ip->host && !ip->shared && c->cache != NULL)
+		return fwd_burst_cable(c, in, pkts, n, out_port);
+	return fwd_burst_relay(c, in, pkts, n, out_port);
 }

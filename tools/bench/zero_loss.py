@@ -42,14 +42,16 @@ the mean of transit's two beside it (pairs.csv, pairs.json).
 executes per frame forwarded, under callgrind, at full load, the passes
 of its loop that found no frame taken out (count_instructions says
 how): dcnfwd transit, ingress and egress with flow control on and off,
-testpmd io and l3fwd, at the first size (instructions.csv). Unlike a
-rate, this figure does not move with the machine's phases.
+testpmd io and l3fwd, at the first size (instructions.csv); with
+--same-wire the peers also at transit's size on the wire, for memif's
+copies cost more past 64 bytes. Unlike a rate, this figure does not move
+with the machine's phases.
 Nothing is asserted about speed; exit 1 only when a run fails, 77 when it
 cannot run here (not root, no hugepages, no memif, no valgrind).
 
   zero_loss.py --build BUILD [--sizes 64,128,...] [--trial SEC] [--out DIR]
   zero_loss.py --build BUILD --sizes 64 --pairs 10 --trial 1 --same-wire
-  zero_loss.py --build BUILD --sizes 64 --instructions [--window SEC]
+  zero_loss.py --build BUILD --sizes 64 --instructions [--window SEC] [--same-wire]
 """
 import argparse
 import importlib.machinery
@@ -728,37 +730,52 @@ def run_instructions(a, b, duts, size, work):
         return 77
     log("instructions per frame at %d B: the forwarding thread under callgrind, "
         "%.0f s of full load, its idle passes taken out" % (size, a.window))
-    log("%-16s %4s %10s %14s %11s %9s %9s %10s" % (
-        "dut", "fc", "frames", "instructions", "idle passes", "per pass",
+    log("%-16s %4s %5s %10s %14s %11s %9s %9s %10s" % (
+        "dut", "fc", "frame", "frames", "instructions", "idle passes", "per pass",
         "per busy", "per frame"))
     rows = []
-    for d in duts:
+    points = [(d, size) for d in duts]
+    if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
+        points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
+    for d, sz in points:
         for fc in (("on", "off") if d.startswith("dcnfwd") else ("-",)):
             if fc != "-":
                 a.flow_control = fc
-            r = count_instructions(a, b, d, size, work)
+            r = count_instructions(a, b, d, sz, work)
             if r["frames"] <= 0:
                 raise RuntimeError("%s forwarded nothing under callgrind" % d)
-            r.update(dut=d, flow_control=fc, frame_bytes=size,
+            r.update(dut=d, flow_control=fc, frame_bytes=sz,
                      per_frame=r["busy"] / r["frames"])
             rows.append(r)
-            log("%-16s %4s %10d %14d %11.0f %9.0f %9.1f %10.1f" % (
-                d, fc, r["frames"], r["worker"], r["idle_passes"],
+            log("%-16s %4s %5d %10d %14d %11.0f %9.0f %9.1f %10.1f" % (
+                d, fc, sz, r["frames"], r["worker"], r["idle_passes"],
                 r["idle_pass_cost"], r["frames"] / max(r["busy_passes"], 1),
                 r["per_frame"]))
-    per = {(r["dut"], r["flow_control"]): r["per_frame"] for r in rows}
-    if per.get(("dcnfwd-transit-udp", "on")) and per.get(("dcnfwd-transit", "on")):
+    per = {(r["dut"], r["flow_control"], r["frame_bytes"]): r["per_frame"] for r in rows}
+    if per.get(("dcnfwd-transit-udp", "on", size)) and per.get(("dcnfwd-transit", "on", size)):
         log("dcnfwd-transit: encap = udp costs %+.0f%% instructions per frame "
-            "(flow control on)" % (100.0 * (per["dcnfwd-transit-udp", "on"] /
-                                            per["dcnfwd-transit", "on"] - 1)))
+            "(flow control on)" % (100.0 * (per["dcnfwd-transit-udp", "on", size] /
+                                            per["dcnfwd-transit", "on", size] - 1)))
     for d in ("dcnfwd-transit", "dcnfwd-ingress", "dcnfwd-egress"):
-        if per.get((d, "off")):
+        if per.get((d, "off", size)):
             log("%s: flow control on costs %+.0f%% instructions per frame" % (
-                d, 100.0 * (per[d, "on"] / per[d, "off"] - 1)))
+                d, 100.0 * (per[d, "on", size] / per[d, "off", size] - 1)))
+    for d in ("dcnfwd-ingress", "dcnfwd-egress"):
+        if per.get((d, "on", size)) and per.get(("dcnfwd-transit", "on", size)):
+            log("%s / dcnfwd-transit (flow control on): %.2fx the instructions "
+                "per frame" % (d, per[d, "on", size] / per["dcnfwd-transit", "on", size]))
     for p in PEERS:
-        if per.get((p, "-")) and per.get(("dcnfwd-transit", "on")):
-            log("dcnfwd-transit (flow control on) / %s: %.2fx the instructions "
-                "per frame" % (p, per["dcnfwd-transit", "on"] / per[p, "-"]))
+        for fc in ("on", "off"):
+            t = per.get(("dcnfwd-transit", fc, size))
+            if not t:
+                continue
+            if per.get((p, "-", size)):
+                log("dcnfwd-transit (flow control %s) / %s at %d B: %.2fx the "
+                    "instructions per frame" % (fc, p, size, t / per[p, "-", size]))
+            if per.get((p, "-", size + FABRIC_HDR)):
+                log("dcnfwd-transit (flow control %s) / %s at %d B, the same "
+                    "wire: %.2fx the instructions per frame" % (
+                        fc, p, size + FABRIC_HDR, t / per[p, "-", size + FABRIC_HDR]))
     with open(os.path.join(a.out, "instructions.csv"), "w") as f:
         f.write("dut,flow_control,frame_bytes,window_s,frames,worker_instructions,"
                 "idle_passes,idle_pass_instructions,busy_passes,instructions_per_frame,"
