@@ -248,6 +248,55 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 }
 
 /*
+ * The runs of a burst for route_grouped (below) into gs. @return 0 when the burst
+ * is not such. router (a Diamond switch, whose channel key has the TTL)
+ * is a constant in each of the two calls: the loop is the per-frame work
+ * of a routed burst.
+ */
+static __rte_always_inline int
+group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
+	   uint16_t n, struct pass *ps, struct groups *gs, const int router)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	uint64_t last_key = UINT64_MAX;
+	uint16_t last_o = DCN_FWD_CONTROL;
+	uint32_t g, i, r;
+	int again = 1;
+
+	gs->ng = 0;
+	gs->nr = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t key = routed_key(m[i], router);
+		uint32_t c;
+
+		if (likely(!again && out[i] == last_o && key == last_key))
+			continue;
+		if (unlikely(out[i] == DCN_FWD_CONTROL))
+			return 0;
+		c = out_chan(x, m[i], out[i]);
+		if (unlikely(c == NO_CHAN))
+			return 0;
+		for (g = 0; g < gs->ng && gs->oc[g] != c; g++)
+			;
+		if (g == gs->ng) {
+			if (gs->ng == GROUPS || cs_has(&ps->blocked, c))
+				return 0;
+			gs->oc[gs->ng] = c;
+			gs->cnt[gs->ng++] = 0;
+		}
+		gs->start[gs->nr] = (uint16_t)i;
+		gs->grp[gs->nr++] = (uint8_t)g;
+		last_o = out[i];
+		last_key = key;
+		again = fn->kind[last_o] == DCN_FC_PORT_SWITCH;
+	}
+	gs->start[gs->nr] = n;
+	for (r = 0; r < gs->nr; r++)
+		gs->cnt[gs->grp[r]] += gs->start[r + 1] - gs->start[r];
+	return 1;
+}
+
+/*
  * A relay's usual burst, nothing held ahead of it: each frame's output
  * channel is worked out once per run of frames alike (the same output
  * port and channel key; behind a switch port, where the MAC decides,
@@ -263,45 +312,14 @@ static inline uint16_t
 route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **m,
 	      const uint16_t *out, uint16_t n, struct pass *ps)
 {
-	struct dcn_fc_node *fn = x->dp->fn;
-	int router = x->fwd->router_mode, again = 1;
 	struct rte_mbuf *grouped[DCN_FC_BURST_MAX], **dst[GROUPS];
 	struct groups gs;
 	uint32_t held = 0, g, i, r;
-	uint64_t last_key = UINT64_MAX;
-	uint16_t last_o = DCN_FWD_CONTROL;
 	int sent;
 
-	gs.ng = 0;
-	gs.nr = 0;
-	for (i = 0; i < n; i++) {
-		uint64_t key = routed_key(m[i], router);
-		uint32_t c;
-
-		if (likely(!again && out[i] == last_o && key == last_key))
-			continue;
-		if (unlikely(out[i] == DCN_FWD_CONTROL))
-			return 0;
-		c = out_chan(x, m[i], out[i]);
-		if (unlikely(c == NO_CHAN))
-			return 0;
-		for (g = 0; g < gs.ng && gs.oc[g] != c; g++)
-			;
-		if (g == gs.ng) {
-			if (gs.ng == GROUPS || cs_has(&ps->blocked, c))
-				return 0;
-			gs.oc[gs.ng] = c;
-			gs.cnt[gs.ng++] = 0;
-		}
-		gs.start[gs.nr] = (uint16_t)i;
-		gs.grp[gs.nr++] = (uint8_t)g;
-		last_o = out[i];
-		last_key = key;
-		again = fn->kind[last_o] == DCN_FC_PORT_SWITCH;
-	}
-	gs.start[gs.nr] = n;
-	for (r = 0; r < gs.nr; r++)
-		gs.cnt[gs.grp[r]] += gs.start[r + 1] - gs.start[r];
+	if (!(x->fwd->router_mode ? group_runs(x, m, out, n, ps, &gs, 1) :
+				    group_runs(x, m, out, n, ps, &gs, 0)))
+		return 0;
 	sent = burst_through(x, m, n, &gs);
 	if (sent >= 0) {
 		ps->done += (uint32_t)sent;

@@ -429,43 +429,60 @@ cache_hash(const struct cache_key *k)
 	return (k->k0 ^ k->k1 ^ k->k2g) * 0x9e3779b97f4a7c15ull;
 }
 
+/* What a lookup reads of the context's cache, read once a burst by the
+ * fast path: a frame's bytes are written between lookups, and such
+ * stores may alias any field of the context, so the compiler would read
+ * each again for every frame. Valid for a burst: these change only
+ * between bursts (dcn_fwd_set_table and the like). */
+struct cache_view {
+	struct dcn_fwd_cache_entry *entry;
+	uint64_t gen;
+	uint32_t mask, shift;
+};
+
+static __rte_always_inline struct cache_view
+cache_view(const struct dcn_fwd_ctx *c)
+{
+	return (struct cache_view){ c->cache, c->cache_gen, c->cache_mask, c->cache_shift };
+}
+
 /*
  * A key has two slots: with one, a few keys of even a small set share a
  * slot and miss on every frame (31 destinations in 256 slots: 13% of
  * frames).
  */
 static inline struct dcn_fwd_cache_entry *
-cache_slot(const struct dcn_fwd_ctx *c, uint64_t h, int second)
+cache_slot(const struct cache_view *v, uint64_t h, int second)
 {
 	if (second) {
 		h ^= h >> 29;
-		return &c->cache[(uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & c->cache_mask];
+		return &v->entry[(uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & v->mask];
 	}
 	/* A shift of 64 (one entry) is undefined in C: the mask ends it. */
-	return &c->cache[(h >> (c->cache_shift & 63)) & c->cache_mask];
+	return &v->entry[(h >> (v->shift & 63)) & v->mask];
 }
 
 /* The entry holding key k's decision (*hit 1), or the one to fill (*hit
  * 0); k->k2g gets the generation. */
 static inline struct dcn_fwd_cache_entry *
-cache_probe(const struct dcn_fwd_ctx *c, struct cache_key *k, int *hit)
+cache_probe(const struct cache_view *v, struct cache_key *k, int *hit)
 {
 	struct dcn_fwd_cache_entry *e1, *e2;
 	uint64_t h;
 
-	k->k2g = (uint32_t)k->k2g | c->cache_gen;
+	k->k2g = (uint32_t)k->k2g | v->gen;
 	h = cache_hash(k);
-	e1 = cache_slot(c, h, 0);
+	e1 = cache_slot(v, h, 0);
 	*hit = 1;
 	if (likely(entry_holds(e1, k)))
 		return e1;
-	e2 = cache_slot(c, h, 1);
+	e2 = cache_slot(v, h, 1);
 	if (entry_holds(e2, k))
 		return e2;
 	/* A miss fills a slot that holds nothing valid, else the first. */
 	*hit = 0;
-	return (e1->k2g >> 32) == (c->cache_gen >> 32) &&
-		       (e2->k2g >> 32) != (c->cache_gen >> 32) ? e2 : e1;
+	return (e1->k2g >> 32) == (v->gen >> 32) && (e2->k2g >> 32) != (v->gen >> 32) ?
+		       e2 : e1;
 }
 
 /* Store a decision in e. @return 0, or -1 when it has too many
@@ -704,7 +721,9 @@ decide(struct dcn_fwd_ctx *c, route_fn route, struct cache_key k,
 
 	d->local = c->host_port;
 	if (c->cache != NULL) {
-		e = cache_probe(c, &k, &hit);
+		struct cache_view v = cache_view(c);
+
+		e = cache_probe(&v, &k, &hit);
 		if (hit)
 			goto cached;
 	}
@@ -879,8 +898,8 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
  * are folded into few tests: they pass on nearly every frame.
  */
 static __rte_always_inline enum dcn_drop_reason
-transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
-	     uint32_t data_tag)
+transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf *m,
+	     uint16_t *out, uint32_t data_tag)
 {
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = h + DCN_FABRIC_HDR_LEN;
@@ -906,7 +925,7 @@ transit_fast(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint16_t *out,
 		     plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN))
 		return FAST_MISS;
 	k = transit_key(h);
-	ce = cache_probe(c, &k, &hit);
+	ce = cache_probe(v, &k, &hit);
 	if (unlikely(!hit))
 		return FAST_MISS;
 	why = decide_hit(c, ce, 1, ip, dcn_fabric_get32(h + 8), dcn_fabric_get32(h + 12),
@@ -979,15 +998,16 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
  * (counted, freed). fast and router_mode are constants in each loop
  * below, so that each runs without the others' branches. */
 static __rte_always_inline void
-fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m,
-	  struct rte_mbuf **pkts, uint16_t *out_port, uint16_t *keep,
-	  uint32_t data_tag, const int fast, const int router_mode)
+fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip,
+	  const struct cache_view *v, struct rte_mbuf *m, struct rte_mbuf **pkts,
+	  uint16_t *out_port, uint16_t *keep, uint32_t data_tag, const int fast,
+	  const int router_mode)
 {
 	enum dcn_drop_reason why = FAST_MISS;
 	uint16_t out = 0;
 
 	if (fast) {
-		why = transit_fast(c, m, &out, data_tag);
+		why = transit_fast(c, v, m, &out, data_tag);
 		if (likely(why == DCN_DROP_NONE)) {
 			/* Always a port of the node: no control frame here. */
 			c->out_frames[out]++;
@@ -1014,6 +1034,7 @@ fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 {
 	const struct dcn_fwd_port *ip = &c->port[in];
 	const uint32_t data_tag = fast_data_tag(c);
+	const struct cache_view v = cache_view(c);
 	uint16_t i, keep = 0;
 
 	c->st.rx += n;
@@ -1025,7 +1046,8 @@ fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		fwd_frame(c, ip, pkts[i], pkts, out_port, &keep, data_tag, fast, router_mode);
+		fwd_frame(c, ip, &v, pkts[i], pkts, out_port, &keep, data_tag, fast,
+			  router_mode);
 	}
 	return keep;
 }
