@@ -44,7 +44,8 @@ of its loop that found no frame taken out (count_instructions says
 how): dcnfwd transit, ingress and egress with flow control on and off,
 testpmd io and l3fwd, at the first size (instructions.csv); with
 --same-wire the peers also at transit's size on the wire, for memif's
-copies cost more past 64 bytes. Unlike a rate, this figure does not move
+copies cost more past 64 bytes; with --breakdown, each device's
+instructions per frame by source file too (instructions_by_file.csv). Unlike a rate, this figure does not move
 with the machine's phases.
 Nothing is asserted about speed; exit 1 only when a run fails, 77 when it
 cannot run here (not root, no hugepages, no memif, no valgrind).
@@ -52,6 +53,7 @@ cannot run here (not root, no hugepages, no memif, no valgrind).
   zero_loss.py --build BUILD [--sizes 64,128,...] [--trial SEC] [--out DIR]
   zero_loss.py --build BUILD --sizes 64 --pairs 10 --trial 1 --same-wire
   zero_loss.py --build BUILD --sizes 64 --instructions [--window SEC] [--same-wire]
+               [--breakdown]
 """
 import argparse
 import importlib.machinery
@@ -539,9 +541,10 @@ def telemetry(prefix, cmd):
 
 
 def callgrind_threads(work, pid, part):
-    """{thread: (instructions, {function: calls})} of dump part of process
-    pid (one file per thread, --separate-threads=yes), the calls counted
-    only into the memif driver (--compress-strings=no: names in full)."""
+    """{thread: (instructions, {function: calls}, dump path)} of dump part
+    of process pid (one file per thread, --separate-threads=yes), the
+    calls counted only into the memif driver (--compress-strings=no:
+    names in full)."""
     out = {}
     for name in os.listdir(work):
         if not name.startswith("cg.%d." % pid):
@@ -564,8 +567,46 @@ def callgrind_threads(work, pid, part):
                         head.setdefault(k, v.strip())
         if head.get("part") == str(part) and ("summary" in head or "totals" in head):
             out[int(head.get("thread", 1))] = (
-                int((head.get("summary") or head["totals"]).split()[0]), calls)
+                int((head.get("summary") or head["totals"]).split()[0]), calls,
+                os.path.join(work, name))
     return out
+
+
+def instructions_by_file(path):
+    """{source file: instructions} of a callgrind dump, a call's
+    inclusive cost left out (it is the callee's own); code without debug
+    information is named by its object (the memif driver's .so)."""
+    out, ncols, fl, ob, skip = {}, 1, "???", "???", False
+    with open(path, errors="replace") as f:
+        for line in f:
+            c = line[:1]
+            if c.isdigit() or c in "+-*":
+                if skip:
+                    skip = False
+                    continue
+                cols = line.split()
+                if len(cols) > ncols:
+                    where = fl if fl != "???" else ob
+                    out[where] = out.get(where, 0) + int(cols[ncols])
+            elif line.startswith(("fl=", "fi=", "fe=")):
+                fl = os.path.basename(line[3:].strip()) or "???"
+            elif line.startswith("ob="):
+                ob = os.path.basename(line[3:].strip()) or "???"
+            elif line.startswith("calls="):
+                skip = True
+            elif line.startswith("positions:"):
+                ncols = len(line.split()) - 1
+    return out
+
+
+def busy_by_file(busy_path, idle_path, idle_instructions, frames):
+    """Instructions per frame by source file of the busy passes: the busy
+    window's dump less the idle window's, scaled to the idle passes the
+    busy window held (idle_instructions in all), per frame."""
+    busy, idle = instructions_by_file(busy_path), instructions_by_file(idle_path)
+    scale = idle_instructions / max(sum(idle.values()), 1)
+    per = {k: (v - scale * idle.get(k, 0)) / frames for k, v in busy.items()}
+    return sorted(per.items(), key=lambda kv: -kv[1])
 
 
 # The RX queues a pass of each device's loop polls (dcnfwd: west, east
@@ -706,7 +747,10 @@ def count_instructions(a, b, dut, size, work):
                        if dut.startswith("dcnfwd") else frames / PEER_BURST)
         idle_passes = max(passes - busy_passes, 0)
         idle_cost = idle[w][0] / max(idle[w][1][rx] / POLLS[dut], 1)
+        by_file = (busy_by_file(busy[w][2], idle[w][2], idle_passes * idle_cost, frames)
+                   if a.breakdown and frames > 0 else [])
         return {"frames": frames, "worker": busy[w][0], "passes": passes,
+                "by_file": by_file,
                 "idle_passes": idle_passes, "idle_pass_cost": idle_cost,
                 "busy_passes": busy_passes,
                 "busy": busy[w][0] - idle_passes * idle_cost,
@@ -751,6 +795,18 @@ def run_instructions(a, b, duts, size, work):
                 d, fc, sz, r["frames"], r["worker"], r["idle_passes"],
                 r["idle_pass_cost"], r["frames"] / max(r["busy_passes"], 1),
                 r["per_frame"]))
+    if a.breakdown:
+        log("instructions per frame by source file (busy passes; at least 0.5):")
+        for r in rows:
+            log("%s, flow control %s, %d B: %s" % (
+                r["dut"], r["flow_control"], r["frame_bytes"],
+                ", ".join("%s %.1f" % kv for kv in r["by_file"] if abs(kv[1]) >= 0.5)))
+        with open(os.path.join(a.out, "instructions_by_file.csv"), "w") as f:
+            f.write("dut,flow_control,frame_bytes,file,instructions_per_frame\n")
+            for r in rows:
+                for name, v in r["by_file"]:
+                    f.write("%s,%s,%d,%s,%.2f\n" % (r["dut"], r["flow_control"],
+                                                    r["frame_bytes"], name, v))
     per = {(r["dut"], r["flow_control"], r["frame_bytes"]): r["per_frame"] for r in rows}
     if per.get(("dcnfwd-transit-udp", "on", size)) and per.get(("dcnfwd-transit", "on", size)):
         log("dcnfwd-transit: encap = udp costs %+.0f%% instructions per frame "
@@ -849,6 +905,11 @@ def main():
                          "at the first size")
     ap.add_argument("--window", type=float, default=30.0,
                     help="--instructions: seconds counted (default %(default)s)")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="--instructions: also each device's instructions per "
+                         "frame by source file, the idle passes' share taken "
+                         "out (code without debug information by its library: "
+                         "a build with -Dc_args=-g names dcnfwd's files)")
     ap.add_argument("--profiles", metavar="DIR",
                     help="--instructions: keep the callgrind dumps here "
                          "(cg.PID-tTHREAD.PART, part 1 the window, 2 the idle "
