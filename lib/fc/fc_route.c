@@ -248,10 +248,10 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 }
 
 /*
- * The runs of a burst for route_grouped (below) into gs. @return 0 when the burst
- * is not such. router (a Diamond switch, whose channel key has the TTL)
- * is a constant in each of the two calls: the loop is the per-frame work
- * of a routed burst.
+ * The runs of a burst for route_grouped (below) into gs. @return 0
+ * when the burst is not such. router (a Diamond switch, whose channel key
+ * has the TTL) is a constant in each of the two calls: the loop is the
+ * per-frame work of a routed burst.
  */
 static __rte_always_inline int
 group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,

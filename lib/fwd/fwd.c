@@ -397,9 +397,8 @@ dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries)
 		return -EINVAL;
 	c->cache = entries != 0 ? mem : NULL;
 	c->cache_mask = c->cache != NULL ? entries - 1 : 0;
-	c->cache_shift = 64;
-	while (c->cache_shift > 0 && (1ull << (64 - c->cache_shift)) < entries)
-		c->cache_shift--;
+	/* 64 - log2(entries), a power of two (64 with no cache). */
+	c->cache_shift = c->cache != NULL ? 64u - (uint32_t)__builtin_ctz(entries) : 64u;
 	if (c->cache != NULL)
 		memset(c->cache, 0, dcn_fwd_cache_bytes(entries));
 	c->cache_gen += DCN_FWD_GEN_STEP;
@@ -894,8 +893,7 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
  * hit, without building its frame info. Anything else (another kind of
  * frame, an IPv4 header with options, a check that fails, a miss) is
  * FAST_MISS, before anything is changed or counted, and takes the full
- * step, which decides the same or names the reason to drop. The checks
- * are folded into few tests: they pass on nearly every frame.
+ * step, which decides the same or names the reason to drop.
  */
 static __rte_always_inline enum dcn_drop_reason
 transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf *m,

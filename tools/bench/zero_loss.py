@@ -45,8 +45,8 @@ how): dcnfwd transit, ingress and egress with flow control on and off,
 testpmd io and l3fwd, at the first size (instructions.csv); with
 --same-wire the peers also at transit's size on the wire, for memif's
 copies cost more past 64 bytes; with --breakdown, each device's
-instructions per frame by source file too (instructions_by_file.csv). Unlike a rate, this figure does not move
-with the machine's phases.
+instructions per frame by source file too (instructions_by_file.csv).
+Unlike a rate, this figure does not move with the machine's phases.
 Nothing is asserted about speed; exit 1 only when a run fails, 77 when it
 cannot run here (not root, no hugepages, no memif, no valgrind).
 
@@ -446,9 +446,7 @@ def run_pairs(a, b, duts, sizes):
         (",".join(duts), a.pairs, a.trial, a.flow_control))
     rows, summary = [], []
     for size in sizes:
-        points = [(d, size) for d in duts]
-        if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
-            points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
+        points = size_points(a, duts, size)
         anchor = ("dcnfwd-transit", size) if ("dcnfwd-transit", size) in points \
             and len(points) > 1 else None
         rates = {pt: [] for pt in points}
@@ -538,6 +536,16 @@ def telemetry(prefix, cmd):
     device under valgrind answers slowly)."""
     return (dcn_fabric.telemetry_prefix(prefix, cmd, timeout=20) or {}).get(
         cmd.split(",")[0])
+
+
+def size_points(a, duts, size):
+    """(device, frame size) pairs measured at size: every device, and with
+    --same-wire the peers also at transit's size on the wire (a peer's
+    frame has no header to add: 1518 B at most)."""
+    points = [(d, size) for d in duts]
+    if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
+        points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
+    return points
 
 
 def callgrind_threads(work, pid, part):
@@ -778,10 +786,7 @@ def run_instructions(a, b, duts, size, work):
         "dut", "fc", "frame", "frames", "instructions", "idle passes", "per pass",
         "per busy", "per frame"))
     rows = []
-    points = [(d, size) for d in duts]
-    if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
-        points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
-    for d, sz in points:
+    for d, sz in size_points(a, duts, size):
         for fc in (("on", "off") if d.startswith("dcnfwd") else ("-",)):
             if fc != "-":
                 a.flow_control = fc
@@ -962,10 +967,7 @@ def main():
             "dut", "frame", "wire", "0-loss Mpps", "full Mpps", "trials",
             "cycles", "note"))
         for size in sizes:
-            points = [(d, size) for d in duts]
-            # A peer's frame has no header to add: 1518 B at most.
-            if a.same_wire and "dcnfwd-transit" in duts and size + FABRIC_HDR <= MAX_FRAME:
-                points += [(d, size + FABRIC_HDR) for d in duts if d in PEERS]
+            points = size_points(a, duts, size)
             best = {}
             # Full load breaks ties (and decides with --max-trials 1,
             # where no trial passes).
