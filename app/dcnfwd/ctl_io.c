@@ -16,6 +16,11 @@ dcnfwd_inject(struct dcnfwd *d, uint32_t port, struct rte_mbuf **m,
 	unsigned int q = rte_ring_enqueue_burst(d->port[port].ctl_tx, (void **)m,
 						n, NULL);
 
+	/* After the frames are on the ring: the worker that sees the count
+	 * move finds them there. */
+	if (q != 0 && d->worker != NULL)
+		__atomic_fetch_add(&d->worker[d->port[port].ctl_worker].ctl_posted, q,
+				   __ATOMIC_RELEASE);
 	if (q < n) {
 		d->ctl_ring_full += n - q;
 		rte_pktmbuf_free_bulk(&m[q], n - q);

@@ -93,6 +93,7 @@ struct dcnfwd_port {
 	uint8_t no_hellos;       /* faces a tester: carrier alone says up */
 	uint8_t no_credits;      /* faces a tester: no external credits */
 	struct rte_ring *ctl_tx; /* frames from the control thread */
+	uint32_t ctl_worker;     /* the worker that drains ctl_tx */
 	struct rte_ether_addr mac;
 	/* hello state of a fabric port (control thread only) */
 	uint64_t hello_rx, hello_refused;
@@ -295,6 +296,8 @@ struct dcnfwd_worker {
 	struct dcnfwd_txbuf *txb;         /* per global port */
 	uint32_t *ctl_ports;              /* ports whose ctl_tx it drains */
 	unsigned int n_ctl_ports;
+	uint64_t ctl_drained;             /* ctl_posted when it last drained */
+	uint8_t ctl_more;                 /* a ring had more than a burst */
 	uint32_t *dirty;                  /* ports with frames in txb */
 	unsigned int n_dirty;
 	/* flow control: node ports whose output queues and credits this
@@ -310,6 +313,16 @@ struct dcnfwd_worker {
 		uint16_t lane;
 	} *fc_lanes;
 	unsigned int n_fc_lanes;
+	/* the same, as the loop reads them (built when set-up is done): the
+	 * lanes, then the ports, then the sends, each with its node's
+	 * context and the flag its step looks at first, so that a pass over
+	 * idle ports costs a load or two each */
+	struct dcnfwd_fc_slot {
+		struct dcn_fc_wnode *x;
+		const uint32_t *waiting;           /* route or send flag */
+		const struct dcn_fc_dp_port *port; /* ports: announce look */
+		uint16_t local, lane;
+	} *fc_slot;
 	struct dcn_fc_worker fcw;
 	/* once a loop, after the bursts (emulation: hosts that send) */
 	unsigned int (*tick)(struct dcnfwd_worker *w, uint64_t now);
@@ -327,6 +340,10 @@ struct dcnfwd_worker {
 	 * was not scheduled, and its ports' silence is not the neighbours') */
 	uint64_t loops_seen;
 	uint64_t loops_seen_us;           /* when loops_seen last moved */
+	/* control thread: frames it has put on the ctl_tx of ports this
+	 * worker drains (a line of its own: the worker reads it every loop
+	 * instead of polling each ring) */
+	uint64_t ctl_posted __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /* Emulation's run options (--emulate). */

@@ -227,10 +227,12 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		w->fc_sends = calloc(d->n_ports, sizeof(*w->fc_sends));
 		w->fc_lanes = calloc(d->n_ports * DCN_CONF_MAX_QUEUES,
 				     sizeof(*w->fc_lanes));
+		w->fc_slot = calloc(d->n_ports * (DCN_CONF_MAX_QUEUES + 2),
+				    sizeof(*w->fc_slot));
 		if (w->rx == NULL || w->rx_read_tsc == NULL || w->node == NULL || w->served == NULL ||
 		    w->pst == NULL || w->txb == NULL || w->dirty == NULL ||
 		    w->ctl_ports == NULL || w->fc_ports == NULL || w->fc_sends == NULL ||
-		    w->fc_lanes == NULL)
+		    w->fc_lanes == NULL || w->fc_slot == NULL)
 			return -ENOMEM;
 		if (d->fc_on &&
 		    dcn_fc_worker_init(&w->fcw, i, DCN_FC_MAX_CHANS) != 0)
@@ -417,6 +419,7 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 		found = first != UINT_MAX;
 		wi = q0 != UINT_MAX ? q0 : found ? first : 0;
 		d->worker[wi].ctl_ports[d->worker[wi].n_ctl_ports++] = i;
+		p->ctl_worker = wi;
 		/* The same worker sends the port's output queues; each RX
 		 * queue's poller routes its lane of the input queues. */
 		if (d->fc_on && p->owner == OWNER_NODE && found) {
@@ -510,6 +513,7 @@ worker_free(struct dcnfwd *d, struct dcnfwd_worker *w)
 	free(w->fc_ports);
 	free(w->fc_sends);
 	free(w->fc_lanes);
+	free(w->fc_slot);
 	free(w->hosts);
 	dcn_fc_worker_fini(&w->fcw);
 }

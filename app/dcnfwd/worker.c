@@ -97,6 +97,34 @@ dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 	node_rx_direct(w, p, pi, wn, m, n);
 }
 
+/* w's flow-control steps as its loop reads them (dcnfwd_fc_slot): its
+ * lanes, ports and sends are all given out before workers start. */
+static void
+fc_slots_build(struct dcnfwd *d, struct dcnfwd_worker *w)
+{
+	struct dcnfwd_fc_slot *s = w->fc_slot;
+	unsigned int i;
+
+	for (i = 0; i < w->n_fc_lanes; i++, s++) {
+		const struct dcnfwd_port *p = &d->port[w->fc_lanes[i].port];
+
+		s->x = &w->node[p->owner_idx]->fc;
+		s->local = p->local;
+		s->lane = w->fc_lanes[i].lane;
+		s->waiting = dcn_fc_route_flag(s->x, s->local, s->lane);
+	}
+	for (i = 0; i < w->n_fc_ports + w->n_fc_sends; i++, s++) {
+		uint32_t pi = i < w->n_fc_ports ? w->fc_ports[i] :
+						   w->fc_sends[i - w->n_fc_ports];
+		const struct dcnfwd_port *p = &d->port[pi];
+
+		s->x = &w->node[p->owner_idx]->fc;
+		s->local = p->local;
+		s->waiting = dcn_fc_send_flag(s->x, s->local);
+		s->port = i < w->n_fc_ports ? &s->x->dp->port[s->local] : NULL;
+	}
+}
+
 /* Flow control: route from the input queues of the lanes this worker
  * polls, then send from the output queues of the ports it serves and
  * announce their credits, and from its own output queues of the ports
@@ -104,37 +132,39 @@ dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 static inline unsigned int
 fc_service(struct dcnfwd_worker *w, uint64_t now)
 {
-	struct dcnfwd *d = w->d;
+	const struct dcnfwd_fc_slot *s = w->fc_slot;
 	unsigned int i, work = 0;
 
-	for (i = 0; i < w->n_fc_lanes; i++) {
-		const struct dcnfwd_port *p = &d->port[w->fc_lanes[i].port];
-
-		work += dcn_fc_route_lane(&w->node[p->owner_idx]->fc, p->local,
-					  w->fc_lanes[i].lane);
+	for (i = 0; i < w->n_fc_lanes; i++, s++)
+		if (__atomic_load_n(s->waiting, __ATOMIC_ACQUIRE))
+			work += dcn_fc_route_waiting(s->x, s->local, s->lane);
+	for (i = 0; i < w->n_fc_ports; i++, s++) {
+		if (__atomic_load_n(s->waiting, __ATOMIC_ACQUIRE))
+			work += dcn_fc_send_waiting(s->x, s->local);
+		if (dcn_fc_announce_due(s->port, now))
+			dcn_fc_announce_port(s->x, s->local, now);
 	}
-	for (i = 0; i < w->n_fc_ports; i++) {
-		const struct dcnfwd_port *p = &d->port[w->fc_ports[i]];
-		struct dcn_fc_wnode *x = &w->node[p->owner_idx]->fc;
-
-		work += dcn_fc_send(x, p->local);
-		dcn_fc_announce(x, p->local, now);
-	}
-	for (i = 0; i < w->n_fc_sends; i++) {
-		const struct dcnfwd_port *p = &d->port[w->fc_sends[i]];
-
-		work += dcn_fc_send(&w->node[p->owner_idx]->fc, p->local);
-	}
+	for (i = 0; i < w->n_fc_sends; i++, s++)
+		if (__atomic_load_n(s->waiting, __ATOMIC_ACQUIRE))
+			work += dcn_fc_send_waiting(s->x, s->local);
 	return work;
 }
 
+/* The control thread's frames for the ports this worker drains: their
+ * rings are looked at only when it has posted some since the last look
+ * (or a ring had more than a burst), not every loop. */
 static inline unsigned int
 drain_control(struct dcnfwd_worker *w)
 {
 	struct dcnfwd *d = w->d;
 	struct rte_mbuf *m[DCNFWD_MAX_BURST];
+	uint64_t posted = __atomic_load_n(&w->ctl_posted, __ATOMIC_ACQUIRE);
 	unsigned int i, j, n, total = 0;
 
+	if (posted == w->ctl_drained && !w->ctl_more)
+		return 0;
+	w->ctl_drained = posted;
+	w->ctl_more = 0;
 	for (i = 0; i < w->n_ctl_ports; i++) {
 		uint32_t pi = w->ctl_ports[i];
 
@@ -143,6 +173,7 @@ drain_control(struct dcnfwd_worker *w)
 		for (j = 0; j < n; j++)
 			dcnfwd_txb_add(w, pi, m[j]);
 		total += n;
+		w->ctl_more |= n == d->burst;
 	}
 	return total;
 }
@@ -163,6 +194,10 @@ dcnfwd_worker_main(void *arg)
 	 * state after every loop, when it holds no table pointer. */
 	rte_rcu_qsbr_thread_register(d->rcu, w->idx);
 	rte_rcu_qsbr_thread_online(d->rcu, w->idx);
+	/* Frames posted before the rings were given out to workers. */
+	w->ctl_more = 1;
+	if (d->fc_on)
+		fc_slots_build(d, w);
 	while (!dcnfwd_quitting(d)) {
 		uint64_t now = rte_rdtsc();
 		unsigned int i, work = 0;

@@ -90,6 +90,14 @@ struct dcn_fc_dp_port {
 	uint32_t router[DCN_FC_MAX_LANES];
 	/** Its senders, fn->senders[port] of them; sender 0 the owner. */
 	struct dcn_fc_dp_sender sender[DCN_FC_MAX_LANES];
+	/** The owner's next look at the port's credit announcements
+	 * (dcn_fc_announce): the first time a link's refresh falls due. */
+	uint64_t announce_look_tsc;
+	/** Frames were freed on a link of the port since the owner last
+	 * looked: set by the lanes' routers a pass at a time, taken by the
+	 * owner as it looks, so that a pass over ports with nothing freed
+	 * and no refresh due costs a load and a compare each. */
+	uint32_t announce_hint __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /** A node's link as the data path sends on it. */
@@ -263,15 +271,22 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 unsigned int dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local,
 				  uint16_t lane);
 unsigned int dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local);
-void dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
-			  uint64_t now);
+void dcn_fc_announce_port(struct dcn_fc_wnode *x, uint16_t local, uint64_t now);
+
+/** The flag dcn_fc_route_lane looks at first (a lane's in_waiting of
+ * the port): a worker's loop may keep its address at hand. */
+static inline const uint32_t *
+dcn_fc_route_flag(const struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
+{
+	return &x->dp->lane[lane].in_waiting[local];
+}
 
 /** Route from the input queues of a lane of local port (its router
  * only). @return frames that left them. */
 static inline unsigned int
 dcn_fc_route_lane(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 {
-	if (!__atomic_load_n(&x->dp->lane[lane].in_waiting[local], __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(dcn_fc_route_flag(x, local, lane), __ATOMIC_ACQUIRE))
 		return 0;
 	return dcn_fc_route_waiting(x, local, lane);
 }
@@ -303,6 +318,14 @@ dcn_fc_sends_on(const struct dcn_fc_wnode *x, uint16_t local)
 	return x->dp->port[local].sender[x->sender[local]].worker == x->w->idx;
 }
 
+/** The flag dcn_fc_send looks at first (x's sender's out_waiting of
+ * the port; x's sender of it is set before workers start). */
+static inline const uint32_t *
+dcn_fc_send_flag(const struct dcn_fc_wnode *x, uint16_t local)
+{
+	return &x->dp->port[local].sender[x->sender[local]].out_waiting;
+}
+
 /**
  * Send from x's output queues of local port (its sender's) what credits
  * and the port allow (a sender of the port only, dcn_fc_sends_on); on a
@@ -312,10 +335,17 @@ dcn_fc_sends_on(const struct dcn_fc_wnode *x, uint16_t local)
 static inline unsigned int
 dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
 {
-	if (!__atomic_load_n(&x->dp->port[local].sender[x->sender[local]].out_waiting,
-			     __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(dcn_fc_send_flag(x, local), __ATOMIC_ACQUIRE))
 		return 0;
 	return dcn_fc_send_waiting(x, local);
+}
+
+/** Is a look at port pp's credits due at now (dcn_fc_announce)? */
+static inline int
+dcn_fc_announce_due(const struct dcn_fc_dp_port *pp, uint64_t now)
+{
+	return now >= pp->announce_look_tsc ||
+	       __atomic_load_n(&pp->announce_hint, __ATOMIC_RELAXED) != 0;
 }
 
 /**
@@ -323,34 +353,14 @@ dcn_fc_send(struct dcn_fc_wnode *x, uint16_t local)
  * behind its switch, unicast) how much their input queues here have
  * freed (its owner only): after every credit_batch frames, and at least
  * every refresh interval while it changes, so that a lost credit frame
- * is repaired.
+ * is repaired. Looked at only when frames were freed on the port or a
+ * link's refresh is due.
  */
 static inline void
 dcn_fc_announce(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
 {
-	const struct dcn_fc_dp *dp = x->dp;
-	const struct dcn_fc_node *fn = dp->fn;
-	uint16_t l, end = (uint16_t)(fn->port_link[local] + fn->port_links[local]);
-
-	if (!dcn_fc_kind_credited(fn->kind[local]))
-		return;
-	for (l = fn->port_link[local]; l < end; l++) {
-		const struct dcn_fc_dp_link *lk = &dp->link[l];
-		uint32_t fresh = dcn_fc_link_freed(dp, l) - lk->announced_total;
-		uint64_t since = now - lk->credit_tsc;
-
-		/* What the full look would find, in a few compares: a VC
-		 * with a batch freed makes one due; before the refresh
-		 * interval nothing else does, and after it, with nothing
-		 * freed (no VC changed) and the repeats done, only the slow
-		 * refresh does. */
-		if (!__atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED) &&
-		    (since < dp->credit_refresh_tsc ||
-		     (fresh == 0 && lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
-		      since < 100 * dp->credit_refresh_tsc)))
-			continue;
-		dcn_fc_announce_link(x, local, l, now);
-	}
+	if (dcn_fc_announce_due(&x->dp->port[local], now))
+		dcn_fc_announce_port(x, local, now);
 }
 
 #ifdef __cplusplus

@@ -58,6 +58,7 @@ credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 	dp->lane[0].freed_total[link] += repaired;
 	for (vc = 0; vc < fn->n_vcs; vc++)
 		batch_check(dp, link, &fn->chan[link * fn->n_vcs + vc]);
+	announce_hint(dp, link);
 }
 
 /* A credit frame: the peer's input queues have room again. Only a
@@ -98,11 +99,9 @@ dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-/* One link's credit frame, when due (dcn_fc_announce has found that
- * something may be). */
-void
-dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
-		     uint64_t now)
+/* One link's credit frame, when due. */
+static void
+announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t now)
 {
 	struct dcn_fc_dp *dp = x->dp;
 	struct dcn_fc_node *fn = dp->fn;
@@ -203,3 +202,41 @@ dcn_fc_announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 		c0->credit_lost++;
 	}
 }
+
+/* When link's credits need a look next, after one at now: a refresh
+ * interval after its last credit frame, or 100 once the same state has
+ * gone out its repeats (frames freed before then set the port's hint);
+ * a frame due that could not go (no peer MAC yet), an interval on. */
+static uint64_t
+link_next_look(const struct dcn_fc_dp *dp, uint16_t link, uint64_t now)
+{
+	const struct dcn_fc_dp_link *lk = &dp->link[link];
+	uint64_t at = lk->credit_tsc + dp->credit_refresh_tsc;
+
+	if (dcn_fc_link_freed(dp, link) == lk->announced_total &&
+	    lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
+	    !__atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED))
+		at = lk->credit_tsc + 100 * dp->credit_refresh_tsc;
+	return at > now ? at : now + dp->credit_refresh_tsc;
+}
+
+void
+dcn_fc_announce_port(struct dcn_fc_wnode *x, uint16_t local, uint64_t now)
+{
+	struct dcn_fc_dp *dp = x->dp;
+	const struct dcn_fc_node *fn = dp->fn;
+	struct dcn_fc_dp_port *pp = &dp->port[local];
+	uint16_t l, end = (uint16_t)(fn->port_link[local] + fn->port_links[local]);
+	uint64_t look = UINT64_MAX;
+
+	/* Taken before the links are read, and with it what the routers
+	 * wrote before setting it: frames freed after set it again. */
+	__atomic_exchange_n(&pp->announce_hint, 0, __ATOMIC_ACQ_REL);
+	if (dcn_fc_kind_credited(fn->kind[local]))
+		for (l = fn->port_link[local]; l < end; l++) {
+			announce_link(x, local, l, now);
+			look = RTE_MIN(look, link_next_look(dp, l, now));
+		}
+	pp->announce_look_tsc = look;
+}
+

@@ -151,6 +151,15 @@ batch_check(struct dcn_fc_dp *dp, uint16_t link, const struct dcn_fc_chan *c)
 		__atomic_store_n(&dp->link[link].batch_due, 1, __ATOMIC_RELAXED);
 }
 
+/* Frames were freed on link (or its batch is due): its port's owner
+ * looks at the port's credits on its next pass (dcn_fc_announce). */
+static inline void
+announce_hint(struct dcn_fc_dp *dp, uint16_t link)
+{
+	__atomic_store_n(&dp->port[dp->fn->link_port[link]].announce_hint, 1,
+			 __ATOMIC_RELEASE);
+}
+
 /* The output queue, of channel oc on local port o, that the frames x
  * routes join: its sender's (lane x->sender[o] of the channel). */
 static inline struct dcn_fc_chan *

@@ -402,6 +402,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
 		__atomic_store_n(ft, *ft + ps->done, __ATOMIC_RELAXED);
 		batch_check(x->dp, (uint16_t)link, in);
+		announce_hint(x->dp, (uint16_t)link);
 	}
 	/* The held list's blocked outputs, for the next pass's check; read
 	 * only while frames are held, and every pass that leaves some held

@@ -1370,6 +1370,58 @@ test_credit_batch_per_vc(void **state)
 	assert_int_equal(c0->credit_tx, tx0 + 2);
 }
 
+/*
+ * A pass looks at a port's credits only when one may be due: after
+ * frames were freed there (the routers' hint, set as they route), or at
+ * the next refresh of one of its links. A state changed without routing
+ * (a counter stored here) waits for that refresh; once the same state
+ * has gone out its repeats, the next look is 100 intervals on.
+ */
+static void
+test_announce_looks_when_due(void **state)
+{
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(f.fn, o, 0);
+	const struct dcn_fc_dp_port *pp = &f.dp.port[o];
+	uint64_t t = 1000000, refresh = f.dp.credit_refresh_tsc;
+	unsigned int i;
+
+	(void)state;
+	/* The first look: the state goes out, the next look a refresh on. */
+	dcn_fc_announce(&f.x[1], o, t);
+	assert_int_equal(on_wire(o), 1);
+	assert_int_equal(pp->announce_look_tsc, t + refresh);
+	/* Changed behind the routers' back: no look before the refresh. */
+	__atomic_store_n(&c0->arrived, 5, __ATOMIC_RELEASE);
+	__atomic_store_n(&c0->freed, 5, __ATOMIC_RELEASE);
+	dcn_fc_announce(&f.x[1], o, t + refresh - 1);
+	assert_int_equal(on_wire(o), 1);
+	dcn_fc_announce(&f.x[1], o, t + refresh);
+	assert_int_equal(on_wire(o), 2);
+	/* Frames routed set the hint: a look on the next pass, where a
+	 * batch (8) goes out at once, before the refresh. */
+	t += refresh;
+	peer_data(o, addr, 0, 8);
+	assert_int_equal(pp->announce_hint, 1);
+	dcn_fc_announce(&f.x[1], o, t + 1);
+	assert_int_equal(pp->announce_hint, 0);
+	assert_int_equal(on_wire(o), 3);
+	/* The same state again at each refresh, its repeats; then the
+	 * next look is 100 intervals after the last. */
+	t += 1;
+	for (i = 1; i <= DCN_FC_CREDIT_REPEATS; i++) {
+		dcn_fc_announce(&f.x[1], o, t + i * refresh - 1);
+		assert_int_equal(on_wire(o), 3 + i - 1);
+		dcn_fc_announce(&f.x[1], o, t + i * refresh);
+		assert_int_equal(on_wire(o), 3 + i);
+	}
+	assert_int_equal(pp->announce_look_tsc,
+			 t + (DCN_FC_CREDIT_REPEATS + 100) * refresh);
+	dcn_fc_announce(&f.x[1], o, t + (DCN_FC_CREDIT_REPEATS + 100) * refresh);
+	assert_int_equal(on_wire(o), 4 + DCN_FC_CREDIT_REPEATS);
+}
+
 /* Control frames are left for the caller's direct path, in order. */
 static void
 test_control_left_to_caller(void **state)
@@ -1818,6 +1870,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_sent_counts_after_data,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_batch_per_vc,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_announce_looks_when_due,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_among_data,
 						fix_open, fix_close),
