@@ -244,6 +244,11 @@ print_senders(const struct dcnfwd *d)
 		}
 		printf("%s%lu", w ? ", " : "", (unsigned long)n);
 	}
+	/* Passes of each worker's loop (tools/bench/idle_pass.py: what a
+	 * pass costs when most find nothing). */
+	printf("], \"worker_loops\": [");
+	for (w = 0; w < d->n_workers; w++)
+		printf("%s%lu", w ? ", " : "", (unsigned long)d->worker[w].loops);
 	printf("], ");
 }
 
