@@ -152,12 +152,15 @@ batch_check(struct dcn_fc_dp *dp, uint16_t link, const struct dcn_fc_chan *c)
 }
 
 /* Frames were freed on link (or its batch is due): its port's owner
- * looks at the port's credits on its next pass (dcn_fc_announce). */
+ * looks at the port's credits on its next pass (dcn_fc_announce). A
+ * host port announces nothing: no look. */
 static inline void
 announce_hint(struct dcn_fc_dp *dp, uint16_t link)
 {
-	__atomic_store_n(&dp->port[dp->fn->link_port[link]].announce_hint, 1,
-			 __ATOMIC_RELEASE);
+	uint16_t port = dp->fn->link_port[link];
+
+	if (dcn_fc_kind_credited(dp->fn->kind[port]))
+		__atomic_store_n(&dp->port[port].announce_hint, 1, __ATOMIC_RELEASE);
 }
 
 /* The output queue, of channel oc on local port o, that the frames x
