@@ -138,15 +138,13 @@ fc_service(struct dcnfwd_worker *w, uint64_t now)
 	for (i = 0; i < w->n_fc_lanes; i++, s++)
 		if (__atomic_load_n(s->waiting, __ATOMIC_ACQUIRE))
 			work += dcn_fc_route_waiting(s->x, s->local, s->lane);
-	for (i = 0; i < w->n_fc_ports; i++, s++) {
+	for (i = 0; i < w->n_fc_ports + w->n_fc_sends; i++, s++) {
 		if (__atomic_load_n(s->waiting, __ATOMIC_ACQUIRE))
 			work += dcn_fc_send_waiting(s->x, s->local);
-		if (dcn_fc_announce_due(s->port, now))
+		/* The ports it serves announce; the others it only sends on. */
+		if (s->port != NULL && dcn_fc_announce_due(s->port, now))
 			dcn_fc_announce_port(s->x, s->local, now);
 	}
-	for (i = 0; i < w->n_fc_sends; i++, s++)
-		if (__atomic_load_n(s->waiting, __ATOMIC_ACQUIRE))
-			work += dcn_fc_send_waiting(s->x, s->local);
 	return work;
 }
 

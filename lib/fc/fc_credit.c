@@ -99,6 +99,16 @@ dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/* How long after its last credit frame link is due again by the clock:
+ * a refresh interval while its state changes (changed: frames freed
+ * since) or is being repeated, then 100 intervals. */
+static inline uint64_t
+link_refresh(const struct dcn_fc_dp *dp, const struct dcn_fc_dp_link *lk, int changed)
+{
+	return changed || lk->credit_repeats < DCN_FC_CREDIT_REPEATS ?
+		       dp->credit_refresh_tsc : 100 * dp->credit_refresh_tsc;
+}
+
 /* One link's credit frame, when due. */
 static void
 announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t now)
@@ -142,9 +152,8 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	/* A new state goes out at once after a batch, or within a refresh
 	 * interval; then it is repeated a few times, in case a frame was
 	 * lost, and after that only every 100 intervals. */
-	if (!due && since >= dp->credit_refresh_tsc)
-		due = changed || lk->credit_repeats < DCN_FC_CREDIT_REPEATS ||
-		      since >= 100 * dp->credit_refresh_tsc;
+	if (!due)
+		due = since >= link_refresh(dp, lk, changed);
 	if (!due)
 		return;
 	lk->credit_tsc = now;
@@ -203,20 +212,17 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	}
 }
 
-/* When link's credits need a look next, after one at now: a refresh
- * interval after its last credit frame, or 100 once the same state has
- * gone out its repeats (frames freed before then set the port's hint);
- * a frame due that could not go (no peer MAC yet), an interval on. */
+/* When link's credits need a look next, after one at now: when the
+ * clock makes it due (frames freed before then set the port's hint); a
+ * frame due that could not go (no peer MAC yet), an interval on. */
 static uint64_t
 link_next_look(const struct dcn_fc_dp *dp, uint16_t link, uint64_t now)
 {
 	const struct dcn_fc_dp_link *lk = &dp->link[link];
-	uint64_t at = lk->credit_tsc + dp->credit_refresh_tsc;
+	int changed = dcn_fc_link_freed(dp, link) != lk->announced_total ||
+		      __atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED) != 0;
+	uint64_t at = lk->credit_tsc + link_refresh(dp, lk, changed);
 
-	if (dcn_fc_link_freed(dp, link) == lk->announced_total &&
-	    lk->credit_repeats >= DCN_FC_CREDIT_REPEATS &&
-	    !__atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED))
-		at = lk->credit_tsc + 100 * dp->credit_refresh_tsc;
 	return at > now ? at : now + dp->credit_refresh_tsc;
 }
 
