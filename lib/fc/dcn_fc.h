@@ -444,6 +444,15 @@ uint32_t dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 			 struct dcn_fc_credit *cr);
 
+/**
+ * The credit frame a link's receiver sends now: its payload
+ * (DCN_FC_CREDIT_LEN(n_vcs) bytes) written at p, as dcn_fc_credit_state
+ * then dcn_fc_write_credit would, and each VC's freed count (each
+ * lane's) noted as announced, from which its next batch counts. The
+ * announcing worker's step.
+ */
+void dcn_fc_announce_credit(struct dcn_fc_node *fn, uint16_t link, uint8_t *p);
+
 /** Room input channel in has in output channel out (internal credits). */
 static inline uint32_t
 dcn_fc_ic_room(const struct dcn_fc_chan *out, const struct dcn_fc_chan *in,

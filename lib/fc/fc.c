@@ -327,6 +327,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr, uint64_t now)
 {
 	unsigned int vc;
+	uint32_t lg;
 	int clamped = 0;
 
 	/* A peer that keeps other VCs than this node is misconfigured; its
@@ -337,10 +338,12 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		fn->chan[link * fn->n_vcs].credit_few_vcs++;
 		return;
 	}
+	/* The link's generation once for all its VCs: a change during the
+	 * frame is taken by the next. */
+	lg = __atomic_load_n(&fn->link_gen[link], __ATOMIC_ACQUIRE);
 	for (vc = 0; vc < fn->n_vcs; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
-		uint32_t lg = __atomic_load_n(&fn->link_gen[link], __ATOMIC_ACQUIRE);
 		uint32_t limit;
 
 		/* First word from this incarnation of the peer, or since the
@@ -488,5 +491,52 @@ dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
 						   __ATOMIC_ACQUIRE);
 		cr->arrived[vc] = arrived;
 		cr->sent[vc] = __atomic_load_n(&c->sent, __ATOMIC_RELAXED) - c->base;
+	}
+}
+
+void
+dcn_fc_announce_credit(struct dcn_fc_node *fn, uint16_t link, uint8_t *p)
+{
+	struct dcn_fc_chan *c = &fn->chan[link * fn->n_vcs];
+	uint32_t n = fn->n_vcs, vc, k;
+
+	if (fn->n_lanes != 1) {
+		struct dcn_fc_credit cr;
+
+		/* Each lane's batch counts from what it had freed by now. */
+		dcn_fc_credit_state(fn, link, &cr);
+		for (vc = 0; vc < n; vc++)
+			for (k = 0; k < fn->n_lanes; k++) {
+				struct dcn_fc_chan *l = dcn_fc_lane(fn, link * n + vc, k);
+
+				__atomic_store_n(&l->announced,
+						 __atomic_load_n(&l->freed, __ATOMIC_ACQUIRE),
+						 __ATOMIC_RELAXED);
+			}
+		dcn_fc_write_credit(p, &cr);
+		return;
+	}
+	/* One lane: dcn_fc_credit_state's reads, in its order (freed before
+	 * arrived), written as dcn_fc_write_credit lays them out, in one
+	 * pass over the VCs: a credit frame a batch is most of what flow
+	 * control costs a forwarded frame. */
+	dcn_fabric_put32(p, fn->epoch);
+	dcn_fabric_put32(p + 4, c->grant);
+	dcn_fabric_put32(p + 8, c->peer_known && fn->senders[fn->link_port[link]] == 1 ?
+					c->peer_epoch : 0);
+	dcn_fabric_put32(p + 12, c->repairs ? DCN_FC_CREDIT_REPAIRS : 0);
+	p += 16;
+	/* The three arrays' words for a VC, read before any is written (a
+	 * byte store may alias the channel, which would make every field
+	 * be read again). */
+	for (vc = 0; vc < n; vc++, c++, p += 4) {
+		uint32_t freed = __atomic_load_n(&c->freed, __ATOMIC_ACQUIRE);
+		uint32_t arrived = __atomic_load_n(&c->arrived, __ATOMIC_ACQUIRE);
+		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_RELAXED) - c->base;
+
+		c->announced = freed;
+		dcn_fabric_put32(p, freed);
+		dcn_fabric_put32(p + 4 * n, arrived);
+		dcn_fabric_put32(p + 8 * n, sent);
 	}
 }

@@ -109,6 +109,22 @@ link_refresh(const struct dcn_fc_dp *dp, const struct dcn_fc_dp_link *lk, int ch
 		       dp->credit_refresh_tsc : 100 * dp->credit_refresh_tsc;
 }
 
+/* A credit frame's Ethernet and fabric headers, for payload_len bytes. */
+static void
+credit_headers(uint8_t *f, uint64_t dst_mac, const struct rte_ether_addr *src_mac,
+	       uint16_t ethertype, uint16_t payload_len)
+{
+	uint8_t *h = f + DCN_ETHER_HDR_LEN;
+
+	memcpy(f, &dst_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(f + RTE_ETHER_ADDR_LEN, src_mac, RTE_ETHER_ADDR_LEN);
+	dcn_fabric_put16(f + 12, ethertype);
+	/* No VC, TTL or addresses: a credit frame goes one hop. */
+	memset(h, 0, DCN_FABRIC_HDR_LEN);
+	h[0] = DCN_FABRIC_VERSION << 4 | DCN_FT_CREDIT;
+	dcn_fabric_put16(h + 6, payload_len);
+}
+
 /* One link's credit frame, when due. */
 static void
 announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t now)
@@ -119,15 +135,11 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	struct dcn_fc_dp_link *lk = &dp->link[link];
 	const struct dcn_fwd_port *fp = &x->fwd->port[local];
 	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, link, 0);
-	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
-				    .type = DCN_FT_CREDIT,
-				    .len = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs) };
+	uint16_t plen = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs);
+	uint32_t used = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + plen;
 	uint32_t flen = RTE_MAX((uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN),
-				(uint32_t)(DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + h.len +
-					   (dp->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0)));
-	struct dcn_fc_credit cr;
+				used + (dp->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0));
 	struct rte_mbuf *m;
-	unsigned int vc;
 	uint64_t mac;
 	uint64_t since = now - lk->credit_tsc;
 	/* What the freeing of frames has noted: a VC's batch (batch_due),
@@ -161,49 +173,30 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	lk->announced_total = freed_total;
 	__atomic_store_n(&lk->batch_due, 0, __ATOMIC_RELAXED);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dcn_fc_credit_state(fn, link, &cr);
-	/* Each lane's batch counts from what it had freed by now (one lane:
-	 * what was announced). */
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		uint32_t idx = link * fn->n_vcs + vc, k;
-
-		if (fn->n_lanes == 1) {
-			fn->chan[idx].announced = cr.freed[vc];
-			continue;
-		}
-		for (k = 0; k < fn->n_lanes; k++) {
-			struct dcn_fc_chan *c = dcn_fc_lane(fn, idx, k);
-
-			__atomic_store_n(&c->announced,
-					 __atomic_load_n(&c->freed, __ATOMIC_ACQUIRE),
-					 __ATOMIC_RELAXED);
-		}
-	}
-	if (unlikely(dp->credit_drop_ppm) &&
-	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
-		c0->credit_lost++;
-		return;
-	}
+	/* With no mbuf, the state is not noted as announced: a VC's next
+	 * freed frame finds its batch still due, and the frame is tried
+	 * again on the next pass rather than a refresh interval on. */
 	m = rte_pktmbuf_alloc(dp->mp);
-	if (m == NULL) {
-		c0->credit_lost++;
-		return;
-	}
-	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+	f = m != NULL ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen) : NULL;
 	if (f == NULL) {
 		rte_pktmbuf_free(m);
 		c0->credit_lost++;
 		return;
 	}
-	memset(f, 0, flen);
-	memcpy(f, &mac, RTE_ETHER_ADDR_LEN);
-	memcpy(f + RTE_ETHER_ADDR_LEN, &fp->mac, RTE_ETHER_ADDR_LEN);
-	dcn_fabric_put16(f + 12, dp->ethertype);
-	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
-	dcn_fc_write_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &cr);
+	credit_headers(f, mac, &fp->mac, dp->ethertype, plen);
+	dcn_fc_announce_credit(fn, link, f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN);
+	/* Padding (and the trailer's room, written by the signature). */
+	memset(f + used, 0, flen - used);
+	/* A frame lost on the wire, made to order: built and announced,
+	 * never sent. */
+	if (unlikely(dp->credit_drop_ppm) &&
+	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+		return;
+	}
 	if (dp->auth != NULL)
-		dcn_auth_sign(dp->auth, f, h.len, &credit_span, dp->auth_epoch,
-			      ++lk->auth_seq);
+		dcn_auth_sign(dp->auth, f, plen, &credit_span, dp->auth_epoch, ++lk->auth_seq);
 	if (dcn_port_tx(pp->port, dcn_port_txq(pp->port, x->w->idx), &m, 1) == 1) {
 		c0->credit_tx++;
 	} else {

@@ -84,6 +84,67 @@ test_credit_frame(void **state)
 	assert_int_equal(b.n_vcs, 0);
 }
 
+/* The announcing worker's one-pass credit payload against the model
+ * (dcn_fc_credit_state, then dcn_fc_write_credit), byte for byte, on
+ * every link of nodes of one and of two lanes, over random counters,
+ * peers known and not, with and without repairs; and every lane's freed
+ * count noted as announced. */
+static void
+test_announce_credit_model(void **state)
+{
+	static const uint8_t kind[3] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_CREDIT,
+					 DCN_FC_PORT_HOST };
+	unsigned int lanes, round, link, vc, k;
+
+	(void)state;
+	srand(43);
+	for (lanes = 1; lanes <= 2; lanes++) {
+		struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
+					    .reserve_pct = 20, .n_vcs = 4,
+					    .min_quota = 8, .n_lanes = lanes };
+		struct dcn_fc_node *fn = dcn_fc_node_create(lanes == 1 ? "t-ann1" : "t-ann2",
+							    7, 3, kind, NULL, NULL, &conf);
+
+		assert_non_null(fn);
+		for (round = 0; round < 200; round++) {
+			for (k = 0; k < lanes * fn->n_chans; k++) {
+				struct dcn_fc_chan *c = &fn->chan[k];
+
+				c->freed = (uint32_t)rand() * 7u;
+				c->arrived = c->freed + (uint32_t)(rand() % 50);
+				c->sent = (uint32_t)rand() * 13u;
+				c->base = (uint32_t)rand();
+				c->peer_known = (uint8_t)(rand() & 1);
+				c->peer_epoch = (uint32_t)rand();
+				c->repairs = (uint8_t)(rand() & 1);
+			}
+			for (link = 0; link < fn->n_links; link++) {
+				uint8_t want[DCN_FC_CREDIT_LEN(DCN_FC_MAX_VCS)];
+				uint8_t got[DCN_FC_CREDIT_LEN(DCN_FC_MAX_VCS)];
+				struct dcn_fc_credit cr;
+				uint32_t len = DCN_FC_CREDIT_LEN(fn->n_vcs);
+
+				memset(want, 0xa5, sizeof(want));
+				memset(got, 0xa5, sizeof(got));
+				dcn_fc_credit_state(fn, (uint16_t)link, &cr);
+				dcn_fc_write_credit(want, &cr);
+				dcn_fc_announce_credit(fn, (uint16_t)link, got);
+				/* Nothing written past the payload either. */
+				assert_memory_equal(got, want, sizeof(got));
+				assert_true(len < sizeof(got));
+				for (vc = 0; vc < fn->n_vcs; vc++)
+					for (k = 0; k < lanes; k++) {
+						const struct dcn_fc_chan *c =
+							dcn_fc_lane(fn, link * fn->n_vcs + vc, k);
+
+						assert_int_equal(c->announced, c->freed);
+					}
+			}
+		}
+		dcn_fc_node_free(fn);
+	}
+}
+
 /* A peer announcing fewer VCs than the node keeps is refused, counted,
  * and gives no credit; one with as many gives each VC its own. */
 static void
@@ -561,6 +622,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_external_credits),
 		cmocka_unit_test(test_restart_write_off_counted),
 		cmocka_unit_test(test_lost_frames),
+		cmocka_unit_test(test_announce_credit_model),
 		cmocka_unit_test(test_sent_counts),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_internal_credits),
