@@ -244,6 +244,8 @@ struct dcnfwd_host {
 
 struct dcnfwd_port_stats {
 	uint64_t rx, tx, tx_drop;
+	uint64_t ctl_tx_drop;    /* the control thread's frames the port
+				  * refused: not frames of the fabric */
 	uint64_t in_drop;        /* input queue full (flow control on) */
 	uint64_t down_drop;      /* queued for a link that went down */
 	uint64_t nbr_drop;       /* data from or to no neighbour behind a

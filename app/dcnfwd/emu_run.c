@@ -288,7 +288,7 @@ print_drops_by_reason(const struct dcnfwd *d, const struct dcnfwd_drops *dr)
 	printf("}, ");
 	printf("\"control_unsent\": %lu, \"link_downs\": %lu, "
 	       "\"silence_heard\": %lu, ",
-	       (unsigned long)(d->ctl_no_mbuf + d->ctl_ring_full),
+	       (unsigned long)dcnfwd_control_unsent(d),
 	       (unsigned long)downs, (unsigned long)silence_heard);
 }
 

@@ -54,6 +54,7 @@ dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 		s->rx += LOAD(p->rx);
 		s->tx += LOAD(p->tx);
 		s->tx_drop += LOAD(p->tx_drop);
+		s->ctl_tx_drop += LOAD(p->ctl_tx_drop);
 		if (f != NULL) {
 			s->tx += LOAD(f->tx);
 			s->in_drop += LOAD(f->in_drop);
@@ -211,4 +212,19 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			dr->lost_restart += fn->chan[c].lost_restart;
 		}
 	}
+}
+
+uint64_t
+dcnfwd_control_unsent(const struct dcnfwd *d)
+{
+	uint64_t n = LOAD(d->ctl_no_mbuf) + LOAD(d->ctl_ring_full);
+	unsigned int i;
+
+	for (i = 0; i < d->n_ports; i++) {
+		struct dcnfwd_port_stats ps;
+
+		dcnfwd_port_totals(d, i, &ps);
+		n += ps.ctl_tx_drop;
+	}
+	return n;
 }

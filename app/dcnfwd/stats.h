@@ -67,4 +67,9 @@ struct dcnfwd_drops {
 };
 void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
 
+/* The control thread's frames that never left: not made (no control
+ * mbuf), not handed to a port (its control ring full), or refused by
+ * the port. */
+uint64_t dcnfwd_control_unsent(const struct dcnfwd *d);
+
 #endif /* DCNFWD_STATS_H */

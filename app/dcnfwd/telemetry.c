@@ -149,10 +149,9 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_key", d->auth != NULL));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "auth_refused", auth_refused));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "control_ring_drop", ctl_drop));
-	/* control frames this relay could not send: no control mbuf, or a
-	 * port's control ring full */
-	TEL_TRY(rte_tel_data_add_dict_u64(t, "control_unsent",
-					  d->ctl_no_mbuf + d->ctl_ring_full));
+	/* control frames this relay could not send: no control mbuf, a
+	 * port's control ring full, or refused by the port */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "control_unsent", dcnfwd_control_unsent(d)));
 	/* hellos not made: the port's last was still waiting to go */
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "hellos_held", d->hellos_held));
 	/* links taken down for silence whose neighbour's frames came

@@ -157,7 +157,7 @@ drain_control(struct dcnfwd_worker *w)
 	struct dcnfwd *d = w->d;
 	struct rte_mbuf *m[DCNFWD_MAX_BURST];
 	uint64_t posted = __atomic_load_n(&w->ctl_posted, __ATOMIC_ACQUIRE);
-	unsigned int i, j, n, total = 0;
+	unsigned int i, n, total = 0;
 
 	if (posted == w->ctl_drained && !w->ctl_more)
 		return 0;
@@ -165,11 +165,23 @@ drain_control(struct dcnfwd_worker *w)
 	w->ctl_more = 0;
 	for (i = 0; i < w->n_ctl_ports; i++) {
 		uint32_t pi = w->ctl_ports[i];
+		const struct dcn_port *p = &d->port[pi].dp;
+		uint16_t sent;
 
 		n = rte_ring_dequeue_burst(d->port[pi].ctl_tx, (void **)m,
 					   d->burst, NULL);
-		for (j = 0; j < n; j++)
-			dcnfwd_txb_add(w, pi, m[j]);
+		if (n == 0)
+			continue;
+		/* Sent at once, ahead of buffered data (a hello is not late
+		 * for it), and a refusal counted apart: the relay's own
+		 * frames (an ARP probe to a host not there yet) are no loss
+		 * of the fabric's. */
+		sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
+		w->pst[pi].tx += sent;
+		if (unlikely(sent < n)) {
+			w->pst[pi].ctl_tx_drop += n - sent;
+			rte_pktmbuf_free_bulk(&m[sent], n - sent);
+		}
 		total += n;
 		w->ctl_more |= n == d->burst;
 	}

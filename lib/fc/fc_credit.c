@@ -173,9 +173,10 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	lk->announced_total = freed_total;
 	__atomic_store_n(&lk->batch_due, 0, __ATOMIC_RELAXED);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	/* With no mbuf, the state is not noted as announced: a VC's next
-	 * freed frame finds its batch still due, and the frame is tried
-	 * again on the next pass rather than a refresh interval on. */
+	/* With no mbuf, the state is not noted as announced: the next
+	 * frame a VC frees finds its batch still due and brings the look
+	 * back on the next pass; with none freed, the refresh an interval
+	 * on tries again. */
 	m = rte_pktmbuf_alloc(dp->mp);
 	f = m != NULL ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen) : NULL;
 	if (f == NULL) {

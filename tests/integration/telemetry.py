@@ -434,6 +434,26 @@ def check_idle_sleeps(tel):
           "%.0f us asked on average" % (n, us / max(n, 1)))
 
 
+def unsent_probes_not_fabric_loss(tel):
+    """The host port's memif has no host connected: the ARP probes the
+    relay sends it (at start, then a second apart) are refused. They are
+    the relay's own frames, counted as control frames not sent, never as
+    frames lost inside the fabric nor in the port's tx_drop (which the
+    fabric's accounting adds up)."""
+    deadline = time.time() + 5
+    st = tel.ask("/dcn/stats")
+    while time.time() < deadline and st.get("control_unsent", 0) == 0:
+        time.sleep(0.2)
+        st = tel.ask("/dcn/stats")
+    host = (tel.ask("/dcn/ports,(0,0)") or {}).get("host", {})
+    check(st.get("control_unsent", 0) >= 1 and st.get("fabric_drops") == 0 and
+          st.get("port_tx_drop") == 0 and host.get("tx_drop") == 0,
+          "ARP probes refused by a host port with no host: control_unsent "
+          "%s, fabric_drops %s, port_tx_drop %s, the host port's tx_drop %s"
+          % (st.get("control_unsent"), st.get("fabric_drops"),
+             st.get("port_tx_drop"), host.get("tx_drop")))
+
+
 def from_config(commands, prefix):
     d = tempfile.mkdtemp(prefix="dcn-tel.")
     procs = []
@@ -470,6 +490,7 @@ def from_config(commands, prefix):
         check_fc(tel, "(0,0)", 2, "relay")
         check(tel.ask("/dcn/stats").get("node") == "(0,0)",
               "/dcn/stats names the relay's node")
+        unsent_probes_not_fabric_loss(tel)
         exporter_node(prefix + "-a", "(0,0)")
         dashboard_per_node([prefix + "-a", prefix + "-b"], ["(0,0)", "(1,0)"])
         every_byte(tel, commands, procs[0])
