@@ -158,13 +158,20 @@ place(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t c,
 	return k - adm;
 }
 
-/* A routed frame's channel key: what out_chan reads of it but the MAC.
- * The forwarding step has checked that it has those bytes. */
+/* A routed frame's run key: its output port o and what out_chan reads
+ * of it but the MAC (the TTL only for a Diamond switch). The forwarding
+ * step has checked that it has those bytes. Never RUN_NONE: o is below
+ * 2^16. */
 static inline uint64_t
-routed_key(const struct rte_mbuf *m, int router)
+routed_key(const struct rte_mbuf *m, uint16_t o, int router)
 {
-	return chan_word(m) | (router ? (uint64_t)frame_ttl(m) << 32 : 0);
+	return chan_word(m) | (router ? (uint64_t)frame_ttl(m) << 32 : 0) |
+	       (uint64_t)o << 40;
 }
+
+/* group_runs' last key when the next frame starts a run whatever its
+ * key: the first, and every frame after one behind a switch port. */
+#define RUN_NONE UINT64_MAX
 
 /* Output channels route_grouped follows in one burst; a burst spread
  * over more goes frame by frame. */
@@ -258,18 +265,16 @@ group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 	   uint16_t n, struct pass *ps, struct groups *gs, const int router)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	uint64_t last_key = UINT64_MAX;
-	uint16_t last_o = DCN_FWD_CONTROL;
+	uint64_t last_key = RUN_NONE;
 	uint32_t g, i, r;
-	int again = 1;
 
 	gs->ng = 0;
 	gs->nr = 0;
 	for (i = 0; i < n; i++) {
-		uint64_t key = routed_key(m[i], router);
+		uint64_t key = routed_key(m[i], out[i], router);
 		uint32_t c;
 
-		if (likely(!again && out[i] == last_o && key == last_key))
+		if (likely(key == last_key))
 			continue;
 		if (unlikely(out[i] == DCN_FWD_CONTROL))
 			return 0;
@@ -286,9 +291,8 @@ group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 		}
 		gs->start[gs->nr] = (uint16_t)i;
 		gs->grp[gs->nr++] = (uint8_t)g;
-		last_o = out[i];
-		last_key = key;
-		again = fn->kind[last_o] == DCN_FC_PORT_SWITCH;
+		/* Behind a switch port the MAC decides: a run a frame. */
+		last_key = fn->kind[out[i]] == DCN_FC_PORT_SWITCH ? RUN_NONE : key;
 	}
 	gs->start[gs->nr] = n;
 	for (r = 0; r < gs->nr; r++)
