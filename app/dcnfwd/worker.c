@@ -165,8 +165,6 @@ drain_control(struct dcnfwd_worker *w)
 	w->ctl_more = 0;
 	for (i = 0; i < w->n_ctl_ports; i++) {
 		uint32_t pi = w->ctl_ports[i];
-		const struct dcn_port *p = &d->port[pi].dp;
-		uint16_t sent;
 
 		n = rte_ring_dequeue_burst(d->port[pi].ctl_tx, (void **)m,
 					   d->burst, NULL);
@@ -176,12 +174,7 @@ drain_control(struct dcnfwd_worker *w)
 		 * for it), and a refusal counted apart: the relay's own
 		 * frames (an ARP probe to a host not there yet) are no loss
 		 * of the fabric's. */
-		sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
-		w->pst[pi].tx += sent;
-		if (unlikely(sent < n)) {
-			w->pst[pi].ctl_tx_drop += n - sent;
-			rte_pktmbuf_free_bulk(&m[sent], n - sent);
-		}
+		w->pst[pi].ctl_tx_drop += dcnfwd_port_send(w, pi, m, (uint16_t)n);
 		total += n;
 		w->ctl_more |= n == d->burst;
 	}

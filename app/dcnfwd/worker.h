@@ -19,23 +19,30 @@ int dcnfwd_worker_main(void *arg);
 void dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 		    struct rte_mbuf **m, uint16_t n, uint64_t now);
 
+/* Send n frames of m on port pi (w's TX queue), counted; what the port
+ * refuses is freed (nothing holds it on these paths). @return frames
+ * refused, for the caller to count where they belong. */
+static inline uint16_t
+dcnfwd_port_send(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n)
+{
+	const struct dcn_port *p = &w->d->port[pi].dp;
+	uint16_t sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, n);
+
+	w->pst[pi].tx += sent;
+	if (unlikely(sent < n))
+		rte_pktmbuf_free_bulk(&m[sent], n - sent);
+	return (uint16_t)(n - sent);
+}
+
 /* Send what the buffer of port pi holds. */
 static inline void
 dcnfwd_txb_flush(struct dcnfwd_worker *w, uint32_t pi)
 {
 	struct dcnfwd_txbuf *b = &w->txb[pi];
-	const struct dcn_port *p = &w->d->port[pi].dp;
-	uint16_t sent;
 
 	if (b->n == 0)
 		return;
-	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), b->m, b->n);
-	w->pst[pi].tx += sent;
-	if (unlikely(sent < b->n)) {
-		/* Dropped and counted: nothing holds them on this path. */
-		w->pst[pi].tx_drop += b->n - sent;
-		rte_pktmbuf_free_bulk(&b->m[sent], b->n - sent);
-	}
+	w->pst[pi].tx_drop += dcnfwd_port_send(w, pi, b->m, b->n);
 	b->n = 0;
 }
 
