@@ -369,6 +369,21 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 				c->restart_pending = gone > 0 ? (uint32_t)gone : 0;
 				c->lost_restart += c->restart_pending;
 			} else if (c->peer_known) {
+				/* The link came back. Frames written off at
+				 * the peer's last restart that have come since
+				 * are taken back, as the next word would have;
+				 * frames that come after the new base were
+				 * never written off, and must not take back
+				 * what was. */
+				int32_t late = (int32_t)(cr->arrived[vc] - (sent - c->base));
+
+				if (late > 0 && late <= (int32_t)fn->max_credit) {
+					uint32_t back = RTE_MIN((uint32_t)late,
+								c->restart_pending);
+
+					c->lost_restart -= back;
+				}
+				c->restart_pending = 0;
 				c->epoch_changes++;
 			}
 			c->base = sent - cr->arrived[vc];

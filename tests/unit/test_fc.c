@@ -328,7 +328,9 @@ test_external_credits(void **state)
  * those on the way that its next did not count, are lost with it, and
  * counted as lost_restart; any that arrive after all (its next counts
  * them later) are taken back. A link that comes back writes off too, but
- * counts nothing: those frames are counted where they were dropped.
+ * counts nothing: those frames are counted where they were dropped; and
+ * frames that arrive late to its new base were never written off at a
+ * restart, so they take nothing back from what one wrote off.
  */
 static void
 test_restart_write_off_counted(void **state)
@@ -374,6 +376,24 @@ test_restart_write_off_counted(void **state)
 	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	assert_int_equal(c0->lost_restart, 15);
 	assert_int_equal(c0->epoch_changes, 3);
+	/* Killed again with 4 on the way: written off. */
+	dcn_fc_sent(c0, 4);
+	cr.epoch = 4;
+	peer_says(&cr, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(c0->lost_restart, 19);
+	/* 2 more sent; then its link comes back (a peer that does not
+	 * repair by sent counts: a new base), none of the 6 arrived yet. */
+	dcn_fc_sent(c0, 2);
+	__atomic_store_n(&fn->link_gen[0], 2, __ATOMIC_RELEASE);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(c0->lost_restart, 19);
+	/* The 2 sent after the restart come: late to the new base, and
+	 * never written off at the restart, so they take nothing back. */
+	peer_says(&cr, 2, 2);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	assert_int_equal(c0->lost_restart, 19);
+	assert_int_equal(dcn_fc_credits(c0), 80);
 	dcn_fc_node_free(fn);
 }
 
