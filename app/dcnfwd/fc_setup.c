@@ -5,8 +5,11 @@
  * data path its workers share (lib/fc).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -44,6 +47,33 @@ node_socket(const struct dcnfwd *d, const struct dcnfwd_node *n)
 	for (l = 0; l < n->n_ports; l++)
 		sock[l] = d->port[n->port[l]].socket;
 	return dcn_numa_node_home(sock, n->n_ports, (int)rte_socket_id());
+}
+
+/*
+ * A relay's input counts kept in its runtime directory, which outlives a
+ * kill -9 (EAL keeps it; "dcn-fabric down" and the unit's clean-up remove
+ * it): its next start speaks the dead one's last word first, so that the
+ * neighbours count exactly what was lost with it (lib/fc/README.md, "A
+ * peer killed, counted"). Emulated nodes die together: none there. Without
+ * the file the relay runs as before, its neighbours' count a bound.
+ */
+static void
+keep_ledger(struct dcnfwd_node *n)
+{
+	char path[PATH_MAX];
+	int words;
+
+	snprintf(path, sizeof(path), "%s/fc-ledger.%u", rte_eal_get_runtime_dir(),
+		 n->vertex);
+	words = dcn_fc_ledger_attach(n->fcdp, path);
+	if (words < 0)
+		DCNFWD_LOG(WARNING, "node %s: %s: %s: frames lost at a kill are "
+			   "counted to a bound\n", n->name, path, strerror(-words));
+	else if (words > 0 || n->fc->lost_queued_at_restart > 0)
+		DCNFWD_LOG(NOTICE, "node %s: the last incarnation's counts found "
+			   "(%s): its last word goes first on %d links; %lu frames it "
+			   "had queued for output were lost with it\n", n->name, path,
+			   words, (unsigned long)n->fc->lost_queued_at_restart);
 }
 
 /* Flow-control queues of every node, in memzones "dcn_fc.<node index>",
@@ -128,6 +158,8 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		n->fcdp->credit_drop_ppm = (uint32_t)(d->credit_drop * 10000);
 		n->fcdp->auth = d->auth;
 		n->fcdp->auth_epoch = d->epoch;
+		if (d->conf_file != NULL)
+			keep_ledger(n);
 	}
 	return 0;
 }

@@ -56,7 +56,9 @@ struct dcnfwd_drops {
 	uint64_t lost_repaired; /* data frames that never reached a peer,
 				 * their credits given back */
 	uint64_t lost_restart;  /* data frames lost with a peer that was
-				 * killed (its new incarnation's first word) */
+				 * killed (its new incarnation's first word),
+				 * and those this relay's last incarnation had
+				 * queued for output (its ledger) */
 	/* fabric's parts, for a report by reason: the forwarding step's
 	 * reasons (by_reason[0] unused), then the ports' and queues' */
 	uint64_t by_reason[DCN_DROP_MAX];

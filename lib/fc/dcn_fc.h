@@ -143,6 +143,25 @@ dcn_fc_kind_credited(uint8_t kind)
 	return kind == DCN_FC_PORT_CREDIT || kind == DCN_FC_PORT_SWITCH;
 }
 
+/** An input channel's counts as its ledger keeps them (dcn_fc_ledger_attach). */
+struct dcn_fc_keep {
+	uint32_t arrived;
+	uint32_t freed;
+};
+
+/** Workers a node's data path may have (dcn_fc_worker_init). */
+#define DCN_FC_MAX_WORKERS 32
+
+/** A worker's output queues' counts as its node's ledger keeps them:
+ * frames it queued for output, and frames it took off output queues
+ * (sent, or dropped for a link that went down). */
+struct dcn_fc_keep_out {
+	uint32_t queued;
+	uint32_t left;
+};
+
+struct dcn_fc_ledger;
+
 /** One (link, VC) of a node. Lives in the node's memzone. */
 struct dcn_fc_chan {
 	/* Set up once, then read by every worker: a line of their own, so
@@ -177,6 +196,11 @@ struct dcn_fc_chan {
 	 * it whole, never a frame between the queue and freed) */
 	uint32_t arrived;
 	uint32_t announced;        /**< freed in the last credit frame */
+	/** arrived and freed written again here as they change: the
+	 * node's ledger slot, which outlives a kill (dcn_fc_ledger_attach),
+	 * or keep_here */
+	struct dcn_fc_keep *keep;
+	struct dcn_fc_keep keep_here;
 	/** Output channels that blocked the last pass that left frames
 	 * held (a superset of the held frames' ones), a bit each: while
 	 * none of them has room, a pass skips the held list instead of
@@ -209,8 +233,10 @@ struct dcn_fc_chan {
 	/** Frames lost to the peer's restarts: sent to its last
 	 * incarnation and neither freed by it (as its last word said) nor
 	 * counted by the next (those that arrive late are taken back).
-	 * What the peer forwarded after its last word is in it too: an
-	 * upper bound, by at most a credit interval's frames. */
+	 * Exact when the peer's next incarnation spoke the dead one's last
+	 * word (its ledger, dcn_fc_ledger_attach); else what the dead one
+	 * forwarded after its last word is in it too: an upper bound, by
+	 * at most a credit interval's frames. */
 	uint64_t lost_restart;
 	uint32_t restart_pending;  /**< of lost_restart, still to be
 				    *   taken back should they arrive */
@@ -271,6 +297,13 @@ struct dcn_fc_node {
 	 * frame starts the count over, as for a new epoch. */
 	uint32_t link_gen[DCN_FC_MAX_LINKS];
 	const struct rte_memzone *mz;
+	/** The counts kept for the next incarnation, and the last word of
+	 * the one before (dcn_fc_ledger_attach); NULL: none. */
+	struct dcn_fc_ledger *ledger;
+	/** Frames the last incarnation had queued for output when it was
+	 * killed, as its ledger says: freed from their input queues, so no
+	 * neighbour counts them; lost with it. */
+	uint64_t lost_queued_at_restart;
 	/** [lane * n_chans + link * n_vcs + vc] */
 	struct dcn_fc_chan chan[];
 };
@@ -318,6 +351,39 @@ void dcn_fc_node_free(struct dcn_fc_node *fn);
 
 /** Find a node's state (a secondary process). */
 struct dcn_fc_node *dcn_fc_node_lookup(const char *id);
+
+/**
+ * The ledger: a node's input counts (arrived and freed of every lane of
+ * every channel) and its workers' output counts (dcn_fc_keep_out)
+ * written again, as they change, into a file mapped shared, which keeps
+ * them when the process is killed. Its next incarnation reads them: as
+ * the last word of the one before, on each link, ahead of its own first
+ * credit frame, a credit frame in the old epoch with the counts the old
+ * one had at its death, so that the neighbour writes off exactly what
+ * the dead one never freed, not also what it forwarded after its last
+ * credit frame; and what the dead one had queued for output, freed from
+ * its inputs, as lost_queued_at_restart (README.md, "A peer killed,
+ * counted"). The file is reset to this incarnation's counts. dp's node
+ * (dp->fn) is the one kept, from dp's set-up on.
+ *
+ * @param path  a file of this node alone (made 0600 if absent)
+ * @return links with a last word to send (0: none found, or the file's
+ * node had other links, VCs or an unreadable head), or a negative errno
+ * (no ledger then: the node runs as without one).
+ */
+struct dcn_fc_dp;
+int dcn_fc_ledger_attach(struct dcn_fc_dp *dp, const char *path);
+/** Stop keeping (the file stays, for the next incarnation). */
+void dcn_fc_ledger_detach(struct dcn_fc_node *fn);
+/**
+ * The last word still to send on link: @return 1 and the word in cr
+ * (the old epoch, its final freed and arrived counts, the flag that
+ * nothing is to be repaired by time from it, nothing sent), or 0.
+ */
+int dcn_fc_ledger_word(const struct dcn_fc_node *fn, uint16_t link,
+		       struct dcn_fc_credit *cr);
+/** The last word of link went out: none again. */
+void dcn_fc_ledger_word_sent(struct dcn_fc_node *fn, uint16_t link);
 
 /** A frame's VC as a channel of fn: VCs beyond the node's share its last
  * (vcs = 1 merges them all, for experiments). */

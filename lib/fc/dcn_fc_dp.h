@@ -139,6 +139,10 @@ struct dcn_fc_dp_lane {
 /** A node's flow-control data path. */
 struct dcn_fc_dp {
 	struct dcn_fc_node *fn;
+	/** Each worker's output counts, [its idx]: the ledger's, which
+	 * outlive a kill (dcn_fc_ledger_attach), or out_here. */
+	struct dcn_fc_keep_out *out_keep;
+	struct dcn_fc_keep_out out_here[DCN_FC_MAX_WORKERS];
 	struct rte_mempool *mp;       /**< credit frames come from here */
 	uint16_t ethertype;
 	uint16_t burst;               /**< frames a dequeue or send takes */

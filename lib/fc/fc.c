@@ -242,6 +242,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 			goto fail;
 		p += ring_bytes(out_cap);
 		c->out_cap = out_cap;
+		c->keep = &c->keep_here;
 		if (i >= n_chans)
 			continue;
 		c->ic_returned = (uint32_t *)p;
@@ -263,6 +264,7 @@ dcn_fc_node_free(struct dcn_fc_node *fn)
 
 	if (fn == NULL)
 		return;
+	dcn_fc_ledger_detach(fn);
 	for (i = 0; i < fn->n_lanes * fn->n_chans; i++) {
 		struct dcn_fc_chan *c = &fn->chan[i];
 
@@ -460,6 +462,8 @@ dcn_fc_credit_sent(struct dcn_fc_node *fn, uint16_t link,
 				 __ATOMIC_RELEASE);
 		__atomic_store_n(&c->freed, c->freed + (uint32_t)missing,
 				 __ATOMIC_RELEASE);
+		c->keep->arrived = c->arrived;
+		c->keep->freed = c->freed;
 	}
 	dcn_fc_chan(fn, link, 0)->repairs = 1;
 	return repaired;

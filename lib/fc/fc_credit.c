@@ -125,20 +125,94 @@ credit_headers(uint8_t *f, uint64_t dst_mac, const struct rte_ether_addr *src_ma
 	dcn_fabric_put16(h + 6, payload_len);
 }
 
+/* A credit frame of link to mac, its headers and padding written, its
+ * payload (at *payload) not; NULL, counted, with no mbuf. */
+static struct rte_mbuf *
+credit_frame(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t mac,
+	     uint8_t **payload)
+{
+	const struct dcn_fc_dp *dp = x->dp;
+	uint16_t plen = (uint16_t)DCN_FC_CREDIT_LEN(dp->fn->n_vcs);
+	uint32_t used = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + plen;
+	uint32_t flen = RTE_MAX((uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN),
+				used + (dp->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0));
+	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->mp);
+	uint8_t *f = m != NULL ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen) : NULL;
+
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		dcn_fc_chan(dp->fn, link, 0)->credit_lost++;
+		return NULL;
+	}
+	credit_headers(f, mac, &x->fwd->port[local].mac, dp->ethertype, plen);
+	/* Padding (and the trailer's room, written by the signature). */
+	memset(f + used, 0, flen - used);
+	*payload = f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+	return m;
+}
+
+/* Credit frame m of link, its payload written, signed and sent (or lost
+ * on purpose, credit_drop_ppm). @return 0 when the port refused it
+ * (freed, counted). */
+static int
+credit_send(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, struct rte_mbuf *m)
+{
+	struct dcn_fc_dp *dp = x->dp;
+	struct dcn_fc_chan *c0 = dcn_fc_chan(dp->fn, link, 0);
+	struct dcn_port *port = dp->port[local].port;
+
+	/* A frame lost on the wire, made to order: built and announced,
+	 * never sent. */
+	if (unlikely(dp->credit_drop_ppm) &&
+	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
+		rte_pktmbuf_free(m);
+		c0->credit_lost++;
+		return 1;
+	}
+	if (dp->auth != NULL)
+		dcn_auth_sign(dp->auth, rte_pktmbuf_mtod(m, uint8_t *),
+			      (uint16_t)DCN_FC_CREDIT_LEN(dp->fn->n_vcs), &credit_span,
+			      dp->auth_epoch, ++dp->link[link].auth_seq);
+	if (dcn_port_tx(port, dcn_port_txq(port, x->w->idx), &m, 1) == 1) {
+		c0->credit_tx++;
+		return 1;
+	}
+	rte_pktmbuf_free(m);
+	c0->credit_lost++;
+	return 0;
+}
+
+/* A killed incarnation's last word on link (dcn_fc_ledger_attach), sent
+ * ahead of any word of this one, which would end the old epoch for the
+ * neighbour. @return 0 while it is still to go: nothing newer may. */
+static int
+last_word_sent(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t mac)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	struct dcn_fc_credit cr;
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	if (!dcn_fc_ledger_word(fn, link, &cr))
+		return 1;
+	m = credit_frame(x, local, link, mac, &p);
+	if (m == NULL)
+		return 0;
+	dcn_fc_write_credit(p, &cr);
+	if (!credit_send(x, local, link, m))
+		return 0;
+	dcn_fc_ledger_word_sent(fn, link);
+	return 1;
+}
+
 /* One link's credit frame, when due. */
 static void
 announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t now)
 {
 	struct dcn_fc_dp *dp = x->dp;
 	struct dcn_fc_node *fn = dp->fn;
-	struct dcn_fc_dp_port *pp = &dp->port[local];
 	struct dcn_fc_dp_link *lk = &dp->link[link];
 	const struct dcn_fwd_port *fp = &x->fwd->port[local];
-	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, link, 0);
-	uint16_t plen = (uint16_t)DCN_FC_CREDIT_LEN(fn->n_vcs);
-	uint32_t used = DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + plen;
-	uint32_t flen = RTE_MAX((uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN),
-				used + (dp->auth != NULL ? DCN_AUTH_TRAILER_LEN : 0));
 	struct rte_mbuf *m;
 	uint64_t mac;
 	uint64_t since = now - lk->credit_tsc;
@@ -147,7 +221,7 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	uint32_t freed_total = dcn_fc_link_freed(dp, link);
 	int due = __atomic_load_n(&lk->batch_due, __ATOMIC_RELAXED) != 0;
 	int changed = freed_total != lk->announced_total;
-	uint8_t *f;
+	uint8_t *p;
 
 	/* The cable's peer, or everyone on it until a hello names the peer;
 	 * behind a switch, the neighbour alone (a frame to all would speak
@@ -161,6 +235,8 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 		if (mac == 0)
 			mac = UINT64_MAX;
 	}
+	if (unlikely(fn->ledger != NULL) && !last_word_sent(x, local, link, mac))
+		return;
 	/* A new state goes out at once after a batch, or within a refresh
 	 * interval; then it is repeated a few times, in case a frame was
 	 * lost, and after that only every 100 intervals. */
@@ -177,33 +253,11 @@ announce_link(struct dcn_fc_wnode *x, uint16_t local, uint16_t link, uint64_t no
 	 * frame a VC frees finds its batch still due and brings the look
 	 * back on the next pass; with none freed, the refresh an interval
 	 * on tries again. */
-	m = rte_pktmbuf_alloc(dp->mp);
-	f = m != NULL ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen) : NULL;
-	if (f == NULL) {
-		rte_pktmbuf_free(m);
-		c0->credit_lost++;
+	m = credit_frame(x, local, link, mac, &p);
+	if (m == NULL)
 		return;
-	}
-	credit_headers(f, mac, &fp->mac, dp->ethertype, plen);
-	dcn_fc_announce_credit(fn, link, f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN);
-	/* Padding (and the trailer's room, written by the signature). */
-	memset(f + used, 0, flen - used);
-	/* A frame lost on the wire, made to order: built and announced,
-	 * never sent. */
-	if (unlikely(dp->credit_drop_ppm) &&
-	    (uint32_t)(rte_rand() % 1000000) < dp->credit_drop_ppm) {
-		rte_pktmbuf_free(m);
-		c0->credit_lost++;
-		return;
-	}
-	if (dp->auth != NULL)
-		dcn_auth_sign(dp->auth, f, plen, &credit_span, dp->auth_epoch, ++lk->auth_seq);
-	if (dcn_port_tx(pp->port, dcn_port_txq(pp->port, x->w->idx), &m, 1) == 1) {
-		c0->credit_tx++;
-	} else {
-		rte_pktmbuf_free(m);
-		c0->credit_lost++;
-	}
+	dcn_fc_announce_credit(fn, link, p);
+	credit_send(x, local, link, m);
 }
 
 /* When link's credits need a look next, after one at now: when the

@@ -27,6 +27,7 @@ dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 		return -EINVAL;
 	memset(dp, 0, sizeof(*dp));
 	dp->fn = fn;
+	dp->out_keep = dp->out_here;
 	dp->mp = mp;
 	dp->ethertype = ethertype;
 	dp->burst = (uint16_t)burst;
@@ -114,6 +115,9 @@ dcn_fc_dp_nbr_link(const struct dcn_fc_dp *dp, const struct dcn_fwd_nbr *e)
 int
 dcn_fc_worker_init(struct dcn_fc_worker *w, uint32_t idx, uint32_t max_chans)
 {
+	/* The index picks the worker's own output counts (dcn_fc_dp). */
+	if (idx >= DCN_FC_MAX_WORKERS)
+		return -EINVAL;
 	memset(w, 0, sizeof(*w));
 	w->idx = idx;
 	w->max_chans = max_chans;

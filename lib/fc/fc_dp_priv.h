@@ -285,6 +285,7 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	n -= k;
 	m += k;
 	k = rte_ring_enqueue_burst(out_lane(x, oc, o)->out_q, (void **)m, n, NULL);
+	x->dp->out_keep[x->w->idx].queued += k;
 	__atomic_store_n(&x->dp->port[o].sender[x->sender[o]].out_waiting, 1,
 			 __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {

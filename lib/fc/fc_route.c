@@ -404,6 +404,7 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 		uint32_t *ft = &x->dp->lane[lane].freed_total[link];
 
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
+		in->keep->freed = in->freed;
 		__atomic_store_n(ft, *ft + ps->done, __ATOMIC_RELAXED);
 		batch_check(x->dp, (uint16_t)link, in);
 		announce_hint(x->dp, (uint16_t)link);

@@ -104,6 +104,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 
 	/* Counted as they come, before any leaves (dcn_fc_credit_state). */
 	__atomic_store_n(&ch->arrived, ch->arrived + n, __ATOMIC_RELEASE);
+	ch->keep->arrived = ch->arrived;
 	/* Cut-through: the lane's router, with nothing waiting in the input
 	 * queue, routes the burst as if it had been queued and taken at
 	 * once; once frames are held, the rest queues behind them. */
@@ -121,6 +122,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	if (unlikely(k < n)) {
 		/* Refused: they never arrived. */
 		__atomic_store_n(&ch->arrived, ch->arrived - (n - k), __ATOMIC_RELEASE);
+		ch->keep->arrived = ch->arrived;
 		x->st[in].in_drop += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);
 	}

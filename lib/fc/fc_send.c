@@ -31,6 +31,7 @@ flush_down(struct dcn_fc_wnode *x, uint16_t local)
 				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
 			rte_pktmbuf_free_bulk(m, n);
 			ic_return_runs(c, src, n);
+			x->dp->out_keep[x->w->idx].left += n;
 			x->st[local].down_drop += n;
 			total += n;
 		}
@@ -88,6 +89,7 @@ dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local)
 			/* What was not sent stays at the queue's head. */
 			rte_ring_dequeue_finish(q->out_q, sent);
 			ic_return_runs(c, src, sent);
+			x->dp->out_keep[x->w->idx].left += sent;
 			total += sent;
 			/* Short: the queue emptied, or credits or the port
 			 * ran out. */

@@ -14,7 +14,9 @@
  * apart by MAC, credits per neighbour, credit frames unicast to each.
  * Every test ends with the mempool at its baseline.
  */
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "test_common.h"
 #include "test_eal.h"
@@ -43,6 +45,10 @@ struct fix {
 	uint16_t n_ports, host;
 	uint32_t node;
 	unsigned int base;
+	/* the flow-control node as made, to make it again (a restart) */
+	struct dcn_fc_conf conf;
+	uint8_t kind[DCN_FC_MAX_PORTS];
+	uint16_t links[DCN_FC_MAX_PORTS];
 };
 
 static struct fix f;
@@ -72,6 +78,23 @@ ring(const char *what, unsigned int i)
 	r = rte_ring_create(name, 1024, 0, 0);
 	assert_non_null(r);
 	return r;
+}
+
+/* The fixture's flow-control node and its data path, made anew: worker
+ * 1 owns every port; worker 0 only receives. */
+static void
+fix_fc_make(void)
+{
+	unsigned int i;
+
+	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, f.kind, f.links, NULL,
+				  &f.conf);
+	assert_non_null(f.fn);
+	memset(&f.dp, 0, sizeof(f.dp));
+	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
+					 8, 1000), 0);
+	for (i = 0; i < f.n_ports; i++)
+		dcn_fc_dp_set_port(&f.dp, (uint16_t)i, &f.port[i], 1);
 }
 
 /* The relay node of spec, as routed by algo, with two workers' contexts
@@ -135,16 +158,12 @@ fix_build(const char *spec, enum dcn_route_algo algo, const char *node,
 		f.port[i].tx_ring[0] = ring("tx", i);
 		f.port[i].rx_ring[0] = ring("rx", i);
 	}
-	f.fn = dcn_fc_node_create("t-dp", f.node, f.n_ports, kind, links, NULL,
-				  &conf);
-	assert_non_null(f.fn);
-	assert_int_equal(dcn_fc_dp_init(&f.dp, f.fn, mp, DCN_FABRIC_ETHERTYPE, 32,
-					 8, 1000), 0);
+	f.conf = conf;
+	memcpy(f.kind, kind, sizeof(kind));
+	memcpy(f.links, links, sizeof(links));
+	fix_fc_make();
 	if (nb != NULL)
 		assert_int_equal(dcn_fc_dp_bind_nbrs(&f.dp, nb, f.t, fport), 0);
-	/* Worker 1 owns every port; worker 0 only receives. */
-	for (i = 0; i < f.n_ports; i++)
-		dcn_fc_dp_set_port(&f.dp, (uint16_t)i, &f.port[i], 1);
 	for (k = 0; k < 2; k++) {
 		assert_int_equal(dcn_fc_worker_init(&f.w[k], k, f.fn->n_chans), 0);
 		f.x[k].dp = &f.dp;
@@ -1512,6 +1531,204 @@ wire_numbers(uint16_t o, uint32_t *seq, unsigned int max)
 	return n;
 }
 
+/* Every credit frame port o has put on its wire, in order, taken by up
+ * (a neighbour's state, its link 0; NULL: none) at now; the rest freed. @return the
+ * credit frames, their epochs in epoch[] (room for 4). */
+static unsigned int
+credits_to(struct dcn_fc_node *up, uint16_t o, uint64_t now, uint32_t *epoch)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m) == 0) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		struct dcn_fc_credit cr;
+
+		if ((p[DCN_ETHER_HDR_LEN] & 0x0f) == DCN_FT_CREDIT) {
+			dcn_fc_read_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+					   dcn_fabric_get16(p + DCN_ETHER_HDR_LEN + 6), &cr);
+			if (up != NULL)
+				dcn_fc_credit_rx(up, 0, &cr, now);
+			assert_true(n < 4);
+			epoch[n++] = cr.epoch;
+		}
+		rte_pktmbuf_free(m);
+	}
+	return n;
+}
+
+/* n data frames of VC 0 to addr from the peer on port o, received by
+ * worker k; the host port's output sent and counted in *delivered. */
+static void
+data_from_peer(unsigned int k, uint16_t o, uint32_t near_addr, uint32_t addr,
+	       unsigned int n, unsigned int *delivered)
+{
+	struct rte_mbuf *m[DCN_FC_BURST_MAX];
+	unsigned int i;
+
+	assert_true(n <= DCN_FC_BURST_MAX);
+	for (i = 0; i < n; i++)
+		m[i] = data_frame(near_addr, addr, (uint16_t)i, DCN_FABRIC_VERSION);
+	assert_int_equal(dcn_fc_rx(&f.x[k], o, m, (uint16_t)n), 0);
+	dcn_fc_send_waiting(&f.x[1], f.host);
+	*delivered += on_wire(f.host);
+	drain(f.port[f.host].tx_ring[0]);
+}
+
+static uint64_t
+ledger_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Killed and started again, twelve times, with the ledger: each start
+ * speaks its dead predecessor's last word before its own first, and
+ * the neighbour counts as lost with each incarnation exactly the frames
+ * it sent that the dead one never freed: those on the way, in its input
+ * queue, held for an output that had no room, not the ones it delivered
+ * after its last credit frame (without the last word the neighbour
+ * would count those too). Random counts each cycle: frames delivered
+ * before and after the last credit frame, held, queued and never
+ * routed, lost on the way.
+ */
+static void
+test_last_word_after_kill(void **state)
+{
+	uint32_t self = dcn_topo_addr(f.t, f.node), near, far, last = 0, epoch[4];
+	uint16_t o = out_port_to("(2,0)", &near);
+	uint16_t out = out_port_to("(1,1)", &far);
+	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
+	uint8_t ukind = DCN_FC_PORT_CREDIT;
+	struct dcn_fc_node *up = dcn_fc_node_create("t-up", 99, 1, &ukind, NULL, NULL,
+						    &uconf);
+	struct dcn_fc_chan *uc;
+	uint64_t now = 1000000, rng = 0x2545f4914f6cdd1dull, exact = 0, bound = 0;
+	uint64_t lost_inside = 0, all_lost = 0;
+	unsigned int cycle;
+	char path[64];
+
+	(void)state;
+	assert_non_null(up);
+	assert_int_not_equal(o, out);
+	uc = dcn_fc_chan(up, 0, 0);
+	snprintf(path, sizeof(path), "/tmp/dcn-test-ledger.%d", (int)getpid());
+	unlink(path);
+	assert_int_equal(dcn_fc_ledger_attach(&f.dp, path), 0);
+	for (cycle = 0; cycle <= 12; cycle++) {
+		unsigned int before = 1 + ledger_rand(&rng) % 40;
+		unsigned int held = ledger_rand(&rng) % 50;
+		unsigned int after = 1 + ledger_rand(&rng) % 20;
+		unsigned int queued = ledger_rand(&rng) % 8;
+		unsigned int on_way = ledger_rand(&rng) % 5;
+		unsigned int delivered = 0, told, out_queued;
+		uint32_t sent0;
+
+		/* It speaks: after a start, the dead one's word first. */
+		dcn_fc_announce(&f.x[1], o, now += 5000);
+		assert_int_equal(credits_to(up, o, now, epoch), cycle ? 2 : 1);
+		assert_int_equal(epoch[cycle ? 1 : 0], f.fn->epoch);
+		if (cycle) {
+			assert_int_equal(epoch[0], last);
+			assert_int_equal(uc->lost_restart, exact);
+			assert_true(exact < bound);
+		}
+		if (cycle == 12)
+			break;
+		/* The neighbour sends; not all arrive. */
+		sent0 = uc->sent;
+		dcn_fc_sent(uc, before + held + after + queued + on_way);
+		data_from_peer(1, o, near, self, before, &delivered);
+		data_from_peer(1, o, near, far, held, &delivered);
+		dcn_fc_route_waiting(&f.x[1], o, 0);
+		dcn_fc_announce(&f.x[1], o, now += 5000);
+		credits_to(up, o, now, epoch);
+		told = uc->peer_freed;
+		data_from_peer(1, o, near, self, after, &delivered);
+		dcn_fc_route_waiting(&f.x[1], o, 0);
+		data_from_peer(0, o, near, self, queued, &delivered);
+		/* Killed: what it never freed is lost with it. What it
+		 * freed went to its host, or to the output with no room
+		 * (its queue there, freed from the input: not the
+		 * neighbour's to count). */
+		assert_int_equal(delivered, before + after);
+		out_queued = rte_ring_count(dcn_fc_chan(f.fn, out, 0)->out_q);
+		exact += uc->sent - sent0 - delivered - out_queued;
+		bound += uc->sent - sent0 - told;
+		last = f.fn->epoch;
+		dcn_fc_node_free(f.fn);
+		fix_fc_make();
+		assert_int_equal(dcn_fc_ledger_attach(&f.dp, path), 1);
+		/* What it had queued for output, its next one counts. */
+		assert_int_equal(f.fn->lost_queued_at_restart, out_queued);
+		lost_inside += out_queued;
+		all_lost += uc->sent - sent0 - delivered;
+	}
+	/* Every frame sent and not delivered counted once. */
+	assert_int_equal(uc->lost_restart + lost_inside, all_lost);
+	dcn_fc_node_free(up);
+	unlink(path);
+}
+
+/*
+ * A ledger is read only when it is the node's own: a file of garbage, a
+ * file kept by another vertex, and one cut short give no last word (and
+ * are made this node's); a path that cannot be opened leaves the node
+ * running without one, its counts kept in its channels.
+ */
+static void
+test_ledger_not_ours(void **state)
+{
+	uint32_t near, self = dcn_topo_addr(f.t, f.node), epoch[4];
+	uint16_t o = out_port_to("(2,0)", &near);
+	unsigned int delivered = 0;
+	char path[64];
+	FILE *fp;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/dcn-test-ledger-x.%d", (int)getpid());
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("not a ledger at all, but long enough to hold a head or two.....", fp);
+	fclose(fp);
+	assert_int_equal(dcn_fc_ledger_attach(&f.dp, path), 0);
+	assert_int_equal(dcn_fc_ledger_attach(&f.dp, path), -EEXIST);
+	data_from_peer(1, o, near, self, 5, &delivered);
+	assert_int_equal(delivered, 5);
+	/* Kept by another vertex. */
+	dcn_fc_node_free(f.fn);
+	f.node++;
+	fix_fc_make();
+	assert_int_equal(dcn_fc_ledger_attach(&f.dp, path), 0);
+	dcn_fc_announce(&f.x[1], o, 5000);
+	assert_int_equal(credits_to(NULL, o, 5000, epoch), 1);
+	assert_int_equal(epoch[0], f.fn->epoch);
+	/* Its own, cut short. */
+	data_from_peer(1, o, near, self, 5, &delivered);
+	dcn_fc_node_free(f.fn);
+	fix_fc_make();
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 40), 0);
+	close(fd);
+	assert_int_equal(dcn_fc_ledger_attach(&f.dp, path), 0);
+	f.node--;
+	/* Nowhere to keep it. */
+	dcn_fc_node_free(f.fn);
+	fix_fc_make();
+	assert_int_equal(dcn_fc_ledger_attach(&f.dp, "/nonexistent-dir/ledger"), -ENOENT);
+	assert_null(f.fn->ledger);
+	assert_ptr_equal(dcn_fc_chan(f.fn, o, 0)->keep, &dcn_fc_chan(f.fn, o, 0)->keep_here);
+	assert_ptr_equal(f.dp.out_keep, f.dp.out_here);
+	data_from_peer(1, o, near, self, 3, &delivered);
+	assert_int_equal(dcn_fc_chan(f.fn, o, 0)->keep_here.freed, 3);
+	unlink(path);
+}
+
 /*
  * Bursts of 1 to 64 frames received on a cable, of every kind mixed:
  * transit data, data for this relay's host, hellos, the peer's credit
@@ -1858,6 +2075,9 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_last_word_after_kill, fix_open,
+						fix_close),
+		cmocka_unit_test_setup_teardown(test_ledger_not_ours, fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_lost_credit_frame_repaired,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_signed_credits,
