@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ledger: a node's input counts kept in a file mapped shared, so that
- * a kill -9 leaves them behind for the next incarnation to speak as the
- * dead one's last word (dcn_fc.h, dcn_fc_ledger_attach).
+ * The ledger: a node's input and output counts kept in a file mapped
+ * shared, so that a kill -9 leaves them behind for the next incarnation:
+ * the dead one's last word, and what it had queued for output (dcn_fc.h,
+ * dcn_fc_ledger_attach).
  *
  * The data path writes a channel's slot where it writes the channel's
  * count, a plain store a burst (a mapped file's page is memory like any
  * other: no call, no flush; the kernel keeps the page when the process
  * dies). Nothing is synced to disk: a machine that loses power loses its
- * neighbours' counts as well.
+ * neighbours' counts as well. The runtime directory is normally a tmpfs
+ * (/run/dpdk, or $XDG_RUNTIME_DIR/dpdk), whose pages are never written
+ * back, so a store never faults; in a directory on a disk, writeback
+ * would write-protect the page now and then, and the next store would
+ * enter the kernel.
  */
 #include <errno.h>
 #include <fcntl.h>
