@@ -324,6 +324,29 @@ repair_lost(struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint32_t sent,
 	c->probe_tsc = 0;
 }
 
+/* Frames the peer counts as arrived beyond what was sent since c's base:
+ * sent before the base was set, written off as gone, and come after all.
+ * More than a queue's worth cannot have been on the way: none then. */
+static inline uint32_t
+arrived_late(const struct dcn_fc_node *fn, const struct dcn_fc_chan *c,
+	     uint32_t sent, uint32_t arrived)
+{
+	int32_t late = (int32_t)(arrived - (sent - c->base));
+
+	return late > 0 && late <= (int32_t)fn->max_credit ? (uint32_t)late : 0;
+}
+
+/* Of late frames, those the peer's last restart wrote off are not lost
+ * with it after all. */
+static inline void
+take_back(struct dcn_fc_chan *c, uint32_t late)
+{
+	uint32_t back = RTE_MIN(late, c->restart_pending);
+
+	c->restart_pending -= back;
+	c->lost_restart -= back;
+}
+
 void
 dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr, uint64_t now)
@@ -377,14 +400,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 				 * frames that come after the new base were
 				 * never written off, and must not take back
 				 * what was. */
-				int32_t late = (int32_t)(cr->arrived[vc] - (sent - c->base));
-
-				if (late > 0 && late <= (int32_t)fn->max_credit) {
-					uint32_t back = RTE_MIN((uint32_t)late,
-								c->restart_pending);
-
-					c->lost_restart -= back;
-				}
+				take_back(c, arrived_late(fn, c, sent, cr->arrived[vc]));
 				c->restart_pending = 0;
 				c->epoch_changes++;
 			}
@@ -400,19 +416,11 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 			 * link come back) were written off as gone, and came.
 			 * They hold the peer's room like any other: taken off
 			 * the base, or the grant would count them twice. */
-			int32_t late = (int32_t)(cr->arrived[vc] - (sent - c->base));
+			uint32_t late = arrived_late(fn, c, sent, cr->arrived[vc]);
 
-			/* More than a queue's worth cannot have been on
-			 * the way: not taken. */
-			if (late > 0 && late <= (int32_t)fn->max_credit) {
-				uint32_t back = RTE_MIN((uint32_t)late, c->restart_pending);
-
-				c->base -= (uint32_t)late;
-				c->late += (uint32_t)late;
-				/* written off at a restart, and came */
-				c->restart_pending -= back;
-				c->lost_restart -= back;
-			}
+			c->base -= late;
+			c->late += late;
+			take_back(c, late);
 			if (!(cr->flags & DCN_FC_CREDIT_REPAIRS)) {
 				repair_lost(fn, c, sent, cr->arrived[vc], now);
 			} else {
