@@ -1573,6 +1573,25 @@ def keyed_mode():
     down()
 
 
+def print_relay_drops(st):
+    """What each relay counted of the frames it did not deliver: drops
+    by reason and by port, at ingress, lost on cables, lost with a
+    killed neighbour (relays that counted none are left out)."""
+    for n in st["nodes"].values():
+        s = tel(st, n["name"], "/dcn/stats")
+        why = {k: v for k, v in s.get("drop", {}).items() if v}
+        ports = {k: {c: p[c] for c in ("tx_drop", "in_drop", "down_drop", "nbr_drop")
+                     if p.get(c)}
+                 for k, p in tel(st, n["name"], "/dcn/ports").items()
+                 if isinstance(p, dict)}
+        ports = {k: v for k, v in ports.items() if v}
+        other = {k: s[k] for k in ("ingress_drops", "lost_repaired", "lost_to_restart")
+                 if s.get(k)}
+        if why or ports or other or s.get("fabric_drops"):
+            print("%s: drops %d, by reason %s, by port %s, %s" %
+                  (n["name"], s.get("fabric_drops", 0), why, ports, other))
+
+
 def print_interface_drops(st):
     """Where else a frame can go: every interface's own drop counters."""
     for ns in st["netns"]:
@@ -1660,17 +1679,7 @@ def flap_cable(st, src, dst, sv, dv, flaps=50):
     counted = (tot["fabric_drops"] - tot["foreign"] + tot["ingress_drops"] +
                tot["lost_repaired"] + host_kernel + host_missed +
                rep.get("rx_missed", 0))
-    for n in st["nodes"].values():
-        s = tel(st, n["name"], "/dcn/stats")
-        why = {k: v for k, v in s.get("drop", {}).items() if v}
-        ports = {k: {c: p[c] for c in ("tx_drop", "in_drop", "down_drop", "nbr_drop")
-                     if p.get(c)}
-                 for k, p in tel(st, n["name"], "/dcn/ports").items()
-                 if isinstance(p, dict)}
-        ports = {k: v for k, v in ports.items() if v}
-        if why or ports or s.get("fabric_drops"):
-            print("%s: drops %d, by reason %s, by port %s" %
-                  (n["name"], s.get("fabric_drops", 0), why, ports))
+    print_relay_drops(st)
     print("counted: %s" % json.dumps(tot))
     check(rep["sent"] > flaps * 0.5 * RATE * 0.8,
           "dcn-gen sent %d frames through %d flaps of %s p%d" %
@@ -1911,16 +1920,7 @@ def kill_soak(st, src, dst, sv, dv, cycles):
           "relay: %d in all): %d counted over" %
           (started, rep["sent"], rep["received"], counted, lost_restart, over))
     if over != 0:
-        # Where else a frame can go: each relay's counts, and below
-        # each interface's own drops.
-        for n in st["nodes"].values():
-            s = tel(st, n["name"], "/dcn/stats")
-            print("  %s: fabric_drops %d %s ingress %d lost_repaired %d "
-                  "lost_to_restart %d" %
-                  (n["name"], s.get("fabric_drops", 0),
-                   {k: v for k, v in s.get("drop", {}).items() if v},
-                   s.get("ingress_drops", 0), s.get("lost_repaired", 0),
-                   s.get("lost_to_restart", 0)))
+        print_relay_drops(st)
         print_interface_drops(st)
     full_credit(st)
     return st

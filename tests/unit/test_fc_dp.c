@@ -323,6 +323,14 @@ credit_mbuf(const struct dcn_fc_credit *cr)
 	return fabric_mbuf(&h, cr);
 }
 
+/* The credit payload of frame p (Ethernet, fabric header, payload). */
+static void
+frame_credit(const uint8_t *p, struct dcn_fc_credit *cr)
+{
+	dcn_fc_read_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+			   dcn_fabric_get16(p + DCN_ETHER_HDR_LEN + 6), cr);
+}
+
 /* The peer behind local port o says its input queues freed freed[0]
  * and granted grant, in a credit frame that worker 1 receives. */
 static void
@@ -745,11 +753,7 @@ test_lost_credit_frame_repaired(void **state)
 	assert_int_equal(on_wire(o), 1);
 	assert_int_equal(c0->credit_tx, 1);
 	assert_int_equal(rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m), 0);
-	dcn_fc_read_credit(rte_pktmbuf_mtod_offset(m, const uint8_t *,
-				DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN),
-			   dcn_fabric_get16(rte_pktmbuf_mtod_offset(m, const uint8_t *,
-						DCN_ETHER_HDR_LEN + 6)),
-			   &cr);
+	frame_credit(rte_pktmbuf_mtod(m, const uint8_t *), &cr);
 	assert_int_equal(cr.n_vcs, f.fn->n_vcs);
 	assert_int_equal(cr.freed[0], 45);
 	assert_int_equal(cr.arrived[0], 48);
@@ -1532,8 +1536,8 @@ wire_numbers(uint16_t o, uint32_t *seq, unsigned int max)
 }
 
 /* Every credit frame port o has put on its wire, in order, taken by up
- * (a neighbour's state, its link 0; NULL: none) at now; the rest freed. @return the
- * credit frames, their epochs in epoch[] (room for 4). */
+ * (a neighbour's state, its link 0; NULL: none) at now; the rest freed.
+ * @return the credit frames, their epochs in epoch[] (room for 4). */
 static unsigned int
 credits_to(struct dcn_fc_node *up, uint16_t o, uint64_t now, uint32_t *epoch)
 {
@@ -1545,8 +1549,7 @@ credits_to(struct dcn_fc_node *up, uint16_t o, uint64_t now, uint32_t *epoch)
 		struct dcn_fc_credit cr;
 
 		if ((p[DCN_ETHER_HDR_LEN] & 0x0f) == DCN_FT_CREDIT) {
-			dcn_fc_read_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
-					   dcn_fabric_get16(p + DCN_ETHER_HDR_LEN + 6), &cr);
+			frame_credit(p, &cr);
 			if (up != NULL)
 				dcn_fc_credit_rx(up, 0, &cr, now);
 			assert_true(n < 4);
@@ -2044,8 +2047,7 @@ test_switch_announce_unicast(void **state)
 		if (memcmp(p, &a, 6) != 0)
 			continue;
 		to_a++;
-		dcn_fc_read_credit(p + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
-				   dcn_fabric_get16(p + DCN_ETHER_HDR_LEN + 6), &cr);
+		frame_credit(p, &cr);
 		assert_int_equal(cr.freed[1], 12);
 		assert_int_equal(cr.grant, SW_GRANT);
 	}
