@@ -178,12 +178,12 @@ def main():
                          "--src", a0, "--dst", dsts, "--pattern", "list",
                          "--fabric", SPEC, "--encap", "udp", "--txq", "2",
                          "--rate", str(RATE), "--duration", str(SECONDS),
-                         "--linger", "0", "--json"], d + "/t.json")
+                         "--linger", "1", "--json"], d + "/t.json")
         h = start(gen + ["--file-prefix=" + prefixes[3], "--", "--tx",
                          "net_memif0,role=client,socket=%s/host.sock" % d,
                          "--src", a1, "--dst", dsts, "--pattern", "list",
                          "--txq", "2", "--rate", str(RATE), "--duration",
-                         str(SECONDS), "--linger", "0", "--json"], d + "/h.json")
+                         str(SECONDS), "--linger", "1", "--json"], d + "/h.json")
         for p in (t, h, sink):
             p.wait(timeout=SECONDS + 120)
         for p in (r, e):

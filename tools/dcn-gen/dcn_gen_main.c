@@ -62,7 +62,9 @@ usage(FILE *f)
 		"  --size BYTES      frame size without FCS, 60..1514 (default 60)\n"
 		"  --dst-mac MAC     destination MAC (default broadcast)\n"
 		"  --duration SEC    send for SEC seconds (default 5)\n"
-		"  --linger SEC      keep receiving after sending stops (default 1)\n"
+		"  --linger SEC      keep the ports open after sending stops (default\n"
+		"                    1): receiving goes on, and a peer still takes\n"
+		"                    what the last bursts left in a shared ring\n"
 		"                    (SIGINT or SIGTERM stops sending at once; a\n"
 		"                    second one ends the run)\n"
 		"  --link-wait SEC   wait for links to come up first (default 10)\n"
@@ -702,10 +704,19 @@ main(int argc, char **argv)
 				rte_pktmbuf_free_bulk(m, n);
 			}
 		}
-		if (now >= (rx_dev ? stop_all : stop_tx))
+		if (now >= stop_all)
 			break;
-		if (tx_dev != NULL && gc.count && gen.sent >= gc.count && !rx_dev)
-			break;
+		if (tx_dev != NULL && gc.count && gen.sent >= gc.count &&
+		    !rx_dev && stop_tx > now) {
+			stop_tx = now;
+			stop_all = now + (uint64_t)(linger * (double)hz);
+		}
+		/* A sender alone keeps its port open for the linger: what
+		 * the last bursts left in a shared ring (memif) is still the
+		 * peer's to take, and a port closed under it loses it. It
+		 * sleeps meanwhile, leaving the CPU to that peer. */
+		if (rx_dev == NULL && now >= stop_tx)
+			rte_delay_us_sleep(1000);
 	}
 	dcn_gen_sink_report(sinks, 1, hz, &rep);
 	if (rx_dev != NULL && rte_eth_stats_get(rxp, &rx_stats) == 0 &&
