@@ -115,9 +115,12 @@ dcn_topo_tt_vertex(const struct dcn_topo *t, const uint32_t *a)
 unsigned int
 dcn_topo_tt_link_level(const struct dcn_topo *t, uint32_t tid)
 {
-	unsigned int ones = (unsigned int)__builtin_ctz(~tid);
+	unsigned int k = t->u.tt.K;
+	/* The bit above K stops the count: no ctz of 0 for an id of all
+	 * ones. */
+	unsigned int ones = (unsigned int)__builtin_ctz(~tid | (1u << k));
 
-	return ones + 1 <= t->u.tt.K ? ones + 1 : 0;
+	return ones < k ? ones + 1 : 0;
 }
 
 uint32_t
@@ -152,7 +155,10 @@ tt_adj(const struct dcn_topo *t, uint32_t v, struct dcn_adj *out)
 
 		out[0] = (struct dcn_adj){ tt->sw_base[0] + v / tt->N, 0,
 					   (uint16_t)(v % tt->N) };
-		if (lvl == 0)
+		/* K < DCN_TOPO_MAX_DIGITS (checked at parse): the second
+		 * test never holds; it shows the compiler the level in
+		 * the bounds of pow_n. */
+		if (lvl == 0 || lvl >= DCN_TOPO_MAX_DIGITS)
 			return 1;
 		out[1] = (struct dcn_adj){
 			tt_switch_of(tt, v, lvl), 1,
@@ -166,9 +172,10 @@ tt_adj(const struct dcn_topo *t, uint32_t v, struct dcn_adj *out)
 			out[p] = (struct dcn_adj){ base + p, (uint16_t)p, 0 };
 		return tt->N;
 	}
-	for (u = tt->K; u >= 1; u--)
-		if (v >= tt->sw_base[u])
-			break;
+	/* A vertex past the level-0 switches is a switch of level 1..K. */
+	u = tt->K < DCN_TOPO_MAX_DIGITS ? tt->K : DCN_TOPO_MAX_DIGITS;
+	while (u > 1 && v < tt->sw_base[u])
+		u--;
 	{
 		uint32_t per = (tt->N * tt->pow_n[u - 1]) >> u;
 		uint32_t idx = v - tt->sw_base[u];
