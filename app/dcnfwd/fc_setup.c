@@ -69,11 +69,15 @@ keep_ledger(struct dcnfwd_node *n)
 	if (words < 0)
 		DCNFWD_LOG(WARNING, "node %s: %s: %s: frames lost at a kill are "
 			   "counted to a bound\n", n->name, path, strerror(-words));
-	else if (words > 0 || n->fc->lost_queued_at_restart > 0)
+	else if (words > 0 || n->fc->lost_queued_at_restart > 0 ||
+		 n->fc->in_doubt_at_restart > 0)
 		DCNFWD_LOG(NOTICE, "node %s: the last incarnation's counts found "
 			   "(%s): its last word goes first on %d links; %lu frames it "
-			   "had queued for output were lost with it\n", n->name, path,
-			   words, (unsigned long)n->fc->lost_queued_at_restart);
+			   "had queued for output were lost with it; %lu it was "
+			   "sending when killed are counted lost, some may have left\n",
+			   n->name, path, words,
+			   (unsigned long)n->fc->lost_queued_at_restart,
+			   (unsigned long)n->fc->in_doubt_at_restart);
 }
 
 /* Flow-control queues of every node, in memzones "dcn_fc.<node index>",

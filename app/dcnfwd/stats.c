@@ -200,8 +200,10 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		const struct dcn_fc_node *fn = d->node[i].fc;
 		unsigned int c;
 
-		if (fn != NULL)
+		if (fn != NULL) {
 			dr->lost_restart += fn->lost_queued_at_restart;
+			dr->restart_in_doubt += fn->in_doubt_at_restart;
+		}
 
 		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
 			dr->credit_tx += fn->chan[c].credit_tx;

@@ -59,6 +59,9 @@ struct dcnfwd_drops {
 				 * killed (its new incarnation's first word),
 				 * and those this relay's last incarnation had
 				 * queued for output (its ledger) */
+	uint64_t restart_in_doubt; /* of lost_restart, those this relay's
+				    * last incarnation was handing to a port
+				    * when it was killed: some may have left */
 	/* fabric's parts, for a report by reason: the forwarding step's
 	 * reasons (by_reason[0] unused), then the ports' and queues' */
 	uint64_t by_reason[DCN_DROP_MAX];

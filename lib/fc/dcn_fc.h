@@ -152,12 +152,24 @@ struct dcn_fc_keep {
 /** Workers a node's data path may have (dcn_fc_worker_init). */
 #define DCN_FC_MAX_WORKERS 32
 
-/** A worker's output queues' counts as its node's ledger keeps them:
- * frames it queued for output, and frames it took off output queues
- * (sent, or dropped for a link that went down). */
+/** A worker's output counts as its node's ledger keeps them. */
 struct dcn_fc_keep_out {
+	/** Frames it queued for output. */
 	uint32_t queued;
+	/** Frames it took off output queues (sent, or dropped for a link
+	 * that went down). */
 	uint32_t left;
+	/** Its routing pass under way: the input channel (lane * n_chans +
+	 * chan), and the frames of it that went on (sent or queued) while
+	 * the input's freed count is not yet written: the pass writes it at
+	 * its end, and clears pass_out after. */
+	uint32_t pass_chan;
+	uint32_t pass_out;
+	/** Frames handed to a port or an output queue and not yet counted
+	 * where they went: a kill while the port's send call runs (AF_XDP
+	 * wakes the kernel, which sends before the call returns) leaves
+	 * them sent or not, nobody can tell. Cleared once they are counted. */
+	uint32_t sending;
 };
 
 struct dcn_fc_ledger;
@@ -304,6 +316,10 @@ struct dcn_fc_node {
 	 * killed, as its ledger says: freed from their input queues, so no
 	 * neighbour counts them; lost with it. */
 	uint64_t lost_queued_at_restart;
+	/** Of the frames counted lost with the last incarnation, those it
+	 * was handing to a port when it was killed: some may have left
+	 * (dcn_fc_keep_out.sending). */
+	uint64_t in_doubt_at_restart;
 	/** [lane * n_chans + link * n_vcs + vc] */
 	struct dcn_fc_chan chan[];
 };

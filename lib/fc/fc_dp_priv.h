@@ -201,15 +201,43 @@ credit_settle(const struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint16_t o,
 	}
 }
 
+/* x's output counts in the ledger (dcn_fc_keep_out). */
+static inline struct dcn_fc_keep_out *
+keep_out(const struct dcn_fc_wnode *x)
+{
+	return &x->dp->out_keep[x->w->idx];
+}
+
+/* n data frames handed to x's TX queue of port p. In the ledger they are
+ * in doubt while the port's call runs, then counted in *gone (left, or
+ * pass_out, of x's dcn_fc_keep_out), so that a kill anywhere leaves each
+ * counted once, or in doubt. @return frames the port took. */
+static inline uint16_t
+ledger_tx(struct dcn_fc_wnode *x, const struct dcn_port *p, struct rte_mbuf **m,
+	  uint16_t n, uint32_t *gone)
+{
+	struct dcn_fc_keep_out *ko = keep_out(x);
+	uint16_t sent;
+
+	ko->sending = n;
+	rte_compiler_barrier();
+	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, n);
+	*gone += sent;
+	rte_compiler_barrier();
+	ko->sending = 0;
+	return sent;
+}
+
 /* Send n frames of output channel oc on local port o now, on x's TX
- * queue (x a sender of the port); what the peer has no credit for, or
- * the port does not take, stays with the caller. @return frames sent. */
+ * queue (x a sender of the port), counted in *gone as ledger_tx does;
+ * what the peer has no credit for, or the port does not take, stays with
+ * the caller. @return frames sent. */
 static inline uint32_t
-chan_tx(struct dcn_fc_wnode *x, uint32_t oc, uint16_t o, struct rte_mbuf **m, uint32_t n)
+chan_tx(struct dcn_fc_wnode *x, uint32_t oc, uint16_t o, struct rte_mbuf **m, uint32_t n,
+	uint32_t *gone)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_chan *c = &fn->chan[oc];
-	const struct dcn_port *p = x->dp->port[o].port;
 	uint32_t may, sent;
 
 	if (n == 0)
@@ -219,7 +247,7 @@ chan_tx(struct dcn_fc_wnode *x, uint32_t oc, uint16_t o, struct rte_mbuf **m, ui
 		out_lane(x, oc, o)->stalls++;
 		return 0;
 	}
-	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, (uint16_t)may);
+	sent = ledger_tx(x, x->dp->port[o].port, m, (uint16_t)may, gone);
 	credit_settle(fn, c, o, may, sent);
 	x->st[o].tx += sent;
 	return sent;
@@ -269,11 +297,12 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	struct dcn_fc_chan *c = &fn->chan[oc];
 	uint16_t o = fn->link_port[oc / fn->n_vcs];
 	uint32_t k = 0, tag = in_idx | oc << 16;
+	struct dcn_fc_keep_out *ko;
 
 	/* Cut-through: the queue's sender with nothing queued ahead sends
 	 * at once and gives the internal credits straight back. */
 	if (sends_now(x, oc, o)) {
-		k = chan_tx(x, oc, o, m, n);
+		k = chan_tx(x, oc, o, m, n, &keep_out(x)->pass_out);
 		ic_return(c, in_idx, k);
 		if (k == n)
 			return;
@@ -284,8 +313,14 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	/* Internal credits keep the sum of shares within the queue. */
 	n -= k;
 	m += k;
+	ko = keep_out(x);
+	ko->sending = n;
+	rte_compiler_barrier();
 	k = rte_ring_enqueue_burst(out_lane(x, oc, o)->out_q, (void **)m, n, NULL);
-	x->dp->out_keep[x->w->idx].queued += k;
+	ko->queued += k;
+	ko->pass_out += k;
+	rte_compiler_barrier();
+	ko->sending = 0;
 	__atomic_store_n(&x->dp->port[o].sender[x->sender[o]].out_waiting, 1,
 			 __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {

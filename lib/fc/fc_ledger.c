@@ -25,7 +25,7 @@
 
 #include "dcn_fc_dp.h"
 
-#define LEDGER_MAGIC "dcnfcld1"
+#define LEDGER_MAGIC "dcnfcld2"
 
 /* The file: this head, each worker's output counts, then a slot per
  * lane per channel ([lane * n_chans + chan], as the node's channels). */
@@ -46,6 +46,7 @@ struct dcn_fc_ledger {
 	size_t size;
 	uint32_t last_epoch;   /* the dead incarnation's; 0: no word */
 	uint32_t lost_queued;  /* what it had queued for output */
+	uint32_t in_doubt;     /* what it was handing on when killed */
 	struct dcn_fc_dp *dp;  /* whose out_keep points here */
 	uint8_t pending[DCN_FC_MAX_LINKS];
 	/* the dead one's counts, its lanes summed: [chan] */
@@ -94,11 +95,21 @@ read_last(int fd, const struct dcn_fc_node *fn, struct dcn_fc_ledger *lg)
 			lg->last[i].freed += old[k * chans + i].freed;
 		}
 	free(old);
-	/* Queued for output and never taken off: freed from the inputs
-	 * (so in no neighbour's count), lost with it. */
 	for (k = 0; k < DCN_FC_MAX_WORKERS; k++) {
-		queued += h.out[k].queued;
-		left += h.out[k].left;
+		const struct dcn_fc_keep_out *o = &h.out[k];
+
+		/* Queued for output and never taken off: freed from the
+		 * inputs (so in no neighbour's count), lost with it. */
+		queued += o->queued;
+		left += o->left;
+		/* A pass cut short: what went on is freed, though its
+		 * input's count was not yet written. */
+		if (o->pass_out != 0 &&
+		    o->pass_out <= DCN_FC_HELD_SLOTS(fn->chan[0].in_cap) &&
+		    o->pass_chan < (uint32_t)h.n_lanes * chans)
+			lg->last[o->pass_chan % chans].freed += o->pass_out;
+		if (o->sending <= DCN_FC_BURST_MAX)
+			lg->in_doubt += o->sending;
 	}
 	/* No more than the queues hold: a file written otherwise says
 	 * nothing. */
@@ -175,6 +186,7 @@ dcn_fc_ledger_attach(struct dcn_fc_dp *dp, const char *path)
 	lg->dp = dp;
 	fn->ledger = lg;
 	fn->lost_queued_at_restart += lg->lost_queued;
+	fn->in_doubt_at_restart += lg->in_doubt;
 	return words;
 }
 

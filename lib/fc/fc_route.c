@@ -20,13 +20,16 @@ struct pass {
 /* A pass over lane lane of channel chan. Only the node's words of the
  * sets are cleared, and read. */
 static inline void
-pass_init(struct pass *ps, const struct dcn_fc_node *fn, uint32_t lane,
-	  uint32_t chan)
+pass_init(struct dcn_fc_wnode *x, struct pass *ps, uint32_t lane, uint32_t chan)
 {
+	const struct dcn_fc_node *fn = x->dp->fn;
 	uint32_t nw = chan_words(fn);
 
 	ps->done = 0;
 	ps->in_idx = (uint16_t)(lane ? lane * fn->n_chans + chan : chan);
+	/* Before any frame of the pass goes on (pass_out is 0 between
+	 * passes). */
+	keep_out(x)->pass_chan = ps->in_idx;
 	ps->lane = (uint16_t)lane;
 	ps->link = (uint16_t)(chan / fn->n_vcs);
 	memset(ps->blocked.w, 0, nw * sizeof(uint64_t));
@@ -130,7 +133,7 @@ place(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t c,
 		uint16_t o = fn->link_port[c / fn->n_vcs];
 
 		if (sends_now(x, c, o)) {
-			uint32_t sent = chan_tx(x, c, o, s, k);
+			uint32_t sent = chan_tx(x, c, o, s, k, &keep_out(x)->pass_out);
 
 			s += sent;
 			k -= sent;
@@ -245,7 +248,7 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 	    !claim_groups(fn, gs))
 		return -1;
 	p = x->dp->port[o].port;
-	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, (uint16_t)n);
+	sent = ledger_tx(x, p, m, (uint16_t)n, &keep_out(x)->pass_out);
 	x->st[o].tx += sent;
 	for (r = gs->nr; r-- > 0 && gs->start[r + 1] > sent;)
 		left[gs->grp[r]] += gs->start[r + 1] - RTE_MAX(gs->start[r], sent);
@@ -405,6 +408,10 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 
 		__atomic_store_n(&in->freed, in->freed + ps->done, __ATOMIC_RELEASE);
 		in->keep->freed = in->freed;
+		/* The pass's frames that went on are in the freed count
+		 * now, not to be added to it again. */
+		rte_compiler_barrier();
+		keep_out(x)->pass_out = 0;
 		__atomic_store_n(ft, *ft + ps->done, __ATOMIC_RELAXED);
 		batch_check(x->dp, (uint16_t)link, in);
 		announce_hint(x->dp, (uint16_t)link);
@@ -448,7 +455,7 @@ dcn_fc_route_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t ch
 	/* In pieces of at most the queue's size, as dcn_fc_route_waiting
 	 * takes them (what cannot move yet is held, and the held list has
 	 * room for one queue's worth). */
-	pass_init(&ps, fn, lane, chan);
+	pass_init(x, &ps, lane, chan);
 	do {
 		piece = (uint16_t)RTE_MIN((uint32_t)(n - done), ch->in_cap);
 		route_burst(x, in, m + done, piece, &ps);
@@ -485,7 +492,7 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
-		pass_init(&ps, fn, lane, chan);
+		pass_init(x, &ps, lane, chan);
 		if (held != 0 && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */

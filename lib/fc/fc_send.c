@@ -31,7 +31,7 @@ flush_down(struct dcn_fc_wnode *x, uint16_t local)
 				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
 			rte_pktmbuf_free_bulk(m, n);
 			ic_return_runs(c, src, n);
-			x->dp->out_keep[x->w->idx].left += n;
+			keep_out(x)->left += n;
 			x->st[local].down_drop += n;
 			total += n;
 		}
@@ -85,11 +85,10 @@ dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local)
 							 x->dp->burst, NULL);
 			for (k = 0; k < n; k++)
 				src[k] = (uint16_t)*DCN_FC_MBUF_FIELD(m[k]);
-			sent = chan_tx(x, oc, local, m, n);
+			sent = chan_tx(x, oc, local, m, n, &keep_out(x)->left);
 			/* What was not sent stays at the queue's head. */
 			rte_ring_dequeue_finish(q->out_q, sent);
 			ic_return_runs(c, src, sent);
-			x->dp->out_keep[x->w->idx].left += sent;
 			total += sent;
 			/* Short: the queue emptied, or credits or the port
 			 * ran out. */

@@ -18,6 +18,9 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+
 #include "test_common.h"
 #include "test_eal.h"
 #include "dcn_fc_dp.h"
@@ -1676,6 +1679,141 @@ test_last_word_after_kill(void **state)
 	unlink(path);
 }
 
+/* The ledger file as a kill at the snap_at-th send on the host port
+ * would leave it (a TX callback, run as the port's send begins). */
+static struct {
+	char path[64];
+	unsigned int calls, at, n;
+	uint8_t bytes[1 << 16];
+	ssize_t len;
+} snap;
+
+static uint16_t
+snap_ledger(uint16_t port, uint16_t q, struct rte_mbuf **m, uint16_t n, void *arg)
+{
+	int fd;
+
+	(void)port;
+	(void)q;
+	(void)m;
+	(void)arg;
+	if (++snap.calls != snap.at)
+		return n;
+	fd = open(snap.path, O_RDONLY);
+	assert_true(fd >= 0);
+	snap.len = pread(fd, snap.bytes, sizeof(snap.bytes), 0);
+	assert_true(snap.len > 0 && snap.len < (ssize_t)sizeof(snap.bytes));
+	close(fd);
+	snap.n = n;
+	return n;
+}
+
+/*
+ * Killed while a routing pass sends, as AF_XDP's send lets a kill land:
+ * the kernel sends the frames, the process dies as the call returns, and
+ * nothing after it runs. In one pass, b frames go to output "far" (sent
+ * cut-through when its peer has granted credits, else queued) and then
+ * a frames to the host port; the ledger is taken as the host's send
+ * begins. The pass's input freed count is not written yet then: the
+ * frames that went on before are in the ledger's pass count, and the
+ * last word says them freed, so the neighbour writes off only the a
+ * frames being sent, which the next incarnation says are in doubt. The
+ * balance: counted = lost + in doubt, frame for frame, both ways (far
+ * sending and far queued). Fails without the pass count (the b frames
+ * counted by the neighbour too).
+ */
+static void
+test_kill_in_a_send(void **state)
+{
+	uint32_t self = dcn_topo_addr(f.t, f.node), near, far, epoch[4];
+	uint16_t o = out_port_to("(2,0)", &near);
+	uint16_t out = out_port_to("(1,1)", &far);
+	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
+	uint8_t ukind = DCN_FC_PORT_CREDIT;
+	struct rte_ring *host_tx = f.port[f.host].tx_ring[0];
+	struct rte_ring *host_rx = f.port[f.host].rx_ring[0];
+	struct rte_eth_conf ec = { 0 };
+	const struct rte_eth_rxtx_callback *cb;
+	uint64_t now = 1000000;
+	unsigned int credited;
+	int id;
+
+	(void)state;
+	assert_int_not_equal(o, out);
+	snprintf(snap.path, sizeof(snap.path), "/tmp/dcn-test-ledger-s.%d", (int)getpid());
+	/* The host port an ethdev (on the fixture's rings), for the hook. */
+	id = rte_eth_from_rings("t_host_snap", &host_rx, 1, &host_tx, 1, 0);
+	assert_true(id >= 0);
+	assert_int_equal(rte_eth_dev_configure((uint16_t)id, 1, 1, &ec), 0);
+	assert_int_equal(rte_eth_rx_queue_setup((uint16_t)id, 0, 64, 0, NULL, mp), 0);
+	assert_int_equal(rte_eth_tx_queue_setup((uint16_t)id, 0, 64, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_start((uint16_t)id), 0);
+	cb = rte_eth_add_tx_callback((uint16_t)id, 0, snap_ledger, NULL);
+	assert_non_null(cb);
+	f.port[f.host].is_ethdev = 1;
+	f.port[f.host].ethdev = (uint16_t)id;
+
+	for (credited = 0; credited <= 1; credited++) {
+		struct dcn_fc_node *up = dcn_fc_node_create("t-up-s", 98, 1, &ukind, NULL,
+							    NULL, &uconf);
+		struct dcn_fc_chan *uc = dcn_fc_chan(up, 0, 0);
+		unsigned int a = 5 + credited, b = 7 - credited, delivered = 0, i;
+		struct rte_mbuf *m[DCN_FC_BURST_MAX];
+		uint32_t sent0;
+		int fd;
+
+		unlink(snap.path);
+		assert_int_equal(dcn_fc_ledger_attach(&f.dp, snap.path), 0);
+		if (credited)
+			credit_from_peer(out, 1, GRANT, 0);
+		/* It speaks first: the neighbour's count starts at a base. */
+		dcn_fc_announce(&f.x[1], o, now += 5000);
+		assert_int_equal(credits_to(up, o, now, epoch), 1);
+		sent0 = uc->sent;
+		/* One burst, queued by worker 0, routed by worker 1 in one
+		 * pass: the far frames first in it, the host's after. */
+		dcn_fc_sent(uc, a + b);
+		for (i = 0; i < b + a; i++)
+			m[i] = data_frame(near, i < b ? far : self, (uint16_t)i,
+					  DCN_FABRIC_VERSION);
+		assert_int_equal(dcn_fc_rx(&f.x[0], o, m, (uint16_t)(a + b)), 0);
+		snap.calls = 0;
+		snap.at = 1;
+		dcn_fc_route_waiting(&f.x[1], o, 0);
+		assert_int_equal(snap.n, a);
+		delivered = on_wire(f.host);
+		assert_int_equal(delivered, a);
+		assert_int_equal(on_wire(out), credited ? b : 0);
+		drain(host_tx);
+		drain(f.port[out].tx_ring[0]);
+		/* Killed there: the next incarnation starts on that ledger. */
+		dcn_fc_node_free(f.fn);
+		fd = open(snap.path, O_WRONLY | O_TRUNC);
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, snap.bytes, (size_t)snap.len, 0), snap.len);
+		close(fd);
+		fix_fc_make();
+		assert_int_equal(dcn_fc_ledger_attach(&f.dp, snap.path), 1);
+		dcn_fc_announce(&f.x[1], o, now += 5000);
+		assert_int_equal(credits_to(up, o, now, epoch), 2);
+		/* The frames being sent: counted by the neighbour, in doubt. */
+		assert_int_equal(uc->lost_restart, a);
+		assert_int_equal(f.fn->in_doubt_at_restart, a);
+		/* The far frames: sent, or queued and lost with it. */
+		assert_int_equal(f.fn->lost_queued_at_restart, credited ? 0 : b);
+		assert_int_equal(uc->lost_restart + f.fn->lost_queued_at_restart -
+					 f.fn->in_doubt_at_restart,
+				 uc->sent - sent0 - delivered - (credited ? b : 0));
+		dcn_fc_ledger_detach(f.fn);
+		dcn_fc_node_free(up);
+	}
+	f.port[f.host].is_ethdev = 0;
+	rte_eth_remove_tx_callback((uint16_t)id, 0, cb);
+	assert_int_equal(rte_eth_dev_stop((uint16_t)id), 0);
+	assert_int_equal(rte_eth_dev_close((uint16_t)id), 0);
+	unlink(snap.path);
+}
+
 /*
  * A ledger is read only when it is the node's own: a file of garbage, a
  * file kept by another vertex, and one cut short give no last word (and
@@ -2077,6 +2215,7 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_kill_in_a_send, fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_last_word_after_kill, fix_open,
 						fix_close),
 		cmocka_unit_test_setup_teardown(test_ledger_not_ours, fix_open, fix_close),
