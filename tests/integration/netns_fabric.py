@@ -1860,8 +1860,11 @@ def tally(st, nodes=None):
     they did not deliver: drops inside the fabric (less the hosts'
     kernels' own frames), at host ports, data lost on cables (credits
     repaired), lost with a neighbour that was killed, and past the last
-    relay (a kernel toward a host, a host port's misses)."""
-    out = 0
+    relay (a kernel toward a host, a host port's misses); and of the
+    frames lost with a killed incarnation, those it was sending as it
+    died: counted, though some may have left (restart_in_doubt).
+    @return (counted, in doubt)"""
+    out = doubt = 0
     for n in st["nodes"].values():
         if nodes is not None and n["name"] not in nodes:
             continue
@@ -1869,9 +1872,10 @@ def tally(st, nodes=None):
         out += (s.get("fabric_drops", 0) - s.get("drop", {}).get("unknown_ethertype", 0) +
                 s.get("ingress_drops", 0) + s.get("lost_repaired", 0) +
                 s.get("lost_to_restart", 0))
+        doubt += s.get("restart_in_doubt", 0)
         h = tel(st, n["name"], "/dcn/ports").get("host", {})
         out += h.get("kernel_tx_dropped", 0) + h.get("rx_missed", 0)
-    return out
+    return out, doubt
 
 
 def counts_of(st, node):
@@ -1887,15 +1891,6 @@ def counts_of(st, node):
     return {}
 
 
-def in_doubt(st, nodes=None):
-    """Of the frames the relays (all, or those named) counted lost with
-    a killed incarnation, those it was sending as it died: counted, though
-    some may have left (restart_in_doubt)."""
-    return sum(counts_of(st, n["name"]).get("restart_in_doubt", 0)
-               for n in st["nodes"].values()
-               if nodes is None or n["name"] in nodes)
-
-
 def kill_soak(st, src, dst, sv, dv, cycles):
     """The relay carrying a flow in transit killed (SIGKILL) and started
     again cycles times under the flow: every start succeeds, and every
@@ -1908,13 +1903,14 @@ def kill_soak(st, src, dst, sv, dv, cycles):
     if flow is None:
         return st
     g, gp, middle = flow
-    counted, doubt = -tally(st), -in_doubt(st)
+    c, d = tally(st)
+    counted, doubt = -c, -d
 
     def count_before_kill():
         # a killed relay's counts die with it: read just before
         nonlocal counted, doubt
-        counted += tally(st, (middle,))
-        doubt += in_doubt(st, (middle,))
+        c, d = tally(st, (middle,))
+        counted, doubt = counted + c, doubt + d
     t0 = time.time()
     started = kill_and_start(middle, cycles, "--wait-links", "0",
                              before_kill=count_before_kill)
@@ -1928,8 +1924,8 @@ def kill_soak(st, src, dst, sv, dv, cycles):
     rep = gen_wait(g, gp)
     time.sleep(2.5)   # nothing in flight; kernel counters read again
     # and what the receiving generator's own port missed
-    counted += tally(st) + rep.get("rx_missed", 0)
-    doubt += in_doubt(st)
+    c, d = tally(st)
+    counted, doubt = counted + c + rep.get("rx_missed", 0), doubt + d
     print("dcn-gen: %s" % json.dumps(rep))
     lost_restart = sum(tel(st, n["name"], "/dcn/stats").get("lost_to_restart", 0)
                        for n in st["nodes"].values())

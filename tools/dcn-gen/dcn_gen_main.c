@@ -657,7 +657,11 @@ main(int argc, char **argv)
 	while (signals < 2) {
 		uint64_t now = rte_rdtsc();
 
-		if (signals == 1 && stop_tx > now) {
+		/* Sending ends early at a signal, or when a sender alone has
+		 * sent its count; the linger runs from then. */
+		if (stop_tx > now &&
+		    (signals == 1 || (tx_dev != NULL && rx_dev == NULL && gc.count &&
+				      gen.sent >= gc.count))) {
 			stop_tx = now;
 			stop_all = now + (uint64_t)(linger * (double)hz);
 		}
@@ -706,11 +710,6 @@ main(int argc, char **argv)
 		}
 		if (now >= stop_all)
 			break;
-		if (tx_dev != NULL && gc.count && gen.sent >= gc.count &&
-		    !rx_dev && stop_tx > now) {
-			stop_tx = now;
-			stop_all = now + (uint64_t)(linger * (double)hz);
-		}
 		/* A sender alone keeps its port open for the linger: what
 		 * the last bursts left in a shared ring (memif) is still the
 		 * peer's to take, and a port closed under it loses it. It
