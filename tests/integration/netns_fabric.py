@@ -59,6 +59,7 @@ Every "down" keeps the nodes' logs; each node it stopped ended clean
 
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
+import concurrent.futures
 import contextlib
 import csv
 import importlib.machinery
@@ -135,6 +136,17 @@ def tel(st, node, cmd):
     return reply.get(cmd.split(",")[0]) or {}
 
 
+def tel_each(st, cmd, names=None):
+    """{node name: reply body} to one telemetry command of every node (or
+    those named), asked at once: on a machine of twenty relays, one after
+    another waits for each relay's telemetry thread in turn."""
+    vs = [v for v, n in st["nodes"].items() if names is None or n["name"] in names]
+    replies = dcn_fabric.telemetry_all(st, vs, cmd)
+    base = cmd.split(",")[0]
+    return {st["nodes"][v]["name"]: (replies.get(v) or {}).get(base) or {}
+            for v in vs}
+
+
 def route(src, dst):
     """Relays of the route from src to dst, in order, by dcn-topo."""
     r = sh(TOPO, "--json", "route", SPEC, src, dst)
@@ -159,11 +171,8 @@ def pick_pair(st):
 
 
 def counters(st):
-    out = {}
-    for n in st["nodes"].values():
-        s = tel(st, n["name"], "/dcn/stats")
-        out[n["name"]] = (s.get("encap", 0), s.get("transit", 0), s.get("decap", 0))
-    return out
+    return {name: (s.get("encap", 0), s.get("transit", 0), s.get("decap", 0))
+            for name, s in tel_each(st, "/dcn/stats").items()}
 
 
 def xdp_progs():
@@ -506,12 +515,12 @@ def lost_counts(st):
     encap_mismatch, ...), and encap_mismatch_ports: udp ports' refusals
     of frames in the ether format."""
     out = {}
-    for n in st["nodes"].values():
-        s = tel(st, n["name"], "/dcn/stats")
+    stats, ports = tel_each(st, "/dcn/stats"), tel_each(st, "/dcn/ports")
+    for name, s in stats.items():
         for k, v in s.get("drop", {}).items():
             if k != "unknown_ethertype":
                 out[k] = out.get(k, 0) + v
-        for p in tel(st, n["name"], "/dcn/ports").values():
+        for p in ports[name].values():
             if isinstance(p, dict):
                 out["encap_mismatch_ports"] = (out.get("encap_mismatch_ports", 0) +
                                                p.get("encap_mismatch", 0))
@@ -557,8 +566,11 @@ def full_credit(st, timeout=5.0):
     deadline = time.time() + timeout
     while True:
         short, chans, lost = [], 0, 0
-        for n in st["nodes"].values():
-            fc = tel(st, n["name"], "/dcn/fc," + n["name"])
+        nodes = list(st["nodes"].values())
+        with concurrent.futures.ThreadPoolExecutor(min(32, len(nodes))) as ex:
+            fcs = list(ex.map(lambda n: tel(st, n["name"], "/dcn/fc," + n["name"]),
+                              nodes))
+        for n, fc in zip(nodes, fcs):
             for key, c in fc.items():
                 if not isinstance(c, dict) or c.get("kind") not in ("credit", "switch"):
                     continue
@@ -622,13 +634,13 @@ def xdp_fabric_counts(st):
     """{node: (frames in the fabric EtherType, in IPv4/UDP)} that the XDP
     programs of its fabric ports gave it."""
     out = {}
-    for n in st["nodes"].values():
+    for name, xdp in tel_each(st, "/dcn/xdp").items():
         eth = udp = 0
-        for port, c in tel(st, n["name"], "/dcn/xdp").items():
+        for port, c in xdp.items():
             if isinstance(c, dict):
                 eth += c.get("to_dcnfwd_fabric", 0)
                 udp += c.get("to_dcnfwd_udp", 0)
-        out[n["name"]] = (eth, udp)
+        out[name] = (eth, udp)
     return out
 
 
@@ -912,8 +924,9 @@ def lost_inside(st):
 def lost_by_reason(st):
     """{(node, reason): frames} of lost_inside, for a failure's message."""
     out = {}
+    stats, ports = tel_each(st, "/dcn/stats"), None
     for n in st["nodes"].values():
-        s = tel(st, n["name"], "/dcn/stats")
+        s = stats[n["name"]]
         drops = dict(s.get("drop", {}))
         drops.pop("unknown_ethertype", None)
         # fabric_drops is the reasons' sum inside the fabric; a reason
@@ -927,7 +940,8 @@ def lost_by_reason(st):
         if inside != listed:
             # The rest are port drops (queue full, link down, no
             # neighbour): by port, for the message.
-            for pname, x in tel(st, n["name"], "/dcn/ports").items():
+            ports = ports or tel_each(st, "/dcn/ports")
+            for pname, x in ports[n["name"]].items():
                 if not isinstance(x, dict):
                     continue
                 keys = ("down_drop", "nbr_drop", "tx_drop") + \
@@ -949,8 +963,8 @@ def links_up(st):
     """Every fabric link of every node up, as each node sees it: the
     returned relay's own and its neighbours' toward it (which a relay
     just continued from SIGSTOP sees up before its timers have run)."""
-    for v in st["nodes"]:
-        links = dcn_fabric.link_states(dcn_fabric.telemetry(st, v, "/dcn/links"))
+    for reply in dcn_fabric.telemetry_all(st, st["nodes"], "/dcn/links").values():
+        links = dcn_fabric.link_states(reply)
         if not links or any(x != "up" for x in links.values()):
             return False
     return True
@@ -1326,13 +1340,13 @@ def all_auth(st):
     """Each node's refused hellos and announcements, by reason, summed
     over its ports."""
     out = {}
-    for n in st["nodes"].values():
+    for name, nbrs in tel_each(st, "/dcn/neighbours").items():
         tot = [0, 0, 0]
-        for p in tel(st, n["name"], "/dcn/neighbours").values():
+        for p in nbrs.values():
             if isinstance(p, dict):
                 for i, k in enumerate(("auth_missing", "auth_bad_tag", "auth_replayed")):
                     tot[i] += p.get(k, 0)
-        out[n["name"]] = tot
+        out[name] = tot
     return out
 
 
@@ -1577,12 +1591,13 @@ def print_relay_drops(st):
     """What each relay counted of the frames it did not deliver: drops
     by reason and by port, at ingress, lost on cables, lost with a
     killed neighbour (relays that counted none are left out)."""
+    stats, all_ports = tel_each(st, "/dcn/stats"), tel_each(st, "/dcn/ports")
     for n in st["nodes"].values():
-        s = tel(st, n["name"], "/dcn/stats")
+        s = stats[n["name"]]
         why = {k: v for k, v in s.get("drop", {}).items() if v}
         ports = {k: {c: p[c] for c in ("tx_drop", "in_drop", "down_drop", "nbr_drop")
                      if p.get(c)}
-                 for k, p in tel(st, n["name"], "/dcn/ports").items()
+                 for k, p in all_ports[n["name"]].items()
                  if isinstance(p, dict)}
         ports = {k: v for k, v in ports.items() if v}
         other = {k: s[k] for k in ("ingress_drops", "lost_repaired", "lost_to_restart")
@@ -1660,8 +1675,7 @@ def flap_cable(st, src, dst, sv, dv, flaps=50):
     time.sleep(2.5)
     tot = dict.fromkeys(("fabric_drops", "ingress_drops", "lost_repaired",
                          "kernel_tx_dropped", "foreign"), 0)
-    for n in st["nodes"].values():
-        s = tel(st, n["name"], "/dcn/stats")
+    for s in tel_each(st, "/dcn/stats").values():
         for k in tot:
             tot[k] += s.get(k, 0)
         # The hosts' kernels' own frames (IPv6 neighbour discovery) are
@@ -1672,8 +1686,8 @@ def flap_cable(st, src, dst, sv, dv, flaps=50):
     # own port missed. Data frames only, unlike a fabric port's kernel
     # drops (hellos and credit frames too), whose data is lost_repaired.
     host_kernel = host_missed = 0
-    for n in st["nodes"].values():
-        h = tel(st, n["name"], "/dcn/ports").get("host", {})
+    for ports in tel_each(st, "/dcn/ports").values():
+        h = ports.get("host", {})
         host_kernel += h.get("kernel_tx_dropped", 0)
         host_missed += h.get("rx_missed", 0)
     counted = (tot["fabric_drops"] - tot["foreign"] + tot["ingress_drops"] +
@@ -1865,15 +1879,15 @@ def tally(st, nodes=None):
     died: counted, though some may have left (restart_in_doubt).
     @return (counted, in doubt)"""
     out = doubt = 0
-    for n in st["nodes"].values():
-        if nodes is not None and n["name"] not in nodes:
-            continue
-        s = counts_of(st, n["name"])
+    stats = tel_each(st, "/dcn/stats", nodes)
+    ports = tel_each(st, "/dcn/ports", nodes)
+    for name in stats:
+        s = stats[name] or counts_of(st, name)
         out += (s.get("fabric_drops", 0) - s.get("drop", {}).get("unknown_ethertype", 0) +
                 s.get("ingress_drops", 0) + s.get("lost_repaired", 0) +
                 s.get("lost_to_restart", 0))
         doubt += s.get("restart_in_doubt", 0)
-        h = tel(st, n["name"], "/dcn/ports").get("host", {})
+        h = (ports[name] or tel(st, name, "/dcn/ports")).get("host", {})
         out += h.get("kernel_tx_dropped", 0) + h.get("rx_missed", 0)
     return out, doubt
 
@@ -1927,8 +1941,8 @@ def kill_soak(st, src, dst, sv, dv, cycles):
     c, d = tally(st)
     counted, doubt = counted + c + rep.get("rx_missed", 0), doubt + d
     print("dcn-gen: %s" % json.dumps(rep))
-    lost_restart = sum(tel(st, n["name"], "/dcn/stats").get("lost_to_restart", 0)
-                       for n in st["nodes"].values())
+    lost_restart = sum(s.get("lost_to_restart", 0)
+                       for s in tel_each(st, "/dcn/stats").values())
     # Frame for frame: each start speaks its dead predecessor's last
     # word from its ledger, so its neighbours write off what the dead one
     # never freed, and it counts what the dead one had queued for output
