@@ -7,11 +7,13 @@
 # Checks, on NovaCube (cables) and RRect (relays behind L2 switches):
 # every node and channel is there (a channel per (neighbour, VC) behind a
 # switch, the neighbour named), links hold credits granted by their
-# peers, and the sent counters move between two reads.
-# Usage: fc_view.sh DCNFWD DCN_FCVIEW  (exit 77: cannot run here)
+# peers, and the sent counters move between two reads. A node's VCs are
+# the ones dcn-topo's model gives its routing (dcn-topo cdg).
+# Usage: fc_view.sh DCNFWD DCN_FCVIEW DCN_TOPO  (exit 77: cannot run here)
 set -u
 DCNFWD=$1
 VIEW=$2
+TOPO=$3
 NR=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 prefix="dcn-fcv-$$"
 dir=$(mktemp -d /tmp/dcn-fcview.XXXXXX)
@@ -82,28 +84,33 @@ view() {
 		sleep 0.1
 	done
 	sleep 1
+	local read_rc
 	"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- \
 		--json --count 2 --interval 1 > "$dir/view.json" 2> "$dir/view.err"
-	rc=$?
+	read_rc=$?
 	"$VIEW" --file-prefix "$prefix" --huge-dir "$dir/huge" --no-pci -- | head -9
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	pid=
 	rm -rf "/var/run/dpdk/$prefix"
-	if [ $rc -ne 0 ]; then
+	if [ $read_rc -ne 0 ]; then
 		cat "$dir/view.err"
-		echo "FAIL: dcn-fcview exited $rc"
+		echo "FAIL: dcn-fcview exited $read_rc"
 		exit 1
 	fi
 }
 
-# check FABRIC: the two reads of view.json, as FABRIC (novacube or rrect)
-# must show them.
+# check FABRIC SPEC: the two reads of view.json, as FABRIC (novacube or
+# rrect) must show them.
 check() {
-python3 - "$dir/view.json" "$1" <<'PY'
-import json, sys
+python3 - "$dir/view.json" "$1" "$TOPO" "$2" <<'PY'
+import json, subprocess, sys
 views = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 fabric = sys.argv[2]
+# The VCs the routing of SPEC takes, by dcn-topo's model.
+vcs = json.loads(subprocess.run([sys.argv[3], "--json", "cdg", sys.argv[4]],
+                                capture_output=True, text=True,
+                                check=True).stdout)["vcs"]
 bad = []
 def check(cond, msg):
     print("  %s: %s" % ("ok  " if cond else "FAIL", msg))
@@ -114,12 +121,17 @@ first, second = views
 chans = [c for n in first["nodes"] for c in n["channels"]]
 if fabric == "novacube":
     check(len(first["nodes"]) == 16, "16 nodes (%d)" % len(first["nodes"]))
-    # NovaCube k=4, n=2: 5 cables and a host port per node, each with the
-    # 10 VCs of PORA's rule (dateline pairs, n + 3 of them)
-    check(all(n["vcs"] == 10 for n in first["nodes"]), "10 VCs a node")
-    check(len(chans) == 16 * 6 * 10, "%d (port, VC) channels" % len(chans))
+    # NovaCube k=4, n=2: 5 cables and a host port per node, each with
+    # every VC of PORA's (its classes' dateline pairs, and the VCs above
+    # them its detours round failures take).
+    check(all(n["vcs"] == vcs for n in first["nodes"]),
+          "%d VCs a node, as dcn-topo cdg says: %s" %
+          (vcs, sorted(set(n["vcs"] for n in first["nodes"]))))
+    check(len(chans) == 16 * 6 * vcs, "%d (port, VC) channels, of %d" %
+          (len(chans), 16 * 6 * vcs))
     linked = [c for c in chans if c["kind"] == "credit"]
-    check(len(linked) == 16 * 5 * 10, "%d credit channels" % len(linked))
+    check(len(linked) == 16 * 5 * vcs, "%d credit channels, of %d" %
+          (len(linked), 16 * 5 * vcs))
     check(all(c["peer_grant"] == 204 for c in linked),
           "every cable's peer granted 204 credits (256 slots, 20% reserve)")
     check(all(c["in_depth"] <= c["in_cap"] and c["out_depth"] <= c["out_cap"]
@@ -127,6 +139,9 @@ if fabric == "novacube":
 else:
     check(len(first["nodes"]) == 32, "32 nodes (%d)" % len(first["nodes"]))
     # RRect(4,2,1): two switch ports of 7 neighbours each and a host port
+    check(all(n["vcs"] == vcs for n in first["nodes"]),
+          "%d VCs a node, as dcn-topo cdg says: %s" %
+          (vcs, sorted(set(n["vcs"] for n in first["nodes"]))))
     for n in first["nodes"]:
         sw = [c for c in n["channels"] if c["kind"] == "switch"]
         links = set((c["port"], c["neighbour"]) for c in sw)
@@ -153,11 +168,11 @@ PY
 }
 
 view novacube:k=4,n=2
-check novacube
+check novacube novacube:k=4,n=2
 rc=$?
 # Relays behind L2 switches: a link per neighbour, each with its share of
 # its port's input queue and its neighbour's grant.
 view rrect:n=4,m=2,k=1
-check rrect || rc=1
+check rrect rrect:n=4,m=2,k=1 || rc=1
 [ $rc -eq 0 ] && echo "PASS: dcn-fcview" || echo "FAIL: dcn-fcview"
 exit $rc
