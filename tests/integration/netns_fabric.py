@@ -1988,13 +1988,20 @@ def veth_mode(flaps):
     down()
 
 
-def every_pair(st, seconds=3):
+def every_pair(st, seconds=3, rate=200):
     """Every host sends to each other one, round robin, and receives on
     the same port (one dcn-gen a host, all at once): the pairs whose
-    destination heard no frame of their source."""
+    destination heard no frame of their source. Generators started
+    together on two cores busy with relays start seconds apart, so each
+    sends until stopped: once every one is sending (its relay's host
+    port takes its frames), all are listening, and seconds more of it
+    reach every pair."""
     hosts_ns = "dcnf-%s-hosts" % NAME
     hosted = [v for v, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
               if n["host_addr"]]
+    names = [st["nodes"][v]["name"] for v in hosted]
+    host_rx = lambda ports: {k: ports[k].get("host", {}).get("rx", 0) for k in names}
+    rx0 = host_rx(tel_each(st, "/dcn/ports", names))
     # net_pcap, not net_af_packet: af_packet names its PACKET_FANOUT group
     # after pid ^ ifindex, and generators started together on h0, h1, ...
     # (consecutive pids, consecutive ifindexes) draw the same group and are
@@ -2008,11 +2015,23 @@ def every_pair(st, seconds=3):
                "-m", "128", "--no-pci", "--log-level=5", "--file-prefix=" + prefix,
                "--", "--tx", dev, "--rx", dev,
                "--src", st["nodes"][v]["host_addr"], "--dst", others,
-               "--pattern", "list", "--rate", "200", "--duration", str(seconds),
+               "--pattern", "list", "--rate", str(rate), "--duration", "600",
                "--linger", "2", "--json"]
         procs.append((v, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                           stderr=subprocess.PIPE, text=True),
                       prefix))
+    end = time.time() + 120
+    while time.time() < end and all(p.poll() is None for _, p, _ in procs):
+        rx = host_rx(tel_each(st, "/dcn/ports", names))
+        if all(rx[k] - rx0[k] >= rate // 4 for k in names):
+            break
+        time.sleep(0.5)
+    time.sleep(seconds)
+    # A signal ends sending; each listens its linger more, for the frames
+    # on their way, and reports.
+    for _, p, _ in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)
     short = []
     for v, p, prefix in procs:
         try:
@@ -2021,8 +2040,9 @@ def every_pair(st, seconds=3):
             short.append("%s: %s" % (st["nodes"][v]["name"], e))
             continue
         if rep.get("sources", 0) != len(hosted) - 1:
-            short.append("%s heard %d sources of %d" % (
-                st["nodes"][v]["name"], rep.get("sources", 0), len(hosted) - 1))
+            short.append("%s heard %d sources of %d (it sent %d)" % (
+                st["nodes"][v]["name"], rep.get("sources", 0), len(hosted) - 1,
+                rep.get("sent", 0)))
     return len(hosted) * (len(hosted) - 1), short
 
 
@@ -2046,8 +2066,18 @@ def soak_mode(cycles):
     rep = gen_wait(g, gp)
     print("dcn-gen: %s" % json.dumps(rep))
     full_credit(st)
+    names = after_kills(st)
+    down()
+    left = leftovers_settled(names)
+    check(not left, "nothing of the fabric left: %s" % (left or "none"))
+
+
+def after_kills(st):
+    """After a relay was killed and started again: every host hears every
+    other one, and one dcnfwd runs per node, the one dcn-fabric started
+    last. @return the nodes' file prefixes."""
     pairs, bad = every_pair(st)
-    check(not bad, "every pair of hosts delivers after the soak: %d pairs%s" %
+    check(not bad, "every pair of hosts delivers after the kills: %d pairs%s" %
           (pairs, "; short: " + ", ".join(bad[:6]) if bad else ""))
     # Only the processes started: one dcnfwd per node, each the one
     # dcn-fabric last started.
@@ -2066,10 +2096,7 @@ def soak_mode(cycles):
     check(not extra and len(found) == len(ours),
           "one dcnfwd per node is running, the one started last: %d of %d%s" %
           (len(found), len(ours), "; other: %s" % extra if extra else ""))
-    names = list(ours)
-    down()
-    left = leftovers_settled(names)
-    check(not left, "nothing of the fabric left: %s" % (left or "none"))
+    return list(ours)
 
 
 def huge_pool():
