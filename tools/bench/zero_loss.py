@@ -661,7 +661,10 @@ def count_instructions(a, b, dut, size, work):
     b.n += 1
     prefixes = ["dcn-zl-d%d-%d" % (os.getpid(), b.n),
                 "dcn-zl-g%d-%d" % (os.getpid(), b.n)]
-    a.wrap = ("valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes "
+    # --fair-sched: one thread runs at a time under valgrind; unfair, the
+    # polling worker starves the threads that answer memif and telemetry.
+    a.wrap = ("valgrind --tool=callgrind --fair-sched=yes --instr-atstart=no "
+              "--separate-threads=yes "
               "--compress-strings=no %s"
               "--callgrind-out-file=%s/cg.%%p" % (
                   "--dump-instr=yes " if a.profiles else "", work))
