@@ -208,23 +208,43 @@ keep_out(const struct dcn_fc_wnode *x)
 	return &x->dp->out_keep[x->w->idx];
 }
 
-/* n data frames handed to x's TX queue of port p. In the ledger they are
- * in doubt while the port's call runs, then counted in *gone (left, or
- * pass_out, of x's dcn_fc_keep_out), so that a kill anywhere leaves each
- * counted once, or in doubt. @return frames the port took. */
+/* n frames of x about to leave its hands (a port's send, an output
+ * queue's enqueue): in the ledger they are in doubt until ledger_done,
+ * which the caller reaches after counting those that went where they
+ * went, so that a kill anywhere leaves each counted once, or in doubt.
+ * The barriers keep the compiler from moving the counts across the
+ * note (the ledger is read by the next incarnation, not by a CPU that
+ * runs beside this one). */
+static inline struct dcn_fc_keep_out *
+ledger_doubt(const struct dcn_fc_wnode *x, uint32_t n)
+{
+	struct dcn_fc_keep_out *ko = keep_out(x);
+
+	ko->sending = n;
+	rte_compiler_barrier();
+	return ko;
+}
+
+static inline void
+ledger_done(struct dcn_fc_keep_out *ko)
+{
+	rte_compiler_barrier();
+	ko->sending = 0;
+}
+
+/* n data frames handed to x's TX queue of port p, counted in *gone
+ * (left, or pass_out, of x's dcn_fc_keep_out) as the port takes them.
+ * @return frames the port took. */
 static inline uint16_t
 ledger_tx(struct dcn_fc_wnode *x, const struct dcn_port *p, struct rte_mbuf **m,
 	  uint16_t n, uint32_t *gone)
 {
-	struct dcn_fc_keep_out *ko = keep_out(x);
+	struct dcn_fc_keep_out *ko = ledger_doubt(x, n);
 	uint16_t sent;
 
-	ko->sending = n;
-	rte_compiler_barrier();
 	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, n);
 	*gone += sent;
-	rte_compiler_barrier();
-	ko->sending = 0;
+	ledger_done(ko);
 	return sent;
 }
 
@@ -313,14 +333,11 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	/* Internal credits keep the sum of shares within the queue. */
 	n -= k;
 	m += k;
-	ko = keep_out(x);
-	ko->sending = n;
-	rte_compiler_barrier();
+	ko = ledger_doubt(x, n);
 	k = rte_ring_enqueue_burst(out_lane(x, oc, o)->out_q, (void **)m, n, NULL);
 	ko->queued += k;
 	ko->pass_out += k;
-	rte_compiler_barrier();
-	ko->sending = 0;
+	ledger_done(ko);
 	__atomic_store_n(&x->dp->port[o].sender[x->sender[o]].out_waiting, 1,
 			 __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
