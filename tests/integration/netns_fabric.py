@@ -1818,10 +1818,10 @@ def restart_relay(st, src, dst, sv, dv):
     ends at its full grant, and nothing is lost inside the fabric from
     its return on. With a fabric key, a relay back from the dead is told
     from a recording of its earlier life by its later epoch, and taken at
-    once; nothing honest is refused."""
+    once; nothing honest is refused. @return (state, the relay)."""
     flow = transit_flow(st, src, dst, sv, dv, 120)
     if flow is None:
-        return st
+        return st, None
     g, gp, middle = flow
     # 1. Killed outright, then started again.
     fabric("kill", NAME, middle)
@@ -1862,7 +1862,7 @@ def restart_relay(st, src, dst, sv, dv):
     t_back = time.time()
     st, lost0 = returned(st, dst, middle, "stopped 3 s", t_back)
     settled(st, middle, "stopped 3 s", lost0, g, gp)
-    return st
+    return st, middle
 
 
 def tally(st, nodes=None):
@@ -1963,7 +1963,7 @@ def kill_soak(st, src, dst, sv, dv, cycles):
 
 def restart_mode():
     st = up("--host", "veth", "--key")
-    st = restart_relay(st, *flow_pair(st))
+    st, _ = restart_relay(st, *flow_pair(st))
     auth_clean(st, "after the restart and the pause")
     down()
 
@@ -1972,16 +1972,48 @@ def veth_mode(flaps):
     """One fabric, hosts on veths for dcn-gen, a fabric key: the flap
     accounting (first: it counts from the fabric's start), a cable pulled
     and mended, a transit relay killed and started again, then hung and
-    continued."""
+    continued; then the kill soak on the transit relay of another flow."""
     st = up("--host", "veth", "--key")
     pair = flow_pair(st)
     flap_cable(st, *pair, flaps=flaps)
     unplug_cable(st, *pair)
-    st = restart_relay(st, *pair)
-    st = kill_soak(st, *pair, KILL_CYCLES)
+    st, middle = restart_relay(st, *pair)
+    st = kill_soak(st, *soak_pair(st, pair, middle), KILL_CYCLES)
     auth_clean(st, "after the flaps, the pulled cable, the restarts and the "
                "pause")
     down()
+
+
+def soak_pair(st, pair, avoid):
+    """A flow for the kill soak whose route (by dcn-topo) crosses a relay
+    other than avoid, the one the restart checks killed: pair reversed
+    when its route does, else the longest such route from either end of
+    pair; pair itself when none does."""
+    src, dst = pair[0], pair[1]
+    names = {n["name"] for n in st["nodes"].values()}
+    hosted = [n for _, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
+              if n["host_addr"]]
+
+    def relays(a, b):
+        hops = [h[0] for h in route(a["host_addr"], b["host_addr"]) if h[0] in names]
+        return [h for h in hops if h not in (a["name"], b["name"])]
+    best = None
+    for a, b in [(dst, src)] + [(a, b) for a in (dst, src) for b in hosted
+                               if b["name"] != a["name"] and {a["name"], b["name"]} !=
+                               {src["name"], dst["name"]}]:
+        r = relays(a, b)
+        if r and avoid not in r and (best is None or len(r) > len(best[2])):
+            best = (a, b, r)
+            if (a, b) == (dst, src):
+                break
+    if best is None:
+        print("kill soak: every route from %s or %s crosses %s" %
+              (src["name"], dst["name"], avoid))
+        return pair
+    a, b, r = best
+    print("kill soak: flow %s -> %s, route %s (not %s)" % (
+        a["name"], b["name"], " ".join(r), avoid))
+    return a, b, vertex_of(st, a["name"]), vertex_of(st, b["name"])
 
 
 def every_pair(st, seconds=3, rate=200):
