@@ -153,17 +153,28 @@ def route(src, dst):
     return [(h["from"], h["port"]) for h in hops] + [(hops[-1]["to"], None)]
 
 
+def hosted_nodes(st):
+    """The nodes with a host, by vertex number."""
+    return [n for _, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
+            if n["host_addr"]]
+
+
+def route_nodes(st, a, b):
+    """The hops (node, port) of the route from node a's host to node b's,
+    by dcn-topo, nodes only: Diamond's routes begin and end at servers,
+    which are no nodes."""
+    names = {n["name"] for n in st["nodes"].values()}
+    return [h for h in route(a["host_addr"], b["host_addr"]) if h[0] in names]
+
+
 def pick_pair(st):
     """The first node with a host, and the one whose route from it crosses
     the most relays."""
-    hosted = [n for _, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
-              if n["host_addr"]]
-    names = {n["name"] for n in st["nodes"].values()}
+    hosted = hosted_nodes(st)
     src = hosted[0]
     best, best_path = None, None
     for n in hosted[1:]:
-        # Diamond's routes begin and end at servers, which are no nodes.
-        path = [h for h in route(src["host_addr"], n["host_addr"]) if h[0] in names]
+        path = route_nodes(st, src, n)
         if best is None or len(path) > len(best_path):
             best, best_path = n, path
     return src, best, best_path
@@ -1990,22 +2001,20 @@ def soak_pair(st, pair, avoid):
     when its route does, else the longest such route from either end of
     pair; pair itself when none does."""
     src, dst = pair[0], pair[1]
-    names = {n["name"] for n in st["nodes"].values()}
-    hosted = [n for _, n in sorted(st["nodes"].items(), key=lambda x: int(x[0]))
-              if n["host_addr"]]
 
     def relays(a, b):
-        hops = [h[0] for h in route(a["host_addr"], b["host_addr"]) if h[0] in names]
-        return [h for h in hops if h not in (a["name"], b["name"])]
-    best = None
-    for a, b in [(dst, src)] + [(a, b) for a in (dst, src) for b in hosted
-                               if b["name"] != a["name"] and {a["name"], b["name"]} !=
-                               {src["name"], dst["name"]}]:
-        r = relays(a, b)
-        if r and avoid not in r and (best is None or len(r) > len(best[2])):
-            best = (a, b, r)
-            if (a, b) == (dst, src):
-                break
+        return [h[0] for h in route_nodes(st, a, b) if h[0] not in (a["name"], b["name"])]
+
+    def fits(r):
+        return r and avoid not in r
+    r = relays(dst, src)
+    best = (dst, src, r) if fits(r) else None
+    if best is None:
+        ends = {src["name"], dst["name"]}
+        tried = [(a, b, relays(a, b)) for a in (dst, src) for b in hosted_nodes(st)
+                 if b["name"] != a["name"] and {a["name"], b["name"]} != ends]
+        best = max((t for t in tried if fits(t[2])), key=lambda t: len(t[2]),
+                   default=None)
     if best is None:
         print("kill soak: every route from %s or %s crosses %s" %
               (src["name"], dst["name"], avoid))

@@ -5,10 +5,11 @@ have nothing: a whole fabric emulated in one dcnfwd (--emulate SPEC, one
 worker, flow control on, every host sending a trickle), its worker
 thread under callgrind, instructions divided by the loop's passes
 (worker_loops of /dcn/stats), both counted over a window of --duration
-seconds once traffic flows: the start and the end are not in it. Each pass polls every port's RX queue
-and looks at every port's flow-control steps (route, send, announce) and
-control ring, so this is what ports nobody sends on cost, a fast path of
-its own: a relay of many ports, or lanes, pays it on every pass.
+seconds once traffic flows: the start and the end are not in it. Each
+pass polls every port's RX queue and looks at every port's flow-control
+steps (route, send, announce) and control ring, so this is what ports
+nobody sends on cost, a fast path of its own: a relay of many ports, or
+lanes, pays it on every pass.
 
 With --build2 it measures a second build too, in turn (--runs each), and
 prints the ratio of their medians. Instruction counts do not move with
@@ -21,7 +22,6 @@ dcnfwd or valgrind cannot run here.
                [--rate 25] [--duration 2] [--runs 1]
 """
 import argparse
-import glob
 import json
 import os
 import shutil
@@ -33,25 +33,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import zero_loss  # noqa: E402  (its telemetry reader)
+import zero_loss  # noqa: E402  (its telemetry and callgrind readers)
 
 
 class Skip(Exception):
     """What the bench needs is not here (exit 77)."""
-
-
-def worker_instructions(work, pid):
-    """The instructions of the thread of pid that executed most (the
-    worker: the main lcore mostly sleeps) in the dump callgrind_control -d
-    wrote (one file a thread, --separate-threads=yes)."""
-    best = 0
-    for f in glob.glob(os.path.join(work, "cg.%d.1-*" % pid)):
-        with open(f) as fh:
-            for line in fh:
-                if line.startswith("summary:") or line.startswith("totals:"):
-                    best = max(best, int(line.split()[1]))
-                    break
-    return best
 
 
 def one_run(a, build, n):
@@ -104,7 +90,10 @@ def one_run(a, build, n):
             raise RuntimeError("no /dcn/stats from dcnfwd under callgrind")
         loops = s1["worker_loops"] - s0["worker_loops"]
         fwd = sum(s1[k] - s0[k] for k in ("transit", "encap", "decap"))
-        ir = worker_instructions(work, p.pid)
+        # the worker: the thread of the dump that executed most (the
+        # main lcore mostly sleeps)
+        ir = max((t[0] for t in zero_loss.callgrind_threads(work, p.pid, 1).values()),
+                 default=0)
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=300)
         rep = [json.loads(l) for l in out.splitlines()
@@ -131,7 +120,8 @@ def main():
     ap.add_argument("--spec", default="novacube:k=4,n=2",
                     help="the fabric emulated (default novacube:k=4,n=2)")
     ap.add_argument("--rate", type=int, default=25,
-                    help="frames a second each host sends (default 25: a few frames in a hundred passes)")
+                    help="frames a second each host sends (default 25: a few "
+                         "frames in a hundred passes)")
     ap.add_argument("--duration", type=float, default=2.0,
                     help="seconds counted a run, once traffic flows (default 2)")
     ap.add_argument("--runs", type=int, default=1, help="runs of each build")
