@@ -74,7 +74,8 @@ keep_ledger(struct dcnfwd_node *n)
 		DCNFWD_LOG(NOTICE, "node %s: the last incarnation's counts found "
 			   "(%s): its last word goes first on %d links; %lu frames it "
 			   "had queued for output were lost with it; %lu it was "
-			   "sending when killed are counted lost, some may have left\n",
+			   "sending when killed are counted lost until their ports' peers "
+			   "say which arrived\n",
 			   n->name, path, words,
 			   (unsigned long)n->fc->lost_queued_at_restart,
 			   (unsigned long)n->fc->in_doubt_at_restart);

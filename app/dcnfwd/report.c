@@ -194,11 +194,12 @@ dcnfwd_final_report(const struct dcnfwd *d)
 		       "%lu (fewer VCs or an unknown sender: credit_few_vcs, "
 		       "credit_unknown in /dcn/fc), sends stalled for credits %lu, "
 		       "frames lost on the way %lu (credits taken back), lost "
-		       "with a neighbour that was killed %lu (%lu of them in doubt: "
-		       "being sent at the kill)\n",
+		       "with a neighbour that was killed %lu (of them, being sent "
+		       "at the kill: %lu arrived after all, %lu in doubt)\n",
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
 		       (unsigned long)dr.credit_refused, (unsigned long)dr.stalls,
 		       (unsigned long)dr.lost_repaired, (unsigned long)dr.lost_restart,
+		       (unsigned long)dr.restart_doubt_left,
 		       (unsigned long)dr.restart_in_doubt);
 		printf("  drops in all: inside the node %lu, at its host ports' "
 		       "input %lu, control frames %lu\n", (unsigned long)dr.fabric,

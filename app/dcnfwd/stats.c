@@ -201,8 +201,12 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		unsigned int c;
 
 		if (fn != NULL) {
+			uint64_t left = LOAD(fn->in_doubt_left);
+
 			dr->lost_restart += fn->lost_queued_at_restart;
-			dr->restart_in_doubt += fn->in_doubt_at_restart;
+			dr->restart_in_doubt += fn->in_doubt_at_restart - left -
+						LOAD(fn->in_doubt_lost);
+			dr->restart_doubt_left += left;
 		}
 
 		for (c = 0; fn != NULL && c < fn->n_chans; c++) {

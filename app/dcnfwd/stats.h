@@ -61,7 +61,11 @@ struct dcnfwd_drops {
 				 * queued for output (its ledger) */
 	uint64_t restart_in_doubt; /* of lost_restart, those this relay's
 				    * last incarnation was handing to a port
-				    * when it was killed: some may have left */
+				    * when it was killed that no peer has
+				    * settled: some may have left */
+	uint64_t restart_doubt_left; /* of lost_restart, those it was
+				      * handing to a port that its peer
+				      * counted as arrived: not lost */
 	/* fabric's parts, for a report by reason: the forwarding step's
 	 * reasons (by_reason[0] unused), then the ports' and queues' */
 	uint64_t by_reason[DCN_DROP_MAX];

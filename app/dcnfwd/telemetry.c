@@ -173,8 +173,10 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	 * (counted when its next incarnation first speaks; an upper bound
 	 * by what it forwarded in its last credit interval). */
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_to_restart", dr.lost_restart));
-	/* of those, frames a killed incarnation was handing to a port:
-	 * counted lost, though some may have left (its ledger) */
+	/* of those, frames a killed incarnation was handing to a port
+	 * (its ledger): that its peer counted as arrived, so not lost;
+	 * and that no peer has settled yet, some of which may have left */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "restart_doubt_left", dr.restart_doubt_left));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "restart_in_doubt", dr.restart_in_doubt));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_tx", dr.credit_tx));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "credit_frames_lost", dr.credit_lost));

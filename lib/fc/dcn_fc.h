@@ -149,6 +149,16 @@ struct dcn_fc_keep {
 	uint32_t freed;
 };
 
+/** An output channel's count as its ledger keeps it: what it sent, as
+ * the peer counts arrivals (sent less base), and in which of the peer's
+ * epochs; with the peer's next word, the next incarnation tells how many
+ * frames a kill caught in a send had left (dcn_fc_ledger_settle). */
+struct dcn_fc_keep_tx {
+	uint32_t sent;
+	uint32_t base;
+	uint32_t peer_epoch;
+};
+
 /** Workers a node's data path may have (dcn_fc_worker_init). */
 #define DCN_FC_MAX_WORKERS 32
 
@@ -168,8 +178,12 @@ struct dcn_fc_keep_out {
 	/** Frames handed to a port or an output queue and not yet counted
 	 * where they went: a kill while the port's send call runs (AF_XDP
 	 * wakes the kernel, which sends before the call returns) leaves
-	 * them sent or not, nobody can tell. Cleared once they are counted. */
+	 * them sent or not, which only the peer can tell. Cleared once they
+	 * are counted. */
 	uint32_t sending;
+	/** Where: the local port + 1, or 0 for an output queue (which dies
+	 * with the process: those frames are lost, not in doubt). */
+	uint32_t sending_to;
 };
 
 struct dcn_fc_ledger;
@@ -230,6 +244,10 @@ struct dcn_fc_chan {
 	uint32_t peer_epoch;
 	uint32_t peer_grant;
 	uint8_t peer_known;        /**< a credit frame has arrived */
+	/** sent, base and peer_epoch written again as they change: the
+	 * ledger's slot (lane 0's channels), or keep_tx_here */
+	struct dcn_fc_keep_tx *keep_tx;
+	struct dcn_fc_keep_tx keep_tx_here;
 	uint32_t link_gen_seen;    /**< the node's link_gen[link] last based on */
 	/* lost-frame repair: sent when frames were first seen missing, and
 	 * when (probe_tsc 0: none missing) */
@@ -320,6 +338,13 @@ struct dcn_fc_node {
 	 * was handing to a port when it was killed: some may have left
 	 * (dcn_fc_keep_out.sending). */
 	uint64_t in_doubt_at_restart;
+	/** Of those, the ones the port's peers counted as arrived (they
+	 * left: counted lost, and were not), and the ones they did not
+	 * (lost indeed), as each peer's first word came
+	 * (dcn_fc_ledger_settle); the rest stay in doubt (a host port, a
+	 * port of several senders or lanes, a peer that restarted too). */
+	uint64_t in_doubt_left;
+	uint64_t in_doubt_lost;
 	/** [lane * n_chans + link * n_vcs + vc] */
 	struct dcn_fc_chan chan[];
 };
@@ -400,6 +425,20 @@ int dcn_fc_ledger_word(const struct dcn_fc_node *fn, uint16_t link,
 		       struct dcn_fc_credit *cr);
 /** The last word of link went out: none again. */
 void dcn_fc_ledger_word_sent(struct dcn_fc_node *fn, uint16_t link);
+/**
+ * A credit word cr from link's peer, before dcn_fc_credit_rx takes it:
+ * the peer's first since this incarnation began settles the frames the
+ * dead one was handing to link's port as it was killed. Those the peer
+ * counts as arrived beyond what the dead one had sent left
+ * (in_doubt_left); once every link of the port has spoken, the rest
+ * were lost (in_doubt_lost). A peer in another epoch than the dead one
+ * knew (it restarted too) settles nothing. This incarnation cannot have
+ * sent on the link before that word (no credits), so the count is the
+ * dead one's alone. Only the port's one receiver calls it (a port of one
+ * lane and one sender: with several, the sent counts are claims).
+ */
+void dcn_fc_ledger_settle(struct dcn_fc_node *fn, uint16_t link,
+			  const struct dcn_fc_credit *cr);
 
 /** A frame's VC as a channel of fn: VCs beyond the node's share its last
  * (vcs = 1 merges them all, for experiments). */
@@ -465,6 +504,7 @@ static inline void
 dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 {
 	__atomic_store_n(&c->sent, c->sent + n, __ATOMIC_RELEASE);
+	c->keep_tx->sent = c->sent;
 }
 
 /**

@@ -243,6 +243,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		p += ring_bytes(out_cap);
 		c->out_cap = out_cap;
 		c->keep = &c->keep_here;
+		c->keep_tx = &c->keep_tx_here;
 		if (i >= n_chans)
 			continue;
 		c->ic_returned = (uint32_t *)p;
@@ -428,6 +429,8 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 				c->link_gen_seen = lg;
 			}
 		}
+		c->keep_tx->base = c->base;
+		c->keep_tx->peer_epoch = c->peer_epoch;
 		c->peer_grant = cr->grant;
 		c->peer_freed = cr->freed[vc];
 		/* No peer has more room than an input queue: a grant or a

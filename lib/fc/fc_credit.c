@@ -91,9 +91,14 @@ dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 		 * several RX queues, in no order with the credit frame: the
 		 * peer then repairs by time (README.md). */
 		if (x->dp->port[local].owner == x->w->idx &&
-		    x->dp->port[local].lanes == 1)
+		    x->dp->port[local].lanes == 1) {
 			credit_repaired(x->dp, (uint16_t)link,
 					dcn_fc_credit_sent(fn, (uint16_t)link, &cr));
+			/* A kill's send settled by what the peer counts:
+			 * the port's one sender wrote the sent counts. */
+			if (unlikely(fn->ledger != NULL) && fn->senders[local] == 1)
+				dcn_fc_ledger_settle(fn, (uint16_t)link, &cr);
+		}
 		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
 	}
 	rte_pktmbuf_free(m);

@@ -208,19 +208,21 @@ keep_out(const struct dcn_fc_wnode *x)
 	return &x->dp->out_keep[x->w->idx];
 }
 
-/* n frames of x about to leave its hands (a port's send, an output
- * queue's enqueue): in the ledger they are in doubt until ledger_done,
+/* n frames of x about to leave its hands (to: a port's send, local
+ * port + 1; 0: an output queue's enqueue): in the ledger they are in
+ * doubt until ledger_done,
  * which the caller reaches after counting those that went where they
  * went, so that a kill anywhere leaves each counted once, or in doubt.
  * The barriers keep the compiler from moving the counts across the
  * note (the ledger is read by the next incarnation, not by a CPU that
  * runs beside this one). */
 static inline struct dcn_fc_keep_out *
-ledger_doubt(const struct dcn_fc_wnode *x, uint32_t n)
+ledger_doubt(const struct dcn_fc_wnode *x, uint32_t n, uint32_t to)
 {
 	struct dcn_fc_keep_out *ko = keep_out(x);
 
 	ko->sending = n;
+	ko->sending_to = to;
 	rte_compiler_barrier();
 	return ko;
 }
@@ -232,14 +234,15 @@ ledger_done(struct dcn_fc_keep_out *ko)
 	ko->sending = 0;
 }
 
-/* n data frames handed to x's TX queue of port p, counted in *gone
- * (left, or pass_out, of x's dcn_fc_keep_out) as the port takes them.
- * @return frames the port took. */
+/* n data frames handed to x's TX queue of local port o, counted in
+ * *gone (left, or pass_out, of x's dcn_fc_keep_out) as the port takes
+ * them. @return frames the port took. */
 static inline uint16_t
-ledger_tx(struct dcn_fc_wnode *x, const struct dcn_port *p, struct rte_mbuf **m,
-	  uint16_t n, uint32_t *gone)
+ledger_tx(struct dcn_fc_wnode *x, uint16_t o, struct rte_mbuf **m, uint16_t n,
+	  uint32_t *gone)
 {
-	struct dcn_fc_keep_out *ko = ledger_doubt(x, n);
+	const struct dcn_port *p = x->dp->port[o].port;
+	struct dcn_fc_keep_out *ko = ledger_doubt(x, n, (uint32_t)o + 1);
 	uint16_t sent;
 
 	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, n);
@@ -267,7 +270,7 @@ chan_tx(struct dcn_fc_wnode *x, uint32_t oc, uint16_t o, struct rte_mbuf **m, ui
 		out_lane(x, oc, o)->stalls++;
 		return 0;
 	}
-	sent = ledger_tx(x, x->dp->port[o].port, m, (uint16_t)may, gone);
+	sent = ledger_tx(x, o, m, (uint16_t)may, gone);
 	credit_settle(fn, c, o, may, sent);
 	x->st[o].tx += sent;
 	return sent;
@@ -333,7 +336,7 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	/* Internal credits keep the sum of shares within the queue. */
 	n -= k;
 	m += k;
-	ko = ledger_doubt(x, n);
+	ko = ledger_doubt(x, n, 0);
 	k = rte_ring_enqueue_burst(out_lane(x, oc, o)->out_q, (void **)m, n, NULL);
 	ko->queued += k;
 	ko->pass_out += k;

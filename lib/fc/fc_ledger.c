@@ -25,10 +25,11 @@
 
 #include "dcn_fc_dp.h"
 
-#define LEDGER_MAGIC "dcnfcld2"
+#define LEDGER_MAGIC "dcnfcld3"
 
-/* The file: this head, each worker's output counts, then a slot per
- * lane per channel ([lane * n_chans + chan], as the node's channels). */
+/* The file: this head, each worker's output counts, a slot per lane per
+ * channel ([lane * n_chans + chan], as the node's channels), then each
+ * channel's output count (struct ledger_tail). */
 struct ledger_head {
 	char magic[8];
 	uint32_t epoch;        /* the incarnation that keeps it */
@@ -41,6 +42,12 @@ struct ledger_head {
 	struct dcn_fc_keep slot[];
 };
 
+/* What the dead incarnation left of one channel. */
+struct ledger_chan {
+	struct dcn_fc_keep last;   /* its input counts, its lanes summed */
+	struct dcn_fc_keep_tx tx;  /* its output count */
+};
+
 struct dcn_fc_ledger {
 	struct ledger_head *head;
 	size_t size;
@@ -48,15 +55,29 @@ struct dcn_fc_ledger {
 	uint32_t lost_queued;  /* what it had queued for output */
 	uint32_t in_doubt;     /* what it was handing on when killed */
 	struct dcn_fc_dp *dp;  /* whose out_keep points here */
+	/* Of in_doubt, per port: the frames not settled yet, the port's
+	 * links whose peers have not spoken, and whether one spoke from
+	 * another epoch (the rest then stays in doubt). */
+	uint32_t doubt[DCN_FC_MAX_PORTS];
+	uint16_t doubt_links[DCN_FC_MAX_PORTS];
+	uint8_t doubt_stuck[DCN_FC_MAX_PORTS];
+	uint8_t spoke[DCN_FC_MAX_LINKS];
 	uint8_t pending[DCN_FC_MAX_LINKS];
-	/* the dead one's counts, its lanes summed: [chan] */
-	struct dcn_fc_keep last[];
+	struct ledger_chan ch[]; /* [chan] */
 };
+
+/* The output counts after the slots. */
+static struct dcn_fc_keep_tx *
+ledger_tail(struct ledger_head *h, unsigned int lanes, unsigned int chans)
+{
+	return (struct dcn_fc_keep_tx *)&h->slot[lanes * chans];
+}
 
 static size_t
 ledger_size(unsigned int lanes, unsigned int chans)
 {
-	return sizeof(struct ledger_head) + (size_t)lanes * chans * sizeof(struct dcn_fc_keep);
+	return sizeof(struct ledger_head) + (size_t)lanes * chans * sizeof(struct dcn_fc_keep) +
+	       (size_t)chans * sizeof(struct dcn_fc_keep_tx);
 }
 
 /* What the file at fd says the last incarnation left, into lg: its
@@ -89,11 +110,13 @@ read_last(int fd, const struct dcn_fc_node *fn, struct dcn_fc_ledger *lg)
 		free(old);
 		return 0;
 	}
-	for (i = 0; i < chans; i++)
+	for (i = 0; i < chans; i++) {
 		for (k = 0; k < h.n_lanes; k++) {
-			lg->last[i].arrived += old[k * chans + i].arrived;
-			lg->last[i].freed += old[k * chans + i].freed;
+			lg->ch[i].last.arrived += old[k * chans + i].arrived;
+			lg->ch[i].last.freed += old[k * chans + i].freed;
 		}
+		lg->ch[i].tx = ((const struct dcn_fc_keep_tx *)&old[h.n_lanes * chans])[i];
+	}
 	free(old);
 	for (k = 0; k < DCN_FC_MAX_WORKERS; k++) {
 		const struct dcn_fc_keep_out *o = &h.out[k];
@@ -107,9 +130,18 @@ read_last(int fd, const struct dcn_fc_node *fn, struct dcn_fc_ledger *lg)
 		if (o->pass_out != 0 &&
 		    o->pass_out <= DCN_FC_HELD_SLOTS(fn->chan[0].in_cap) &&
 		    o->pass_chan < (uint32_t)h.n_lanes * chans)
-			lg->last[o->pass_chan % chans].freed += o->pass_out;
-		if (o->sending <= DCN_FC_BURST_MAX)
+			lg->ch[o->pass_chan % chans].last.freed += o->pass_out;
+		/* Frames being put on an output queue died with it (no
+		 * neighbour counts them: their input's write-off does);
+		 * frames handed to a port may have left. */
+		if (o->sending <= DCN_FC_BURST_MAX && o->sending_to != 0 &&
+		    o->sending_to <= fn->n_ports) {
+			uint16_t p = (uint16_t)(o->sending_to - 1);
+
 			lg->in_doubt += o->sending;
+			lg->doubt[p] += o->sending;
+			lg->doubt_links[p] = fn->port_links[p];
+		}
 	}
 	/* No more than the queues hold: a file written otherwise says
 	 * nothing. */
@@ -120,7 +152,7 @@ read_last(int fd, const struct dcn_fc_node *fn, struct dcn_fc_ledger *lg)
 	 * only tell the neighbour of an epoch it may never have heard. */
 	for (i = 0; i < fn->n_links; i++) {
 		for (k = 0; k < fn->n_vcs; k++)
-			if (lg->last[i * fn->n_vcs + k].arrived != 0)
+			if (lg->ch[i * fn->n_vcs + k].last.arrived != 0)
 				break;
 		lg->pending[i] = k < fn->n_vcs;
 		words += lg->pending[i];
@@ -137,11 +169,12 @@ dcn_fc_ledger_attach(struct dcn_fc_dp *dp, const char *path)
 	size_t size = ledger_size(fn->n_lanes, chans);
 	struct dcn_fc_ledger *lg;
 	struct ledger_head *h;
+	struct dcn_fc_keep_tx *tx;
 	int fd, words, err;
 
 	if (fn->ledger != NULL)
 		return -EEXIST;
-	lg = calloc(1, sizeof(*lg) + chans * sizeof(struct dcn_fc_keep));
+	lg = calloc(1, sizeof(*lg) + chans * sizeof(struct ledger_chan));
 	if (lg == NULL)
 		return -ENOMEM;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -173,6 +206,14 @@ dcn_fc_ledger_attach(struct dcn_fc_dp *dp, const char *path)
 		h->slot[i].freed = fn->chan[i].freed;
 		fn->chan[i].keep = &h->slot[i];
 	}
+	tx = ledger_tail(h, fn->n_lanes, chans);
+	for (i = 0; i < chans; i++) {
+		struct dcn_fc_chan *c = &fn->chan[i];
+
+		tx[i] = (struct dcn_fc_keep_tx){ .sent = c->sent, .base = c->base,
+						 .peer_epoch = c->peer_epoch };
+		c->keep_tx = &tx[i];
+	}
 	dp->out_keep = h->out;
 	memcpy(h->magic, LEDGER_MAGIC, sizeof(h->magic));
 	h->vertex = fn->vertex;
@@ -200,6 +241,8 @@ dcn_fc_ledger_detach(struct dcn_fc_node *fn)
 		return;
 	for (i = 0; i < fn->n_lanes * fn->n_chans; i++)
 		fn->chan[i].keep = &fn->chan[i].keep_here;
+	for (i = 0; i < fn->n_chans; i++)
+		fn->chan[i].keep_tx = &fn->chan[i].keep_tx_here;
 	memcpy(lg->dp->out_here, lg->head->out, sizeof(lg->dp->out_here));
 	lg->dp->out_keep = lg->dp->out_here;
 	munmap(lg->head, lg->size);
@@ -225,8 +268,8 @@ dcn_fc_ledger_word(const struct dcn_fc_node *fn, uint16_t link,
 	cr->flags = DCN_FC_CREDIT_REPAIRS;
 	cr->n_vcs = fn->n_vcs;
 	for (vc = 0; vc < fn->n_vcs; vc++) {
-		cr->freed[vc] = lg->last[link * fn->n_vcs + vc].freed;
-		cr->arrived[vc] = lg->last[link * fn->n_vcs + vc].arrived;
+		cr->freed[vc] = lg->ch[link * fn->n_vcs + vc].last.freed;
+		cr->arrived[vc] = lg->ch[link * fn->n_vcs + vc].last.arrived;
 	}
 	return 1;
 }
@@ -236,4 +279,49 @@ dcn_fc_ledger_word_sent(struct dcn_fc_node *fn, uint16_t link)
 {
 	if (fn->ledger != NULL && link < fn->n_links)
 		fn->ledger->pending[link] = 0;
+}
+
+void
+dcn_fc_ledger_settle(struct dcn_fc_node *fn, uint16_t link, const struct dcn_fc_credit *cr)
+{
+	struct dcn_fc_ledger *lg = fn->ledger;
+	uint32_t left_all = 0;
+	unsigned int vc;
+	uint16_t p;
+
+	if (lg == NULL || link >= fn->n_links || lg->spoke[link])
+		return;
+	lg->spoke[link] = 1;
+	p = fn->link_port[link];
+	if (lg->doubt_links[p] == 0)
+		return;
+	for (vc = 0; vc < fn->n_vcs && vc < cr->n_vcs; vc++) {
+		const struct dcn_fc_keep_tx *t = &lg->ch[link * fn->n_vcs + vc].tx;
+		uint32_t left;
+
+		/* A channel the dead one never had a word on sent nothing. */
+		if (t->peer_epoch == 0)
+			continue;
+		/* The peer restarted since: its count starts over, and
+		 * says nothing of the dead one's frames. */
+		if (cr->epoch != t->peer_epoch) {
+			lg->doubt_stuck[p] = 1;
+			continue;
+		}
+		/* Arrived beyond what the dead one had counted sent: frames
+		 * of the send it died in (no more than it was sending; fewer
+		 * than none: frames lost on the way before, repaired by no
+		 * word since). */
+		left = cr->arrived[vc] - (t->sent - t->base);
+		if ((int32_t)left > 0)
+			left_all += RTE_MIN(left, lg->doubt[p] - left_all);
+	}
+	if (cr->n_vcs < fn->n_vcs)
+		lg->doubt_stuck[p] = 1;
+	lg->doubt[p] -= left_all;
+	__atomic_fetch_add(&fn->in_doubt_left, left_all, __ATOMIC_RELAXED);
+	if (--lg->doubt_links[p] == 0 && !lg->doubt_stuck[p]) {
+		__atomic_fetch_add(&fn->in_doubt_lost, lg->doubt[p], __ATOMIC_RELAXED);
+		lg->doubt[p] = 0;
+	}
 }

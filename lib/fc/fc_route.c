@@ -230,7 +230,6 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 	struct dcn_fc_worker *w = x->w;
 	uint16_t o = fn->link_port[gs->oc[0] / fn->n_vcs];
 	uint32_t left[GROUPS] = { 0 }, sent, g, r;
-	const struct dcn_port *p;
 
 	if (!dcn_fc_sends_on(x, o))
 		return -1;
@@ -247,8 +246,7 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 	if (unlikely(fn->senders[o] > 1) && dcn_fc_kind_credited(fn->kind[o]) &&
 	    !claim_groups(fn, gs))
 		return -1;
-	p = x->dp->port[o].port;
-	sent = ledger_tx(x, p, m, (uint16_t)n, &keep_out(x)->pass_out);
+	sent = ledger_tx(x, o, m, (uint16_t)n, &keep_out(x)->pass_out);
 	x->st[o].tx += sent;
 	for (r = gs->nr; r-- > 0 && gs->start[r + 1] > sent;)
 		left[gs->grp[r]] += gs->start[r + 1] - RTE_MAX(gs->start[r], sent);

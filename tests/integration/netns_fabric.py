@@ -1881,10 +1881,11 @@ def tally(st, nodes=None):
     they did not deliver: drops inside the fabric (less the hosts'
     kernels' own frames), at host ports, data lost on cables (credits
     repaired), lost with a neighbour that was killed, and past the last
-    relay (a kernel toward a host, a host port's misses); and of the
-    frames lost with a killed incarnation, those it was sending as it
-    died: counted, though some may have left (restart_in_doubt).
-    @return (counted, in doubt)"""
+    relay (a kernel toward a host, a host port's misses), less the frames
+    a killed incarnation was sending as it died that the port's peer
+    counted as arrived (restart_doubt_left); and of those it was sending,
+    the ones no peer has settled: counted, though some may have left
+    (restart_in_doubt). @return (counted, in doubt)"""
     out = doubt = 0
     stats = tel_each(st, "/dcn/stats", nodes)
     ports = tel_each(st, "/dcn/ports", nodes)
@@ -1892,7 +1893,7 @@ def tally(st, nodes=None):
         s = stats[name] or counts_of(st, name)
         out += (s.get("fabric_drops", 0) - s.get("drop", {}).get("unknown_ethertype", 0) +
                 s.get("ingress_drops", 0) + s.get("lost_repaired", 0) +
-                s.get("lost_to_restart", 0))
+                s.get("lost_to_restart", 0) - s.get("restart_doubt_left", 0))
         doubt += s.get("restart_in_doubt", 0)
         h = (ports[name] or tel(st, name, "/dcn/ports")).get("host", {})
         out += h.get("kernel_tx_dropped", 0) + h.get("rx_missed", 0)
@@ -1956,8 +1957,11 @@ def kill_soak(st, src, dst, sv, dv, cycles):
     # (lib/fc/README.md, "A peer killed, counted"). Frames a kill caught
     # being sent (inside the port's send call, which AF_XDP makes a
     # system call: the kernel sends them, the process dies as it
-    # returns) are counted lost and said to be in doubt: the count may
-    # exceed the loss by those, never more, never fall short.
+    # returns) are counted lost until the next relay's first word to
+    # the new incarnation says how many arrived; those it does not
+    # settle (its port's peer restarted too, or a kill came first) stay
+    # in doubt: the count may exceed the loss by those, never more,
+    # never fall short.
     over = rep["received"] + counted - rep["sent"]
     check(0 <= over <= doubt,
           "across %d kills every frame sent is received or counted: sent %d, "

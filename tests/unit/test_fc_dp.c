@@ -1679,13 +1679,16 @@ test_last_word_after_kill(void **state)
 	unlink(path);
 }
 
-/* The ledger file as a kill at the snap_at-th send on the host port
- * would leave it (a TX callback, run as the port's send begins). */
+/* The ledger file as a kill at the snap.at-th send on a port would
+ * leave it (a TX callback, run as the port's send begins), and what that
+ * send put on the wire before the kill: the first snap.take frames (a
+ * port takes a prefix), or all; later sends take nothing (0: no kill). */
 static struct {
 	char path[64];
-	unsigned int calls, at, n;
+	unsigned int calls, at, n, take;
 	uint8_t bytes[1 << 16];
 	ssize_t len;
+	const struct rte_eth_rxtx_callback *cb;
 } snap;
 
 static uint16_t
@@ -1697,15 +1700,67 @@ snap_ledger(uint16_t port, uint16_t q, struct rte_mbuf **m, uint16_t n, void *ar
 	(void)q;
 	(void)m;
 	(void)arg;
-	if (++snap.calls != snap.at)
+	if (snap.at == 0 || ++snap.calls < snap.at)
 		return n;
+	/* After the kill, nothing more leaves. */
+	if (snap.calls > snap.at)
+		return 0;
 	fd = open(snap.path, O_RDONLY);
 	assert_true(fd >= 0);
 	snap.len = pread(fd, snap.bytes, sizeof(snap.bytes), 0);
 	assert_true(snap.len > 0 && snap.len < (ssize_t)sizeof(snap.bytes));
 	close(fd);
 	snap.n = n;
-	return n;
+	return (uint16_t)RTE_MIN(n, snap.take);
+}
+
+/* The fixture's port o made an ethdev on its own rings, with the
+ * snapshot hook. @return its port id. */
+static uint16_t
+snap_port_open(uint16_t o, const char *name)
+{
+	struct rte_ring *tx = f.port[o].tx_ring[0], *rx = f.port[o].rx_ring[0];
+	struct rte_eth_conf ec = { 0 };
+	int id = rte_eth_from_rings(name, &rx, 1, &tx, 1, 0);
+
+	assert_true(id >= 0);
+	assert_int_equal(rte_eth_dev_configure((uint16_t)id, 1, 1, &ec), 0);
+	assert_int_equal(rte_eth_rx_queue_setup((uint16_t)id, 0, 64, 0, NULL, mp), 0);
+	assert_int_equal(rte_eth_tx_queue_setup((uint16_t)id, 0, 64, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_start((uint16_t)id), 0);
+	snap.cb = rte_eth_add_tx_callback((uint16_t)id, 0, snap_ledger, NULL);
+	assert_non_null(snap.cb);
+	f.port[o].is_ethdev = 1;
+	f.port[o].ethdev = (uint16_t)id;
+	snap.take = UINT16_MAX;
+	return (uint16_t)id;
+}
+
+static void
+snap_port_close(uint16_t o, uint16_t id)
+{
+	f.port[o].is_ethdev = 0;
+	rte_eth_remove_tx_callback(id, 0, snap.cb);
+	assert_int_equal(rte_eth_dev_stop(id), 0);
+	assert_int_equal(rte_eth_dev_close(id), 0);
+}
+
+/* The dead one's ledger, as the snapshot kept it, in place of the file:
+ * the node made again, as a kill -9 and a start make it. @return the
+ * start's links with a last word. */
+static int
+restart_from_snap(void)
+{
+	int fd;
+
+	snap.at = 0;
+	dcn_fc_node_free(f.fn);
+	fd = open(snap.path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, snap.bytes, (size_t)snap.len, 0), snap.len);
+	close(fd);
+	fix_fc_make();
+	return dcn_fc_ledger_attach(&f.dp, snap.path);
 }
 
 /*
@@ -1731,27 +1786,14 @@ test_kill_in_a_send(void **state)
 	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
 	uint8_t ukind = DCN_FC_PORT_CREDIT;
 	struct rte_ring *host_tx = f.port[f.host].tx_ring[0];
-	struct rte_ring *host_rx = f.port[f.host].rx_ring[0];
-	struct rte_eth_conf ec = { 0 };
-	const struct rte_eth_rxtx_callback *cb;
 	uint64_t now = 1000000;
 	unsigned int credited;
-	int id;
+	uint16_t id;
 
 	(void)state;
 	assert_int_not_equal(o, out);
 	snprintf(snap.path, sizeof(snap.path), "/tmp/dcn-test-ledger-s.%d", (int)getpid());
-	/* The host port an ethdev (on the fixture's rings), for the hook. */
-	id = rte_eth_from_rings("t_host_snap", &host_rx, 1, &host_tx, 1, 0);
-	assert_true(id >= 0);
-	assert_int_equal(rte_eth_dev_configure((uint16_t)id, 1, 1, &ec), 0);
-	assert_int_equal(rte_eth_rx_queue_setup((uint16_t)id, 0, 64, 0, NULL, mp), 0);
-	assert_int_equal(rte_eth_tx_queue_setup((uint16_t)id, 0, 64, 0, NULL), 0);
-	assert_int_equal(rte_eth_dev_start((uint16_t)id), 0);
-	cb = rte_eth_add_tx_callback((uint16_t)id, 0, snap_ledger, NULL);
-	assert_non_null(cb);
-	f.port[f.host].is_ethdev = 1;
-	f.port[f.host].ethdev = (uint16_t)id;
+	id = snap_port_open(f.host, "t_host_snap");
 
 	for (credited = 0; credited <= 1; credited++) {
 		struct dcn_fc_node *up = dcn_fc_node_create("t-up-s", 98, 1, &ukind, NULL,
@@ -1760,7 +1802,6 @@ test_kill_in_a_send(void **state)
 		unsigned int a = 5 + credited, b = 7 - credited, delivered = 0, i;
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
 		uint32_t sent0;
-		int fd;
 
 		unlink(snap.path);
 		assert_int_equal(dcn_fc_ledger_attach(&f.dp, snap.path), 0);
@@ -1787,13 +1828,7 @@ test_kill_in_a_send(void **state)
 		drain(host_tx);
 		drain(f.port[out].tx_ring[0]);
 		/* Killed there: the next incarnation starts on that ledger. */
-		dcn_fc_node_free(f.fn);
-		fd = open(snap.path, O_WRONLY | O_TRUNC);
-		assert_true(fd >= 0);
-		assert_int_equal(pwrite(fd, snap.bytes, (size_t)snap.len, 0), snap.len);
-		close(fd);
-		fix_fc_make();
-		assert_int_equal(dcn_fc_ledger_attach(&f.dp, snap.path), 1);
+		assert_int_equal(restart_from_snap(), 1);
 		dcn_fc_announce(&f.x[1], o, now += 5000);
 		assert_int_equal(credits_to(up, o, now, epoch), 2);
 		/* The frames being sent: counted by the neighbour, in doubt. */
@@ -1804,13 +1839,143 @@ test_kill_in_a_send(void **state)
 		assert_int_equal(uc->lost_restart + f.fn->lost_queued_at_restart -
 					 f.fn->in_doubt_at_restart,
 				 uc->sent - sent0 - delivered - (credited ? b : 0));
+		/* A host port's send no peer settles: still in doubt. */
+		assert_int_equal(f.fn->in_doubt_left + f.fn->in_doubt_lost, 0);
 		dcn_fc_ledger_detach(f.fn);
 		dcn_fc_node_free(up);
 	}
-	f.port[f.host].is_ethdev = 0;
-	rte_eth_remove_tx_callback((uint16_t)id, 0, cb);
-	assert_int_equal(rte_eth_dev_stop((uint16_t)id), 0);
-	assert_int_equal(rte_eth_dev_close((uint16_t)id), 0);
+	snap_port_close(f.host, id);
+	unlink(snap.path);
+}
+
+/* Data frames on port o's wire, taken off it and freed, per VC into
+ * n[2]; credit frames dropped. */
+static void
+data_off_wire(uint16_t o, uint32_t *n)
+{
+	struct rte_mbuf *m;
+
+	while (rte_ring_dequeue(f.port[o].tx_ring[0], (void **)&m) == 0) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		struct dcn_fabric_hdr h;
+
+		dcn_fabric_read_hdr(p + DCN_ETHER_HDR_LEN, &h);
+		if (h.type == DCN_FT_DATA) {
+			assert_true(h.vc < 2);
+			n[h.vc]++;
+		}
+		rte_pktmbuf_free(m);
+	}
+}
+
+/* The far peer behind port o speaks in epoch: all that came, freed. */
+static void
+far_word(uint16_t o, uint32_t epoch, const uint32_t *arrived)
+{
+	struct dcn_fc_credit cr = { .epoch = epoch, .grant = GRANT, .n_vcs = 2,
+				    .freed = { arrived[0], arrived[1] },
+				    .arrived = { arrived[0], arrived[1] } };
+	struct rte_mbuf *m = credit_mbuf(&cr);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	memcpy(p, &mac0, 6);
+	memcpy(p + 6, &mac0, 6);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+}
+
+/*
+ * Killed while a routing pass sends on a fabric cable, the port having
+ * taken a prefix of the frames (none, some, all): the next incarnation
+ * counts them in doubt, and the far peer's first word settles them:
+ * what it counts as arrived beyond what the dead one had counted sent
+ * left, the rest was lost. The balance is then exact: the upstream
+ * neighbour's write-off, less those that left, is what never arrived.
+ * A far peer that restarted as well (another epoch) settles nothing:
+ * they stay in doubt. Fails without the ledger's sent counts (every
+ * frame stays in doubt) or with a wrong base (the earlier frames taken
+ * for the killed send's).
+ */
+static void
+test_kill_in_a_fabric_send(void **state)
+{
+	static const unsigned int take[] = { 0, 3, 9, 9 };
+	uint32_t near, far, epoch[4];
+	uint16_t o = out_port_to("(2,0)", &near);
+	uint16_t out = out_port_to("(1,1)", &far);
+	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
+	uint8_t ukind = DCN_FC_PORT_CREDIT;
+	uint64_t now = 1000000;
+	unsigned int t;
+	uint16_t id;
+
+	(void)state;
+	assert_int_not_equal(o, out);
+	snprintf(snap.path, sizeof(snap.path), "/tmp/dcn-test-ledger-f.%d", (int)getpid());
+	id = snap_port_open(out, "t_far_snap");
+	for (t = 0; t < RTE_DIM(take); t++) {
+		struct dcn_fc_node *up = dcn_fc_node_create("t-up-f", 97, 1, &ukind, NULL,
+							    NULL, &uconf);
+		struct dcn_fc_chan *uc = dcn_fc_chan(up, 0, 0);
+		const unsigned int before = 11, a = 9;
+		/* A far peer of its own each round: its counts start at 0. */
+		uint32_t far_rx[2] = { 0, 0 }, far_epoch = 7 + 2 * t, sent0;
+		struct rte_mbuf *m[DCN_FC_BURST_MAX];
+		unsigned int i;
+
+		unlink(snap.path);
+		assert_int_equal(dcn_fc_ledger_attach(&f.dp, snap.path), 0);
+		/* The far peer's word first, then frames through to it. */
+		far_word(out, far_epoch, far_rx);
+		dcn_fc_announce(&f.x[1], o, now += 5000);
+		assert_int_equal(credits_to(up, o, now, epoch), 1);
+		sent0 = uc->sent;
+		dcn_fc_sent(uc, before + a);
+		for (i = 0; i < before; i++)
+			m[i] = data_frame(near, far, (uint16_t)i, DCN_FABRIC_VERSION);
+		assert_int_equal(dcn_fc_rx(&f.x[0], o, m, (uint16_t)before), 0);
+		dcn_fc_route_waiting(&f.x[1], o, 0);
+		data_off_wire(out, far_rx);
+		assert_int_equal(far_rx[0] + far_rx[1], before);
+		/* The next burst: killed in its send, the port taking the
+		 * first take[t]. */
+		for (i = 0; i < a; i++)
+			m[i] = data_frame(near, far, (uint16_t)(before + i),
+					  DCN_FABRIC_VERSION);
+		assert_int_equal(dcn_fc_rx(&f.x[0], o, m, (uint16_t)a), 0);
+		snap.calls = 0;
+		snap.at = 1;
+		snap.take = take[t];
+		dcn_fc_route_waiting(&f.x[1], o, 0);
+		assert_int_equal(snap.n, a);
+		data_off_wire(out, far_rx);
+		assert_int_equal(far_rx[0] + far_rx[1], before + take[t]);
+		assert_int_equal(restart_from_snap(), 1);
+		assert_int_equal(f.fn->in_doubt_at_restart, a);
+		/* The upstream neighbour writes off all a: never freed. */
+		dcn_fc_announce(&f.x[1], o, now += 5000);
+		assert_int_equal(credits_to(up, o, now, epoch), 2);
+		assert_int_equal(uc->lost_restart, a);
+		/* The far peer's first word to the new one settles them. */
+		if (t == 3)
+			far_epoch += 100;
+		far_word(out, far_epoch, far_rx);
+		if (t == 3) {
+			assert_int_equal(f.fn->in_doubt_left + f.fn->in_doubt_lost, 0);
+		} else {
+			assert_int_equal(f.fn->in_doubt_left, take[t]);
+			assert_int_equal(f.fn->in_doubt_lost, a - take[t]);
+			assert_int_equal(uc->lost_restart - f.fn->in_doubt_left,
+					 uc->sent - sent0 - (far_rx[0] + far_rx[1]));
+		}
+		/* Once: the next word settles nothing more. */
+		far_word(out, far_epoch, far_rx);
+		assert_int_equal(f.fn->in_doubt_left, t == 3 ? 0 : take[t]);
+		data_off_wire(out, far_rx);
+		drain(f.port[o].tx_ring[0]);
+		dcn_fc_ledger_detach(f.fn);
+		dcn_fc_node_free(up);
+	}
+	snap_port_close(out, id);
 	unlink(snap.path);
 }
 
@@ -2215,6 +2380,8 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credits_exhausted_and_returned,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_kill_in_a_fabric_send, fix_open,
+						fix_close),
 		cmocka_unit_test_setup_teardown(test_kill_in_a_send, fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_last_word_after_kill, fix_open,
 						fix_close),
