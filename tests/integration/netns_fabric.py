@@ -60,6 +60,7 @@ Every "down" keeps the nodes' logs; each node it stopped ended clean
 Exit 77 when this machine cannot (not root, no net_af_xdp, no iperf3).
 """
 import contextlib
+import concurrent.futures
 import csv
 import importlib.machinery
 import importlib.util
@@ -2146,18 +2147,19 @@ def huge_pool():
 
 
 def patch_mode():
-    """The fabric's L2 switches carved out of two physical switches as
-    VLANs (dcn-plan --switches, applied by the plan's Linux bridge
-    script, as a technician would): both switches carry some of them,
-    each port is in its one VLAN (by VLAN filtering where this kernel has
-    it, else a bridge a VLAN); no relay hears a hello from another VLAN's
-    segment (none refused), and every relay pings every other across the
-    fabric."""
+    """The fabric's L2 switches carved out of two 48-port physical
+    switches as VLANs (dcn-plan --switches, applied by the plan's Linux
+    bridge script, as a technician would): the fabric needs more ports
+    than one has, so both carry some of them; each port is in its one
+    VLAN (by VLAN filtering where this kernel has it, else a bridge a
+    VLAN); no relay hears a hello from another VLAN's segment (none
+    refused), and every relay pings every other across the fabric."""
     inv = "/run/dcn-fabric-%s-switches.ini" % NAME
-    ports = max(len(topology().ports_of(s)) for s in topo_switches()) * 2 + 2
+    need = sum(len(topology().ports_of(s)) for s in topo_switches())
+    check(need > 48, "%s needs more switch ports (%d) than one 48-port "
+          "switch has" % (SPEC, need))
     with open(inv, "w") as f:
-        f.write("[switch swa]\nports = %d\n[switch swb]\nports = %d\n"
-                % (ports, ports))
+        f.write("[switch swa]\nports = 48\n[switch swb]\nports = 48\n")
     try:
         st = up("--switches", inv)
     finally:
@@ -2193,13 +2195,25 @@ def patch_mode():
           len({v for _, v in patch.values()}) == len(topo_switches()),
           "both physical switches carry topology switches, a VLAN each")
     addrs = [n["host_addr"] for n in st["nodes"].values()]
-    bad = []
-    for n in st["nodes"].values():
+
+    def unreached(n):
+        # each relay's pings one after another, the relays at once; a
+        # ping lost once is tried again (and shown), twice is a failure
         others = " ".join(a for a in addrs if a != n["host_addr"])
         r = netns_exec(n["name"], "sh", "-c",
-                       "for a in %s; do ping -q -c 1 -W 2 $a >/dev/null || "
-                       "echo $a; done" % others, check_rc=False, timeout=120)
-        bad += ["%s->%s" % (n["name"], a) for a in r.stdout.split()]
+                       "for a in %s; do ping -q -c 1 -W 2 $a >/dev/null && "
+                       "continue; echo again $a; ping -q -c 1 -W 2 $a >/dev/null "
+                       "|| echo lost $a; done" % others, check_rc=False, timeout=180)
+        return ["%s %s->%s" % (w[0], n["name"], w[1])
+                for w in (l.split() for l in r.stdout.splitlines()) if len(w) == 2]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        tries = sum(pool.map(unreached, st["nodes"].values()), [])
+    bad = [t[5:] for t in tries if t.startswith("lost ")]
+    print("pings answered only when tried again: %s" %
+          [t[6:] for t in tries if t.startswith("again ")])
+    if bad:
+        print_relay_drops(st)
+        print_interface_drops(st)
     check(not bad, "every relay pings every other across the VLANs "
           "(%d pairs): %s" % (len(addrs) * (len(addrs) - 1), bad[:5]))
     refused = {n["name"]: tel(st, n["name"], "/dcn/stats").get("hello_refused", -1)
