@@ -334,20 +334,30 @@ frame_credit(const uint8_t *p, struct dcn_fc_credit *cr)
 			   dcn_fabric_get16(p + DCN_ETHER_HDR_LEN + 6), cr);
 }
 
-/* The peer behind local port o says its input queues freed freed[0]
- * and granted grant, in a credit frame that worker 1 receives. */
+/* The peer behind local port o says, in a credit frame that worker 1
+ * receives, that its input queues took arrived[vc] and freed them all,
+ * and granted grant. */
 static void
-credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
+credit_word(uint16_t o, uint32_t epoch, uint32_t grant, const uint32_t *arrived)
 {
-	/* its queue empty: all that arrived was freed */
 	struct dcn_fc_credit cr = { .epoch = epoch, .grant = grant, .n_vcs = 2,
-				    .freed = { freed0, 0 }, .arrived = { freed0, 0 } };
+				    .freed = { arrived[0], arrived[1] },
+				    .arrived = { arrived[0], arrived[1] } };
 	struct rte_mbuf *m = credit_mbuf(&cr);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
 	memcpy(p, &mac0, 6);
 	memcpy(p + 6, &mac0, 6);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+}
+
+/* The same for VC 0 alone: freed0 arrived and freed. */
+static void
+credit_from_peer(uint16_t o, uint32_t epoch, uint32_t grant, uint32_t freed0)
+{
+	const uint32_t arrived[2] = { freed0, 0 };
+
+	credit_word(o, epoch, grant, arrived);
 }
 
 static unsigned int
@@ -1868,21 +1878,6 @@ data_off_wire(uint16_t o, uint32_t *n)
 	}
 }
 
-/* The far peer behind port o speaks in epoch: all that came, freed. */
-static void
-far_word(uint16_t o, uint32_t epoch, const uint32_t *arrived)
-{
-	struct dcn_fc_credit cr = { .epoch = epoch, .grant = GRANT, .n_vcs = 2,
-				    .freed = { arrived[0], arrived[1] },
-				    .arrived = { arrived[0], arrived[1] } };
-	struct rte_mbuf *m = credit_mbuf(&cr);
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-
-	memcpy(p, &mac0, 6);
-	memcpy(p + 6, &mac0, 6);
-	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
-}
-
 /*
  * Killed while a routing pass sends on a fabric cable, the port having
  * taken a prefix of the frames (none, some, all): the next incarnation
@@ -1925,7 +1920,7 @@ test_kill_in_a_fabric_send(void **state)
 		unlink(snap.path);
 		assert_int_equal(dcn_fc_ledger_attach(&f.dp, snap.path), 0);
 		/* The far peer's word first, then frames through to it. */
-		far_word(out, far_epoch, far_rx);
+		credit_word(out, far_epoch, GRANT, far_rx);
 		dcn_fc_announce(&f.x[1], o, now += 5000);
 		assert_int_equal(credits_to(up, o, now, epoch), 1);
 		sent0 = uc->sent;
@@ -1958,7 +1953,7 @@ test_kill_in_a_fabric_send(void **state)
 		/* The far peer's first word to the new one settles them. */
 		if (t == 3)
 			far_epoch += 100;
-		far_word(out, far_epoch, far_rx);
+		credit_word(out, far_epoch, GRANT, far_rx);
 		if (t == 3) {
 			assert_int_equal(f.fn->in_doubt_left + f.fn->in_doubt_lost, 0);
 		} else {
@@ -1968,7 +1963,7 @@ test_kill_in_a_fabric_send(void **state)
 					 uc->sent - sent0 - (far_rx[0] + far_rx[1]));
 		}
 		/* Once: the next word settles nothing more. */
-		far_word(out, far_epoch, far_rx);
+		credit_word(out, far_epoch, GRANT, far_rx);
 		assert_int_equal(f.fn->in_doubt_left, t == 3 ? 0 : take[t]);
 		data_off_wire(out, far_rx);
 		drain(f.port[o].tx_ring[0]);
