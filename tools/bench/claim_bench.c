@@ -42,6 +42,9 @@ chan_reset(void)
 {
 	memset(&chan, 0, sizeof(chan));
 	chan.limit = 2u * BURSTS * BURST + 1;
+	/* a channel of no node: its sent count kept in itself, as a
+	 * node's is without a ledger */
+	chan.keep_tx = &chan.keep_tx_here;
 }
 
 static void
