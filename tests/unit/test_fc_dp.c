@@ -1591,6 +1591,19 @@ data_from_peer(unsigned int k, uint16_t o, uint32_t near_addr, uint32_t addr,
 	drain(f.port[f.host].tx_ring[0]);
 }
 
+/* The upstream neighbour of the kill tests: its one cable link's
+ * state (2 VCs), which takes the relay's credit frames. */
+static struct dcn_fc_node *
+upstream(const char *id, uint32_t vertex)
+{
+	const struct dcn_fc_conf conf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
+	const uint8_t kind = DCN_FC_PORT_CREDIT;
+	struct dcn_fc_node *up = dcn_fc_node_create(id, vertex, 1, &kind, NULL, NULL, &conf);
+
+	assert_non_null(up);
+	return up;
+}
+
 static uint64_t
 ledger_rand(uint64_t *s)
 {
@@ -1617,10 +1630,7 @@ test_last_word_after_kill(void **state)
 	uint32_t self = dcn_topo_addr(f.t, f.node), near, far, last = 0, epoch[4];
 	uint16_t o = out_port_to("(2,0)", &near);
 	uint16_t out = out_port_to("(1,1)", &far);
-	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
-	uint8_t ukind = DCN_FC_PORT_CREDIT;
-	struct dcn_fc_node *up = dcn_fc_node_create("t-up", 99, 1, &ukind, NULL, NULL,
-						    &uconf);
+	struct dcn_fc_node *up = upstream("t-up", 99);
 	struct dcn_fc_chan *uc;
 	uint64_t now = 1000000, rng = 0x2545f4914f6cdd1dull, exact = 0, bound = 0;
 	uint64_t lost_inside = 0, all_lost = 0;
@@ -1628,7 +1638,6 @@ test_last_word_after_kill(void **state)
 	char path[64];
 
 	(void)state;
-	assert_non_null(up);
 	assert_int_not_equal(o, out);
 	uc = dcn_fc_chan(up, 0, 0);
 	snprintf(path, sizeof(path), "/tmp/dcn-test-ledger.%d", (int)getpid());
@@ -1724,14 +1733,17 @@ snap_ledger(uint16_t port, uint16_t q, struct rte_mbuf **m, uint16_t n, void *ar
 	return (uint16_t)RTE_MIN(n, snap.take);
 }
 
-/* The fixture's port o made an ethdev on its own rings, with the
- * snapshot hook. @return its port id. */
+/* The fixture's port o made an ethdev (name) on its own rings, with the
+ * snapshot hook; the ledger's file named after it. @return its port id. */
 static uint16_t
 snap_port_open(uint16_t o, const char *name)
 {
 	struct rte_ring *tx = f.port[o].tx_ring[0], *rx = f.port[o].rx_ring[0];
 	struct rte_eth_conf ec = { 0 };
 	int id = rte_eth_from_rings(name, &rx, 1, &tx, 1, 0);
+
+	snprintf(snap.path, sizeof(snap.path), "/tmp/dcn-test-ledger-%s.%d", name,
+		 (int)getpid());
 
 	assert_true(id >= 0);
 	assert_int_equal(rte_eth_dev_configure((uint16_t)id, 1, 1, &ec), 0);
@@ -1793,8 +1805,6 @@ test_kill_in_a_send(void **state)
 	uint32_t self = dcn_topo_addr(f.t, f.node), near, far, epoch[4];
 	uint16_t o = out_port_to("(2,0)", &near);
 	uint16_t out = out_port_to("(1,1)", &far);
-	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
-	uint8_t ukind = DCN_FC_PORT_CREDIT;
 	struct rte_ring *host_tx = f.port[f.host].tx_ring[0];
 	uint64_t now = 1000000;
 	unsigned int credited;
@@ -1802,12 +1812,10 @@ test_kill_in_a_send(void **state)
 
 	(void)state;
 	assert_int_not_equal(o, out);
-	snprintf(snap.path, sizeof(snap.path), "/tmp/dcn-test-ledger-s.%d", (int)getpid());
 	id = snap_port_open(f.host, "t_host_snap");
 
 	for (credited = 0; credited <= 1; credited++) {
-		struct dcn_fc_node *up = dcn_fc_node_create("t-up-s", 98, 1, &ukind, NULL,
-							    NULL, &uconf);
+		struct dcn_fc_node *up = upstream("t-up-s", 98);
 		struct dcn_fc_chan *uc = dcn_fc_chan(up, 0, 0);
 		unsigned int a = 5 + credited, b = 7 - credited, delivered = 0, i;
 		struct rte_mbuf *m[DCN_FC_BURST_MAX];
@@ -1897,19 +1905,15 @@ test_kill_in_a_fabric_send(void **state)
 	uint32_t near, far, epoch[4];
 	uint16_t o = out_port_to("(2,0)", &near);
 	uint16_t out = out_port_to("(1,1)", &far);
-	struct dcn_fc_conf uconf = { .in_queue = IN_QUEUE, .n_vcs = 2 };
-	uint8_t ukind = DCN_FC_PORT_CREDIT;
 	uint64_t now = 1000000;
 	unsigned int t;
 	uint16_t id;
 
 	(void)state;
 	assert_int_not_equal(o, out);
-	snprintf(snap.path, sizeof(snap.path), "/tmp/dcn-test-ledger-f.%d", (int)getpid());
 	id = snap_port_open(out, "t_far_snap");
 	for (t = 0; t < RTE_DIM(take); t++) {
-		struct dcn_fc_node *up = dcn_fc_node_create("t-up-f", 97, 1, &ukind, NULL,
-							    NULL, &uconf);
+		struct dcn_fc_node *up = upstream("t-up-f", 97);
 		struct dcn_fc_chan *uc = dcn_fc_chan(up, 0, 0);
 		const unsigned int before = 11, a = 9;
 		/* A far peer of its own each round: its counts start at 0. */
