@@ -731,6 +731,12 @@ def kernel_beside(st):
           (na["name"], len(lines), xdp1.get("prog_id")))
 
 
+# Every generator started (its process and --file-prefix): a run cut
+# short by an error stops those still running and removes their DPDK
+# runtime directories.
+GENS = []
+
+
 def gen_start(st, src, dst, seconds):
     hosts = "dcnf-%s-hosts" % NAME
     prefix = "dcnf-%s-gen" % NAME
@@ -741,8 +747,24 @@ def gen_start(st, src, dst, seconds):
            "--src", st["nodes"][src]["host_addr"],
            "--dst", st["nodes"][dst]["host_addr"], "--rate", str(RATE),
            "--duration", str(seconds), "--linger", "1", "--json"]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True), prefix
+    g = (subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True), prefix)
+    GENS.append(g)
+    return g
+
+
+def gens_stopped():
+    """The generators this run started and did not wait for, stopped
+    (by their PIDs), their runtime directories removed."""
+    for p, prefix in GENS:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)
+            try:
+                p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.communicate()
+        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
 
 
 def gen_flowing(st, src, dst, seconds):
@@ -2263,6 +2285,7 @@ def main():
         failures.append(repr(e))
         print("FAIL " + repr(e))
     finally:
+        gens_stopped()
         if os.path.exists("/run/dcn-fabric/" + NAME):
             fabric("down", NAME, "--drop-logs", check_rc=False, timeout=120)
     if huge_before is not None:
