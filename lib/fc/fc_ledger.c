@@ -55,11 +55,10 @@ struct dcn_fc_ledger {
 	uint32_t lost_queued;  /* what it had queued for output */
 	uint32_t in_doubt;     /* what it was handing on when killed */
 	struct dcn_fc_dp *dp;  /* whose out_keep points here */
-	/* Of in_doubt, per port: the frames not settled yet, the port's
-	 * links whose peers have not spoken, and whether one spoke from
-	 * another epoch (the rest then stays in doubt). */
+	/* Of in_doubt, per port: the frames not settled yet, and whether a
+	 * peer spoke from another epoch (the rest then stays in doubt);
+	 * the links whose peers have spoken since the start. */
 	uint32_t doubt[DCN_FC_MAX_PORTS];
-	uint16_t doubt_links[DCN_FC_MAX_PORTS];
 	uint8_t doubt_stuck[DCN_FC_MAX_PORTS];
 	uint8_t spoke[DCN_FC_MAX_LINKS];
 	uint8_t pending[DCN_FC_MAX_LINKS];
@@ -136,11 +135,8 @@ read_last(int fd, const struct dcn_fc_node *fn, struct dcn_fc_ledger *lg)
 		 * frames handed to a port may have left. */
 		if (o->sending <= DCN_FC_BURST_MAX && o->sending_to != 0 &&
 		    o->sending_to <= fn->n_ports) {
-			uint16_t p = (uint16_t)(o->sending_to - 1);
-
 			lg->in_doubt += o->sending;
-			lg->doubt[p] += o->sending;
-			lg->doubt_links[p] = fn->port_links[p];
+			lg->doubt[o->sending_to - 1] += o->sending;
 		}
 	}
 	/* No more than the queues hold: a file written otherwise says
@@ -281,6 +277,18 @@ dcn_fc_ledger_word_sent(struct dcn_fc_node *fn, uint16_t link)
 		fn->ledger->pending[link] = 0;
 }
 
+/* Have the peers of every link of port p spoken? */
+static int
+port_spoke(const struct dcn_fc_node *fn, const struct dcn_fc_ledger *lg, uint16_t p)
+{
+	unsigned int l;
+
+	for (l = fn->port_link[p]; l < (unsigned int)fn->port_link[p] + fn->port_links[p]; l++)
+		if (!lg->spoke[l])
+			return 0;
+	return 1;
+}
+
 void
 dcn_fc_ledger_settle(struct dcn_fc_node *fn, uint16_t link, const struct dcn_fc_credit *cr)
 {
@@ -293,7 +301,7 @@ dcn_fc_ledger_settle(struct dcn_fc_node *fn, uint16_t link, const struct dcn_fc_
 		return;
 	lg->spoke[link] = 1;
 	p = fn->link_port[link];
-	if (lg->doubt_links[p] == 0)
+	if (lg->doubt[p] == 0)
 		return;
 	for (vc = 0; vc < fn->n_vcs && vc < cr->n_vcs; vc++) {
 		const struct dcn_fc_keep_tx *t = &lg->ch[link * fn->n_vcs + vc].tx;
@@ -320,7 +328,7 @@ dcn_fc_ledger_settle(struct dcn_fc_node *fn, uint16_t link, const struct dcn_fc_
 		lg->doubt_stuck[p] = 1;
 	lg->doubt[p] -= left_all;
 	__atomic_fetch_add(&fn->in_doubt_left, left_all, __ATOMIC_RELAXED);
-	if (--lg->doubt_links[p] == 0 && !lg->doubt_stuck[p]) {
+	if (!lg->doubt_stuck[p] && port_spoke(fn, lg, p)) {
 		__atomic_fetch_add(&fn->in_doubt_lost, lg->doubt[p], __ATOMIC_RELAXED);
 		lg->doubt[p] = 0;
 	}
