@@ -68,7 +68,9 @@ same_chan(struct rte_mbuf *const *m, uint16_t n, int router, int mac)
 
 	/* The differences and the shortest length gathered, then looked at
 	 * once: the loop is the only per-frame work of the usual burst's
-	 * receive. */
+	 * receive; four frames a turn, so the count and branch of the loop
+	 * come a quarter as often. */
+#pragma GCC unroll 4
 	for (i = 0; i < n; i++) {
 		diff |= frame_word(m[i]) ^ w0;
 		len = RTE_MIN(len, rte_pktmbuf_data_len(m[i]));

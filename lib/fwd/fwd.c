@@ -436,13 +436,14 @@ cache_hash(const struct cache_key *k)
 struct cache_view {
 	struct dcn_fwd_cache_entry *entry;
 	uint64_t gen;
-	uint32_t mask, shift;
+	uint32_t mask;
+	uint32_t shift_less1; /* cache_shift - 1: 63 - log2(entries) */
 };
 
 static __rte_always_inline struct cache_view
 cache_view(const struct dcn_fwd_ctx *c)
 {
-	return (struct cache_view){ c->cache, c->cache_gen, c->cache_mask, c->cache_shift };
+	return (struct cache_view){ c->cache, c->cache_gen, c->cache_mask, c->cache_shift - 1 };
 }
 
 /*
@@ -457,8 +458,9 @@ cache_slot(const struct cache_view *v, uint64_t h, int second)
 		h ^= h >> 29;
 		return &v->entry[(uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & v->mask];
 	}
-	/* A shift of 64 (one entry) is undefined in C: the mask ends it. */
-	return &v->entry[(h >> (v->shift & 63)) & v->mask];
+	/* The top log2(entries) bits, with no mask: a shift of 64 (one
+	 * entry) being undefined in C, one bit goes first, then the rest. */
+	return &v->entry[(h >> 1) >> v->shift_less1];
 }
 
 /* The entry holding key k's decision (*hit 1), or the one to fill (*hit
@@ -894,10 +896,13 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
  * frame, an IPv4 header with options, a check that fails, a miss) is
  * FAST_MISS, before anything is changed or counted, and takes the full
  * step, which decides the same or names the reason to drop.
+ * @return the output port (>= 0), or minus a drop reason or FAST_MISS:
+ * a port in a register, where one written through a pointer (as the
+ * full step's) would live on the stack for every frame.
  */
-static __rte_always_inline enum dcn_drop_reason
+static __rte_always_inline int
 transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf *m,
-	     uint16_t *out, uint32_t data_tag)
+	     uint32_t data_tag)
 {
 	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = h + DCN_FABRIC_HDR_LEN;
@@ -906,31 +911,45 @@ transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf 
 	struct cache_key k;
 	struct decision d;
 	enum dcn_drop_reason why;
+	uint16_t out;
 	int hit;
 
 	/* Of the header's own checks, those on bytes of the key (a TTL of
 	 * 0) need no test: the cache holds only keys the full step took. */
 	if (unlikely(m->nb_segs != 1 || len < FAST_MIN_LEN ||
 		     (load32(e + 12) & TYPE_VERSION_BYTES) != data_tag))
-		return FAST_MISS;
+		return -FAST_MISS;
 	/* The IPv4 header's first word: version and length 0x45, total
 	 * length at least a header and within the fabric header's length,
 	 * itself within the frame. */
 	plen = dcn_fabric_get16(h + 6);
 	ip0 = load32(ip);
-	l3_len = rte_be_to_cpu_16((uint16_t)(ip0 >> 16));
+	/* Not rte_be_to_cpu_16: an asm there, which the compiler cannot fold
+	 * into the compares. */
+	l3_len = __builtin_bswap16((uint16_t)(ip0 >> 16));
 	if (unlikely((ip0 & 0xff) != 0x45 || l3_len < DCN_IPV4_MIN_HDR || l3_len > plen ||
 		     plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN))
-		return FAST_MISS;
+		return -FAST_MISS;
 	k = transit_key(h);
 	ce = cache_probe(v, &k, &hit);
 	if (unlikely(!hit))
-		return FAST_MISS;
+		return -FAST_MISS;
+	/* The usual hit first, on its own: the flow's addresses, which only
+	 * a choice among candidates reads, are then not loaded for it. */
+	if (one_cable_up(c, ce)) {
+		int local = ce->local[0];
+
+		emit_transit(c, m, local,
+			     __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE),
+			     ce->hdr[0], &out);
+		return local;
+	}
 	why = decide_hit(c, ce, 1, ip, dcn_fabric_get32(h + 8), dcn_fabric_get32(h + 12),
 			 &d);
-	if (why != DCN_DROP_NONE)
-		return why;
-	return transit_emit(c, m, DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + l3_len, &d, out);
+	if (why == DCN_DROP_NONE)
+		why = transit_emit(c, m, DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + l3_len, &d,
+				   &out);
+	return why == DCN_DROP_NONE ? (int)out : -(int)why;
 }
 
 static inline int
@@ -1002,16 +1021,21 @@ fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip,
 	  const int router_mode)
 {
 	enum dcn_drop_reason why = FAST_MISS;
-	uint16_t out = 0;
+	uint16_t out;
 
 	if (fast) {
-		why = transit_fast(c, v, m, &out, data_tag);
-		if (likely(why == DCN_DROP_NONE)) {
+		int port = transit_fast(c, v, m, data_tag);
+
+		if (likely(port >= 0)) {
 			/* Always a port of the node: no control frame here. */
-			c->out_frames[out]++;
-			goto kept;
+			c->out_frames[port]++;
+			pkts[*keep] = m;
+			out_port[(*keep)++] = (uint16_t)port;
+			return;
 		}
+		why = (enum dcn_drop_reason)-port;
 	}
+	out = 0;
 	if (why == FAST_MISS)
 		why = fwd_one(c, ip, m, &out, router_mode);
 	if (unlikely(why != DCN_DROP_NONE)) {
@@ -1021,7 +1045,6 @@ fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip,
 	}
 	if (out < DCN_FWD_MAX_PORTS)
 		c->out_frames[out]++;
-kept:
 	pkts[*keep] = m;
 	out_port[(*keep)++] = out;
 }
