@@ -88,11 +88,14 @@ dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 	struct dcnfwd_wnode *wn = w->node[p->owner_idx];
 
 	(void)now;
-	/* Flow control: each RX queue is a lane, routed by its poller. */
+	/* Flow control: each RX queue is a lane, routed by its poller
+	 * (which reads every frame's header on receive: no prefetch). */
 	if (wn->fc.dp != NULL) {
 		n = dcn_fc_rx_lane(&wn->fc, p->local, queue, m, n);
 		if (n == 0)
 			return;
+	} else {
+		dcn_fwd_prefetch(m, n);
 	}
 	node_rx_direct(w, p, pi, wn, m, n);
 }

@@ -541,6 +541,8 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 								 n, NULL) : 0;
 			if (n == 0)
 				break;
+			/* Read on receive, maybe long ago. */
+			dcn_fwd_prefetch(m, n);
 			route_burst(x, local, m, n, &ps);
 			if (n < burst)
 				break;

@@ -1059,17 +1059,12 @@ fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	uint16_t i, keep = 0;
 
 	c->st.rx += n;
-	/* One call site of fwd_frame: a second (a loop without the
-	 * prefetch for the last frames) costs more than the test saves,
-	 * the steps it inlines being called instead. Kept frames are
-	 * written back at pkts[keep], keep <= i: the next frame is read
-	 * before. */
-	for (i = 0; i < n; i++) {
-		if (i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+	/* Kept frames are written back at pkts[keep], keep <= i: the next
+	 * frame is read before. No prefetch here: the caller's
+	 * (dcn_fwd_prefetch), unless it has read the headers already. */
+	for (i = 0; i < n; i++)
 		fwd_frame(c, ip, &v, pkts[i], pkts, out_port, &keep, data_tag, fast,
 			  router_mode);
-	}
 	return keep;
 }
 

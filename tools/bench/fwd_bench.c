@@ -286,6 +286,8 @@ run(struct bench *b, const struct templates *tp, int peer, uint64_t *misses)
 					out[k] = peer_step(b, m[k]);
 				kept = (uint16_t)b->burst;
 			} else {
+				/* As a worker without flow control. */
+				dcn_fwd_prefetch(m, (uint16_t)b->burst);
 				kept = dcn_fwd_burst(b->cdut, tp->in, m, (uint16_t)b->burst, out);
 			}
 			cycles += rte_rdtsc_precise() - t0;
