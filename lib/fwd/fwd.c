@@ -385,10 +385,13 @@ router_route(struct dcn_fwd_ctx *c, const struct dcn_frame_info *fi,
 		       DCN_DROP_NOT_IN_FABRIC : DCN_DROP_NO_ROUTE;
 }
 
-/* Cache keys: the kind of decision in the top byte of k0. */
-#define KEY_ENCAP (1ull << 56)
-#define KEY_TRANSIT (2ull << 56)
-#define KEY_ROUTER (3ull << 56)
+/* Cache keys: the kind of decision in the low byte of k0, which a
+ * transit key leaves free (the header's version and type, the same in
+ * every data frame): set with a small constant, where one in the top
+ * byte took a 64-bit one, loaded for every frame. */
+#define KEY_ENCAP 1ull
+#define KEY_TRANSIT 2ull
+#define KEY_ROUTER 3ull
 
 int
 dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries)
@@ -570,19 +573,24 @@ emit_encap(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
 	return DCN_DROP_NONE;
 }
 
-/* Fabric frame passed on: new Ethernet header, the routing fields of img
- * (the length stays). */
+/* Fabric frame at p passed on by local port local: new Ethernet header,
+ * the routing fields of img (the length stays). */
+static __rte_always_inline void
+rewrite_transit(struct dcn_fwd_ctx *c, uint8_t *p, int local, uint64_t mac,
+		const uint8_t *img)
+{
+	write_fabric_eth(p, &c->port[local], mac);
+	memcpy(p + DCN_ETHER_HDR_LEN, img, 6);
+	memcpy(p + DCN_ETHER_HDR_LEN + 8, img + 8, DCN_FABRIC_HDR_LEN - 8);
+	c->st.transit++;
+}
+
 static inline enum dcn_drop_reason
 emit_transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m, int local, uint64_t mac,
 	     const uint8_t *img, uint16_t *out)
 {
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-
-	write_fabric_eth(p, &c->port[local], mac);
-	memcpy(p + DCN_ETHER_HDR_LEN, img, 6);
-	memcpy(p + DCN_ETHER_HDR_LEN + 8, img + 8, DCN_FABRIC_HDR_LEN - 8);
+	rewrite_transit(c, rte_pktmbuf_mtod(m, uint8_t *), local, mac, img);
 	*out = (uint16_t)local;
-	c->st.transit++;
 	return DCN_DROP_NONE;
 }
 
@@ -651,9 +659,11 @@ struct decision {
 static __rte_always_inline int
 one_cable_up(const struct dcn_fwd_ctx *c, const struct dcn_fwd_cache_entry *e)
 {
+	/* local[0] is a port when one_cable is set (cache_fill): read
+	 * unsigned, as the fast path reads it too. */
 	return likely(e->one_cable) &&
 	       likely(!(__atomic_load_n(&c->port_down, __ATOMIC_RELAXED) >>
-			e->local[0] & 1));
+			(uint8_t)e->local[0] & 1));
 }
 
 /* Decide for a frame from cache entry e, which holds its key's decision
@@ -884,9 +894,8 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
 /* Not decided by transit_fast: take the full step. */
 #define FAST_MISS DCN_DROP_MAX
 
-/* The shortest frame transit_fast takes: both headers and an IPv4
- * header; a shorter one takes the full step, which names its fault. */
-#define FAST_MIN_LEN (DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_IPV4_MIN_HDR)
+/* Where a fabric frame's IPv4 packet starts. */
+#define FAST_L3_OFF (DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN)
 
 /*
  * Transit from the cache, straight from the frame's bytes: a fabric data
@@ -904,8 +913,8 @@ static __rte_always_inline int
 transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf *m,
 	     uint32_t data_tag)
 {
-	const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
-	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = h + DCN_FABRIC_HDR_LEN;
+	uint8_t *e = rte_pktmbuf_mtod(m, uint8_t *);
+	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = e + FAST_L3_OFF;
 	uint32_t len = rte_pktmbuf_data_len(m), plen, ip0, l3_len;
 	struct dcn_fwd_cache_entry *ce;
 	struct cache_key k;
@@ -914,21 +923,29 @@ transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf 
 	uint16_t out;
 	int hit;
 
-	/* Of the header's own checks, those on bytes of the key (a TTL of
-	 * 0) need no test: the cache holds only keys the full step took. */
-	if (unlikely(m->nb_segs != 1 || len < FAST_MIN_LEN ||
-		     (load32(e + 12) & TYPE_VERSION_BYTES) != data_tag))
+	/*
+	 * The bytes up to the IPv4 header's first word are read before the
+	 * frame's length is known to hold them, so as not to test it
+	 * first: they are inside the mbuf's data room whatever the frame
+	 * (a frame starts after the headroom, in a room of at least a full
+	 * frame). The checks below hold only if it does: an IPv4 length of
+	 * at least a header, within the fabric header's length, itself
+	 * within the frame. A shorter frame takes the full step, which
+	 * names its fault. Of the header's own checks, those on bytes of
+	 * the key (a TTL of 0) need no test: the cache holds only keys the
+	 * full step took.
+	 */
+	if (unlikely(m->nb_segs != 1 || (load32(e + 12) & TYPE_VERSION_BYTES) != data_tag))
 		return -FAST_MISS;
-	/* The IPv4 header's first word: version and length 0x45, total
-	 * length at least a header and within the fabric header's length,
-	 * itself within the frame. */
+	/* The IPv4 header's first word: version and length 0x45, then the
+	 * lengths. */
 	plen = dcn_fabric_get16(h + 6);
 	ip0 = load32(ip);
 	/* Not rte_be_to_cpu_16: an asm there, which the compiler cannot fold
 	 * into the compares. */
 	l3_len = __builtin_bswap16((uint16_t)(ip0 >> 16));
 	if (unlikely((ip0 & 0xff) != 0x45 || l3_len < DCN_IPV4_MIN_HDR || l3_len > plen ||
-		     plen > len - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN))
+		     plen + FAST_L3_OFF > len))
 		return -FAST_MISS;
 	k = transit_key(h);
 	ce = cache_probe(v, &k, &hit);
@@ -937,18 +954,18 @@ transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf 
 	/* The usual hit first, on its own: the flow's addresses, which only
 	 * a choice among candidates reads, are then not loaded for it. */
 	if (one_cable_up(c, ce)) {
-		int local = ce->local[0];
+		/* Unsigned, as one_cable_up read it: no sign to test. */
+		int local = (uint8_t)ce->local[0];
 
-		emit_transit(c, m, local,
-			     __atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE),
-			     ce->hdr[0], &out);
+		rewrite_transit(c, e, local,
+				__atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE),
+				ce->hdr[0]);
 		return local;
 	}
 	why = decide_hit(c, ce, 1, ip, dcn_fabric_get32(h + 8), dcn_fabric_get32(h + 12),
 			 &d);
 	if (why == DCN_DROP_NONE)
-		why = transit_emit(c, m, DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + l3_len, &d,
-				   &out);
+		why = transit_emit(c, m, FAST_L3_OFF + l3_len, &d, &out);
 	return why == DCN_DROP_NONE ? (int)out : -(int)why;
 }
 
