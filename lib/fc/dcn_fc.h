@@ -260,6 +260,15 @@ struct dcn_fc_chan {
 	uint64_t late;             /**< frames a new base wrote off as gone
 				    *   that arrived after all */
 	uint32_t peer_freed;       /**< the peer's freed in its last word */
+	uint32_t peer_arrived;     /**< the peer's arrived in its last word */
+	uint32_t sent_at_word;     /**< sent when that word was taken */
+	/** That word left nothing missing on this channel (so no probe
+	 * for lost frames). The same word again, with sent, the grant,
+	 * the epoch and the link's generation as they were, then changes
+	 * nothing (frames it counted late were taken off the base once),
+	 * and dcn_fc_credit_rx passes the channel over. */
+	uint8_t word_settled;
+	uint8_t word_clamped;      /**< that word's limit was cut to max_credit */
 	/** Frames lost to the peer's restarts: sent to its last
 	 * incarnation and neither freed by it (as its last word said) nor
 	 * counted by the next (those that arrive late are taken back).

@@ -352,9 +352,10 @@ void
 dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr, uint64_t now)
 {
+	const struct dcn_fc_chan *c0;
 	unsigned int vc;
 	uint32_t lg;
-	int clamped = 0;
+	int clamped = 0, as_before;
 
 	/* A peer that keeps other VCs than this node is misconfigured; its
 	 * credits are not taken (senders stall, nothing overflows). */
@@ -367,10 +368,26 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 	/* The link's generation once for all its VCs: a change during the
 	 * frame is taken by the next. */
 	lg = __atomic_load_n(&fn->link_gen[link], __ATOMIC_ACQUIRE);
+	/* Every word taken leaves the grant, the epoch and the generation
+	 * in each VC's channel: VC 0's tell whether they are as they were
+	 * for all. */
+	c0 = dcn_fc_chan(fn, link, 0);
+	as_before = cr->grant == c0->peer_grant && cr->epoch == c0->peer_epoch &&
+		    lg == c0->link_gen_seen;
 	for (vc = 0; vc < fn->n_vcs; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
 		uint32_t limit;
+
+		/* A VC nothing has moved on since the last word, which left
+		 * it settled: the word would write what is there (see
+		 * word_settled). Most of a credit frame's VCs on a relay,
+		 * which carries a flow on one or two. */
+		if (as_before && c->word_settled && sent == c->sent_at_word &&
+		    cr->arrived[vc] == c->peer_arrived && cr->freed[vc] == c->peer_freed) {
+			clamped |= c->word_clamped;
+			continue;
+		}
 
 		/* First word from this incarnation of the peer, or since the
 		 * link came back: what it has not counted as arrived is gone;
@@ -437,11 +454,16 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 * freed count beyond it (a broken or forged credit frame)
 		 * gives no more, and is counted. */
 		limit = c->base + cr->freed[vc] + cr->grant;
-		if ((int32_t)(limit - sent) > (int32_t)fn->max_credit) {
+		c->word_clamped = (int32_t)(limit - sent) > (int32_t)fn->max_credit;
+		if (c->word_clamped) {
 			limit = sent + fn->max_credit;
 			clamped = 1;
 		}
 		__atomic_store_n(&c->limit, limit, __ATOMIC_RELEASE);
+		c->peer_arrived = cr->arrived[vc];
+		c->sent_at_word = sent;
+		/* Nothing missing: no probe for lost frames either. */
+		c->word_settled = (int32_t)(sent - c->base - cr->arrived[vc]) <= 0;
 	}
 	if (clamped)
 		dcn_fc_chan(fn, link, 0)->credit_clamped++;
