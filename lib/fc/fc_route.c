@@ -182,11 +182,13 @@ routed_key(const struct rte_mbuf *m, uint16_t o, int router)
 
 /* A grouped burst: its runs of frames alike, run r being frames
  * [start[r], start[r + 1]) of group grp[r], and its groups' output
- * channels and frame counts. Runs, not a group per frame: a burst of
- * one flow is one run, and costs the grouping nothing per frame. */
+ * channels, frame counts and last run keys (RUN_NONE behind a switch
+ * port). Runs, not a group per frame: a burst of one flow is one run,
+ * and costs the grouping nothing per frame. */
 struct groups {
 	uint32_t ng, nr;
 	uint32_t oc[GROUPS], cnt[GROUPS];
+	uint64_t key[GROUPS];
 	uint16_t start[DCN_FC_BURST_MAX + 1];
 	uint8_t grp[DCN_FC_BURST_MAX];
 };
@@ -277,23 +279,35 @@ group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 
 		if (likely(key == last_key))
 			continue;
-		if (unlikely(out[i] == DCN_FWD_CONTROL))
-			return 0;
-		c = out_chan(x, m[i], out[i]);
-		if (unlikely(c == NO_CHAN))
-			return 0;
-		for (g = 0; g < gs->ng && gs->oc[g] != c; g++)
+		/* A key met before in the burst (flows of a few VCs take
+		 * turns): its group, the channel not worked out again. */
+		for (g = 0; g < gs->ng && gs->key[g] != key; g++)
 			;
 		if (g == gs->ng) {
-			if (gs->ng == GROUPS || cs_has(&ps->blocked, c))
+			if (unlikely(out[i] == DCN_FWD_CONTROL))
 				return 0;
-			gs->oc[gs->ng] = c;
-			gs->cnt[gs->ng++] = 0;
+			c = out_chan(x, m[i], out[i]);
+			if (unlikely(c == NO_CHAN))
+				return 0;
+			/* Keys alike but for a VC the node merges share a
+			 * channel, which is one group. */
+			for (g = 0; g < gs->ng && gs->oc[g] != c; g++)
+				;
+			if (g == gs->ng) {
+				if (gs->ng == GROUPS || cs_has(&ps->blocked, c))
+					return 0;
+				gs->oc[gs->ng] = c;
+				gs->cnt[gs->ng++] = 0;
+			}
+			/* Behind a switch port the MAC decides: a run a
+			 * frame, and no key stands for its channel. */
+			if (fn->kind[out[i]] == DCN_FC_PORT_SWITCH)
+				key = RUN_NONE;
+			gs->key[g] = key;
 		}
 		gs->start[gs->nr] = (uint16_t)i;
 		gs->grp[gs->nr++] = (uint8_t)g;
-		/* Behind a switch port the MAC decides: a run a frame. */
-		last_key = fn->kind[out[i]] == DCN_FC_PORT_SWITCH ? RUN_NONE : key;
+		last_key = key;
 	}
 	gs->start[gs->nr] = n;
 	for (r = 0; r < gs->nr; r++)

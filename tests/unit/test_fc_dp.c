@@ -2322,6 +2322,47 @@ test_switch_credits_per_neighbour(void **state)
 	}
 }
 
+/* One burst to two neighbours behind the same switch port, in turns:
+ * every frame has the same output port and channel key, and yet its
+ * link is its MAC's. Each link is charged its own frames, and each
+ * neighbour's credits hold its own (a key met before stands for no
+ * channel behind a switch). */
+static void
+test_switch_burst_in_turns(void **state)
+{
+	const struct dcn_fwd_nbr *ea = sw_nbr("01"), *eb = sw_nbr("02");
+	struct rte_ether_addr a = nbr_mac(ea), b = nbr_mac(eb);
+	uint16_t la = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, ea);
+	uint16_t lb = (uint16_t)dcn_fc_dp_nbr_link(&f.dp, eb);
+	const uint32_t to[2] = { dcn_topo_addr(f.t, ea->vertex),
+				 dcn_topo_addr(f.t, eb->vertex) };
+	struct dcn_fc_chan *out_a = dcn_fc_chan(f.fn, la, 0);
+	struct dcn_fc_chan *out_b = dcn_fc_chan(f.fn, lb, 0);
+	struct rte_mbuf *m[2], *w[40];
+	unsigned int i, to_a = 0, to_b = 0;
+
+	(void)state;
+	m[0] = sw_credit(&a, &mac0, 6, 0);
+	m[1] = sw_credit(&b, &mac0, 30, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 2), 0);
+	assert_int_equal(receive_host_numbered(1, to, 2, 40, 1), 0);
+	dcn_fc_send(&f.x[1], 0);
+	assert_int_equal(out_a->sent, 6);
+	assert_int_equal(out_b->sent, 20);
+	assert_int_equal(rte_ring_count(out_a->out_q), 14);
+	assert_int_equal(rte_ring_count(out_b->out_q), 0);
+	assert_int_equal(on_wire(0), 26);
+	assert_int_equal(rte_ring_dequeue_bulk(f.port[0].tx_ring[0], (void **)w, 26, NULL),
+			 26);
+	for (i = 0; i < 26; i++) {
+		to_a += memcmp(rte_pktmbuf_mtod(w[i], uint8_t *), &a, 6) == 0;
+		to_b += memcmp(rte_pktmbuf_mtod(w[i], uint8_t *), &b, 6) == 0;
+	}
+	assert_int_equal(to_a, 6);
+	assert_int_equal(to_b, 20);
+	rte_pktmbuf_free_bulk(w, 26);
+}
+
 /* Credit frames go to each neighbour alone, addressed to its MAC, with
  * that link's freed counts; a neighbour whose MAC is not known yet gets
  * none (a broadcast would speak for every link on the switch). */
@@ -2419,6 +2460,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_switch_credits_per_neighbour,
 						sw_open, sw_close),
 		cmocka_unit_test_setup_teardown(test_switch_announce_unicast,
+						sw_open, sw_close),
+		cmocka_unit_test_setup_teardown(test_switch_burst_in_turns,
 						sw_open, sw_close),
 	};
 	int ret;
