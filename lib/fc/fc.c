@@ -352,7 +352,8 @@ void
 dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr, uint64_t now)
 {
-	const struct dcn_fc_chan *c0;
+	const unsigned int n_vcs = fn->n_vcs;
+	struct dcn_fc_chan *c;
 	unsigned int vc;
 	uint32_t lg;
 	int clamped = 0, as_before;
@@ -371,11 +372,11 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 	/* Every word taken leaves the grant, the epoch and the generation
 	 * in each VC's channel: VC 0's tell whether they are as they were
 	 * for all. */
-	c0 = dcn_fc_chan(fn, link, 0);
-	as_before = cr->grant == c0->peer_grant && cr->epoch == c0->peer_epoch &&
-		    lg == c0->link_gen_seen;
-	for (vc = 0; vc < fn->n_vcs; vc++) {
-		struct dcn_fc_chan *c = dcn_fc_chan(fn, link, vc);
+	c = dcn_fc_chan(fn, link, 0);
+	as_before = cr->grant == c->peer_grant && cr->epoch == c->peer_epoch &&
+		    lg == c->link_gen_seen;
+	/* A link's channels are its VCs', one after the other. */
+	for (vc = 0; vc < n_vcs; vc++, c++) {
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
 		uint32_t limit;
 

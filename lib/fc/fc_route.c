@@ -269,16 +269,20 @@ group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	uint64_t last_key = RUN_NONE;
-	uint32_t g, i, r;
+	uint32_t g = 0, i, run_start = 0;
 
 	gs->ng = 0;
 	gs->nr = 0;
+	gs->cnt[0] = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t key = routed_key(m[i], out[i], router);
 		uint32_t c;
 
 		if (likely(key == last_key))
 			continue;
+		/* The run before ends here: its frames to its group. */
+		gs->cnt[g] += i - run_start;
+		run_start = i;
 		/* A key met before in the burst (flows of a few VCs take
 		 * turns): its group, the channel not worked out again. */
 		for (g = 0; g < gs->ng && gs->key[g] != key; g++)
@@ -310,8 +314,7 @@ group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 		last_key = key;
 	}
 	gs->start[gs->nr] = n;
-	for (r = 0; r < gs->nr; r++)
-		gs->cnt[gs->grp[r]] += gs->start[r + 1] - gs->start[r];
+	gs->cnt[g] += n - run_start;
 	return 1;
 }
 
