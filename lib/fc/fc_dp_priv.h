@@ -111,7 +111,7 @@ to_us(const struct dcn_fc_wnode *x, uint16_t port, const struct rte_mbuf *m)
 /* Bytes 12 to 15 of a frame, as loaded, masked to what
  * in_vc and out_chan read: the EtherType, a fabric header's frame type
  * and VC bits. Frames whose words are equal go to the same channel. */
-#define CHAN_BYTES rte_cpu_to_be_32(0xffff0f71u)
+#define CHAN_BYTES DCN_FWD_CHAN_BYTES
 
 static inline uint32_t
 frame_word(const struct rte_mbuf *m)
@@ -390,5 +390,16 @@ void dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf 
  * held (the rest must queue behind them). */
 uint16_t dcn_fc_route_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
 			  uint32_t chan, struct rte_mbuf **m, uint16_t n);
+
+/* fc_route.c: the cut-through of a burst not yet counted, whose frame 0
+ * is of input channel chan (with the conditions of dcn_fc_route_now, and
+ * n at most the channel's queue): its first frames of that channel are
+ * counted as arrived and routed at once, as dcn_fc_route_now routes
+ * them, the forwarding step checking their channel as it goes
+ * (dcn_fwd_burst_chan). @return frames taken, a prefix of m: the next
+ * (of another channel, or too short to have one) and those after it are
+ * untouched, at m[return] onwards. */
+uint16_t dcn_fc_route_chan_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
+			       uint32_t chan, struct rte_mbuf **m, uint16_t n);
 
 #endif /* DCN_FC_DP_PRIV_H */

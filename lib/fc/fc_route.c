@@ -362,21 +362,17 @@ route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 	return n;
 }
 
-/* Route a burst taken from the pass's input channel, received on local
- * port in; frames that cannot move yet join the held list. */
+/* Send or hold the kept frames m of the pass's input channel, with
+ * their output ports out, as the forwarding step left them: frames
+ * that cannot move yet join the held list. */
 static inline void
-route_burst(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n,
-	    struct pass *ps)
+route_kept(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
+	   uint16_t kept, struct pass *ps)
 {
 	struct dcn_fc_chan *ch = &x->dp->fn->chan[ps->in_idx];
-	uint16_t out[DCN_FC_BURST_MAX];
 	uint32_t at, first;
-	uint16_t kept, i;
+	uint16_t i;
 
-	kept = dcn_fwd_burst(x->fwd, in, m, n, out);
-	ps->done += n - kept; /* dropped, counted by reason */
-	if (kept == 0)
-		return;
 	i = 0;
 	if (ch->held_n == 0) {
 		i = route_grouped(x, ch, m, out, kept, ps);
@@ -407,6 +403,21 @@ route_burst(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n
 		}
 	}
 	__atomic_store_n(&ch->held_n, ch->held_n + (at - first), __ATOMIC_RELAXED);
+}
+
+/* Route a burst taken from the pass's input channel, received on local
+ * port in. */
+static inline void
+route_burst(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n,
+	    struct pass *ps)
+{
+	uint16_t out[DCN_FC_BURST_MAX];
+	uint16_t kept;
+
+	kept = dcn_fwd_burst(x->fwd, in, m, n, out);
+	ps->done += n - kept; /* dropped, counted by reason */
+	if (kept != 0)
+		route_kept(x, m, out, kept, ps);
 }
 
 static inline void
@@ -478,6 +489,29 @@ dcn_fc_route_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t ch
 	} while (done != n && ch->held_n == 0);
 	pass_end(x, ch, &ps);
 	return done;
+}
+
+uint16_t
+dcn_fc_route_chan_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
+		      struct rte_mbuf **m, uint16_t n)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
+	uint16_t out[DCN_FC_BURST_MAX];
+	uint16_t kept, taken;
+	struct pass ps;
+
+	pass_init(x, &ps, lane, chan);
+	kept = dcn_fwd_burst_chan(x->fwd, in, m, n, out, frame_word(m[0]), &taken);
+	/* Counted as they come, before any leaves (dcn_fc_credit_state):
+	 * the step sends none, and what it dropped is freed at pass_end. */
+	__atomic_store_n(&ch->arrived, ch->arrived + taken, __ATOMIC_RELEASE);
+	ch->keep->arrived = ch->arrived;
+	ps.done += taken - kept; /* dropped, counted by reason */
+	if (kept != 0)
+		route_kept(x, m, out, kept, &ps);
+	pass_end(x, ch, &ps);
+	return taken;
 }
 
 /* Bursts one routing pass may take from an input queue. */

@@ -130,6 +130,24 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	}
 }
 
+/* May a burst of n frames of input channel chan, received on lane lane
+ * of cable port in, be routed at once by dcn_fc_route_chan_now: the
+ * channel's router is this worker, nothing of it waits (in_burst's
+ * cut-through), and the burst fits its queue (one routing piece)? Not on
+ * a Diamond switch, whose channel is in the TTL, nor on a host or a
+ * switch port, whose frames same_chan looks at as before. */
+static inline int
+chan_now(const struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
+	 uint16_t n)
+{
+	const struct dcn_fc_node *fn = x->dp->fn;
+	const struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
+
+	return fn->kind[in] == DCN_FC_PORT_CREDIT && !x->fwd->router_mode &&
+	       x->dp->port[in].router[lane] == x->w->idx && ch->held_n == 0 &&
+	       n <= ch->in_cap && rte_ring_empty(ch->in_q);
+}
+
 /* Is m a credit frame, by the checks dcn_fabric_classify makes of one
  * (single segment, EtherType, version and type, payload within the
  * frame), long enough for take_credit to read? */
@@ -191,6 +209,21 @@ dcn_fc_rx_lane(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
 	if (!x->fwd->port[in].host && take_credits(x, in, m, n))
 		return 0;
 	c0 = in_chan(x, in, m[0]);
+	/* A cable's usual burst, routed at once: the forwarding step checks
+	 * that its frames are of frame 0's channel as it reads them, and
+	 * stops at the first that is not, from which on the same is tried
+	 * again (a burst of two VCs in turn), then sorted below. Each turn
+	 * takes at least frame 0, which is of its own channel. */
+	while (c0 >= 0 && chan_now(x, in, lane, (uint32_t)c0, n)) {
+		uint16_t t = dcn_fc_route_chan_now(x, in, lane, (uint32_t)c0, m, n);
+
+		if (t == n)
+			return 0;
+		/* Left at the front, as the caller takes them. */
+		memmove(m, m + t, (size_t)(n - t) * sizeof(*m));
+		n = (uint16_t)(n - t);
+		c0 = in_chan(x, in, m[0]);
+	}
 
 	/* The usual burst: data frames of one channel, taken as they are
 	 * (no sorting, whose counters would chain one frame to the next). */

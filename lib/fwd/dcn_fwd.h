@@ -371,6 +371,34 @@ int dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries);
 uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
 		       struct rte_mbuf **pkts, uint16_t n, uint16_t *out_port);
 
+/** Of a 4-byte load at a frame's byte 12, the bytes that tell the input
+ * channel a frame is of: the EtherType, a fabric header's frame type and
+ * its VC bits (the version, its other bits, are not). */
+#define DCN_FWD_CHAN_BYTES rte_cpu_to_be_32(0xffff0f71u)
+
+/** The bytes a frame needs for its channel bytes to be its own. */
+#define DCN_FWD_CHAN_MIN_LEN 16
+
+/**
+ * dcn_fwd_burst() over a burst's first frames of one input channel, for
+ * a caller that counts frames by channel as they arrive (flow control):
+ * the frames are taken in order while their channel bytes
+ * (DCN_FWD_CHAN_BYTES of the load at byte 12) are chan_word's and they
+ * are long enough to have them; the first that is not, and those after
+ * it, are left untouched at pkts[*taken] onwards.
+ *
+ * On a cable port with a route cache, the fast path's check of a fabric
+ * data frame takes the channel with it, so that the frames' channel
+ * costs no look of its own; elsewhere they are looked at first.
+ *
+ * @return frames kept, at pkts[0] onwards, with their ports; the others
+ *         of the *taken were dropped (counted, freed), as
+ *         dcn_fwd_burst's.
+ */
+uint16_t dcn_fwd_burst_chan(struct dcn_fwd_ctx *c, uint16_t in,
+			    struct rte_mbuf **pkts, uint16_t n, uint16_t *out_port,
+			    uint32_t chan_word, uint16_t *taken);
+
 /**
  * Bring the first cache line of each of n frames (every header the
  * forwarding step reads) towards the core, before dcn_fwd_burst() on

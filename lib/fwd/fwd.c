@@ -884,6 +884,11 @@ load32(const uint8_t *p)
  * with fast_data_tag(). */
 #define TYPE_VERSION_BYTES rte_cpu_to_be_32(0xffffff00u)
 
+/* Of the same load, the VC bits of byte 15: with TYPE_VERSION_BYTES, what
+ * a frame of one input channel (DCN_FWD_CHAN_BYTES) shares with the
+ * first, and more (the version). */
+#define VC_BITS rte_cpu_to_be_32(0x00000071u)
+
 static __rte_always_inline uint32_t
 fast_data_tag(const struct dcn_fwd_ctx *c)
 {
@@ -911,7 +916,7 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
  */
 static __rte_always_inline int
 transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf *m,
-	     uint32_t data_tag)
+	     uint32_t data_tag, const uint32_t tag_mask)
 {
 	uint8_t *e = rte_pktmbuf_mtod(m, uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = e + FAST_L3_OFF;
@@ -935,7 +940,7 @@ transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf 
 	 * the key (a TTL of 0) need no test: the cache holds only keys the
 	 * full step took.
 	 */
-	if (unlikely(m->nb_segs != 1 || (load32(e + 12) & TYPE_VERSION_BYTES) != data_tag))
+	if (unlikely(m->nb_segs != 1 || (load32(e + 12) & tag_mask) != data_tag))
 		return -FAST_MISS;
 	/* The IPv4 header's first word: version and length 0x45, then the
 	 * lengths. */
@@ -1028,60 +1033,88 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
 	}
 }
 
+/* Is m of the input channel whose channel bytes are chan_word? */
+static inline int
+of_chan(const struct rte_mbuf *m, uint32_t chan_word)
+{
+	return rte_pktmbuf_data_len(m) >= DCN_FWD_CHAN_MIN_LEN &&
+	       (load32(rte_pktmbuf_mtod(m, const uint8_t *) + 12) & DCN_FWD_CHAN_BYTES) ==
+		       chan_word;
+}
+
 /* Frame m of a burst: kept at pkts[*keep] with its port, or dropped
- * (counted, freed). fast and router_mode are constants in each loop
- * below, so that each runs without the others' branches. */
-static __rte_always_inline void
+ * (counted, freed). fast, router_mode and chan are constants in each
+ * loop below, so that each runs without the others' branches. With chan
+ * (a burst of one input channel, dcn_fwd_burst_chan), a frame the fast
+ * path did not take is first checked to be of the channel; @return 0
+ * when it is not, and it was left untouched; else 1. */
+static __rte_always_inline int
 fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip,
 	  const struct cache_view *v, struct rte_mbuf *m, struct rte_mbuf **pkts,
-	  uint16_t *out_port, uint16_t *keep, uint32_t data_tag, const int fast,
-	  const int router_mode)
+	  uint16_t *out_port, uint16_t *keep, uint32_t data_tag, uint32_t chan_word,
+	  const int fast, const int router_mode, const int chan)
 {
 	enum dcn_drop_reason why = FAST_MISS;
 	uint16_t out;
 
 	if (fast) {
-		int port = transit_fast(c, v, m, data_tag);
+		/* Of one channel, the fast path's check takes the VC too:
+		 * a frame it passes is of the channel. */
+		int port = transit_fast(c, v, m, data_tag,
+					chan ? TYPE_VERSION_BYTES | VC_BITS : TYPE_VERSION_BYTES);
 
 		if (likely(port >= 0)) {
 			/* Always a port of the node: no control frame here. */
 			c->out_frames[port]++;
 			pkts[*keep] = m;
 			out_port[(*keep)++] = (uint16_t)port;
-			return;
+			return 1;
 		}
 		why = (enum dcn_drop_reason)-port;
 	}
+	if (chan && why == FAST_MISS && !of_chan(m, chan_word))
+		return 0;
 	out = 0;
 	if (why == FAST_MISS)
 		why = fwd_one(c, ip, m, &out, router_mode);
 	if (unlikely(why != DCN_DROP_NONE)) {
 		c->st.drop[why]++;
 		rte_pktmbuf_free(m);
-		return;
+		return 1;
 	}
 	if (out < DCN_FWD_MAX_PORTS)
 		c->out_frames[out]++;
 	pkts[*keep] = m;
 	out_port[(*keep)++] = out;
+	return 1;
 }
 
+/* The burst step; with chan, over the frames of one input channel up to
+ * the first of another (*taken: the frames before it). */
 static __rte_always_inline uint16_t
 fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
-	  uint16_t n, uint16_t *out_port, const int fast, const int router_mode)
+	  uint16_t n, uint16_t *out_port, uint32_t chan_word, uint16_t *taken,
+	  const int fast, const int router_mode, const int chan)
 {
 	const struct dcn_fwd_port *ip = &c->port[in];
-	const uint32_t data_tag = fast_data_tag(c);
+	const uint32_t data_tag = chan ? fast_data_tag(c) | (chan_word & VC_BITS) :
+					 fast_data_tag(c);
 	const struct cache_view v = cache_view(c);
-	uint16_t i, keep = 0;
+	struct rte_mbuf **p = pkts, **end = pkts + n;
+	uint16_t keep = 0;
 
-	c->st.rx += n;
 	/* Kept frames are written back at pkts[keep], keep <= i: the next
 	 * frame is read before. No prefetch here: the caller's
-	 * (dcn_fwd_prefetch), unless it has read the headers already. */
-	for (i = 0; i < n; i++)
-		fwd_frame(c, ip, &v, pkts[i], pkts, out_port, &keep, data_tag, fast,
-			  router_mode);
+	 * (dcn_fwd_prefetch), unless it has read the headers already. By
+	 * pointer: an index kept for the end (*taken) costs a register,
+	 * which the frame's step has none to spare for. */
+	for (; p != end; p++)
+		if (!fwd_frame(c, ip, &v, *p, pkts, out_port, &keep, data_tag, chan_word,
+			       fast, router_mode, chan))
+			break;
+	c->st.rx += (uint64_t)(p - pkts);
+	if (chan)
+		*taken = (uint16_t)(p - pkts);
 	return keep;
 }
 
@@ -1092,21 +1125,28 @@ static uint16_t
 fwd_burst_cable(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t *out_port)
 {
-	return fwd_burst(c, in, pkts, n, out_port, 1, 0);
+	return fwd_burst(c, in, pkts, n, out_port, 0, NULL, 1, 0, 0);
+}
+
+static uint16_t
+fwd_burst_cable_chan(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+		     uint16_t n, uint16_t *out_port, uint32_t chan_word, uint16_t *taken)
+{
+	return fwd_burst(c, in, pkts, n, out_port, chan_word, taken, 1, 0, 1);
 }
 
 static uint16_t
 fwd_burst_relay(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t *out_port)
 {
-	return fwd_burst(c, in, pkts, n, out_port, 0, 0);
+	return fwd_burst(c, in, pkts, n, out_port, 0, NULL, 0, 0, 0);
 }
 
 static uint16_t
 fwd_burst_router(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		 uint16_t n, uint16_t *out_port)
 {
-	return fwd_burst(c, in, pkts, n, out_port, 0, 1);
+	return fwd_burst(c, in, pkts, n, out_port, 0, NULL, 0, 1, 0);
 }
 
 uint16_t
@@ -1120,4 +1160,24 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	if (!ip->host && !ip->shared && c->cache != NULL)
 		return fwd_burst_cable(c, in, pkts, n, out_port);
 	return fwd_burst_relay(c, in, pkts, n, out_port);
+}
+
+uint16_t
+dcn_fwd_burst_chan(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+		   uint16_t n, uint16_t *out_port, uint32_t chan_word, uint16_t *taken)
+{
+	const struct dcn_fwd_port *ip = &c->port[in];
+	uint16_t i;
+
+	chan_word &= DCN_FWD_CHAN_BYTES;
+	/* A fabric data frame's channel on a cable port with a cache: the
+	 * fast path checks it with the rest. */
+	if (!c->router_mode && !ip->host && !ip->shared && c->cache != NULL &&
+	    ((chan_word ^ fast_data_tag(c)) & DCN_FWD_CHAN_BYTES & TYPE_VERSION_BYTES) == 0)
+		return fwd_burst_cable_chan(c, in, pkts, n, out_port, chan_word, taken);
+	/* Anything else: the channel's frames first found, then forwarded. */
+	for (i = 0; i < n && of_chan(pkts[i], chan_word); i++)
+		;
+	*taken = i;
+	return dcn_fwd_burst(c, in, pkts, i, out_port);
 }

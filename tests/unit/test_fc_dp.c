@@ -2130,6 +2130,86 @@ test_mixed_bursts(void **state)
 		}
 }
 
+/*
+ * A cable's burst whose frames change channel part-way (VC 0, then VC 1,
+ * a runt among them): routed at once, the forwarding step checking each
+ * frame's channel as it reads it (dcn_fwd_burst_chan), it stops at the
+ * first of another channel, and the rest is sorted as before. Each input
+ * channel counts its own frames as arrived, every frame leaves once, each
+ * VC's in its order, and the runt goes back to the caller untouched.
+ */
+static struct dcn_fwd_cache_entry chan_cache[64];
+
+static void
+test_burst_changes_channel(void **state)
+{
+	uint32_t far, near;
+	uint16_t o = out_port_to("(2,0)", &far), in = out_port_to("(0,0)", &near);
+	const uint32_t no_arrivals[2] = { 0, 0 };
+	struct dcn_fc_chan *c_in0 = dcn_fc_chan(f.fn, in, 0), *c_in1 = dcn_fc_chan(f.fn, in, 1);
+	uint32_t a0 = c_in0->arrived, a1 = c_in1->arrived, got[64], last[2] = { 0, 0 };
+	uint32_t sent_o[2] = { 0, 0 };
+	uint64_t misses = 0;
+	struct rte_mbuf *m[40], *runt = NULL;
+	unsigned int i, k, got_n = 0, round;
+	uint16_t seq = 1;
+
+	(void)state;
+	/* With a route cache, as a relay runs: the forwarding step's fast
+	 * path checks the channel with the rest of a data frame. Two
+	 * rounds, the second from the cache. */
+	assert_int_equal(dcn_fwd_set_cache(&f.fwd[1], chan_cache, RTE_DIM(chan_cache)), 0);
+	credit_word(o, 7, GRANT, no_arrivals);
+	for (round = 0; round < 2; round++) {
+	for (i = 0; i < 40; i++) {
+		if (i == 25) {
+			/* Too short for a channel, whatever the bytes past
+			 * its end say (those of a frame of VC 1 here). */
+			m[i] = runt = data_frame(near, far, 0, DCN_FABRIC_VERSION);
+			rte_pktmbuf_mtod(runt, uint8_t *)[DCN_ETHER_HDR_LEN + 1] |= 1;
+			rte_pktmbuf_trim(runt, (uint16_t)(rte_pktmbuf_data_len(runt) - 12));
+			continue;
+		}
+		m[i] = data_frame(near, far, seq++, DCN_FABRIC_VERSION);
+		/* VC 1: bit 0 of the header's byte 1. */
+		if (i >= 15)
+			rte_pktmbuf_mtod(m[i], uint8_t *)[DCN_ETHER_HDR_LEN + 1] |= 1;
+	}
+	assert_int_equal(dcn_fc_rx(&f.x[1], in, m, 40), 1);
+	assert_ptr_equal(m[0], runt);
+	assert_int_equal(rte_pktmbuf_data_len(runt), 12);
+	rte_pktmbuf_free(runt);
+	assert_int_equal(c_in0->arrived - a0, 15);
+	assert_int_equal(c_in1->arrived - a1, 24);
+	a0 = c_in0->arrived;
+	a1 = c_in1->arrived;
+	for (k = 0, got_n = 0; k < 4 && got_n < 39; k++) {
+		dcn_fc_route(&f.x[1], in);
+		dcn_fc_send(&f.x[1], o);
+		got_n += wire_numbers(o, &got[got_n], 64 - got_n);
+		/* The peer frees all that came. */
+		sent_o[0] = dcn_fc_chan(f.fn, o, 0)->sent;
+		sent_o[1] = dcn_fc_chan(f.fn, o, 1)->sent;
+		credit_word(o, 7, GRANT, sent_o);
+	}
+	assert_int_equal(got_n, 39);
+	for (i = 0; i < got_n; i++) {
+		unsigned int vc = (got[i] - 1) % 39 >= 15;
+
+		assert_true(got[i] > last[vc]);
+		last[vc] = got[i];
+	}
+	for (k = 0; k < f.fn->n_chans; k++)
+		assert_int_equal(dcn_fc_in_depth(&f.fn->chan[k]), 0);
+	/* The second round from the cache alone. */
+	if (round == 0)
+		misses = f.fwd[1].cache_miss;
+	}
+	assert_true(misses > 0);
+	assert_int_equal(f.fwd[1].cache_miss, misses);
+	dcn_fwd_set_cache(&f.fwd[1], NULL, 0);
+}
+
 /* --- a relay behind L2 switches: RRect(4,2,1), relay 00, whose two
  * switches have 8 ports --- */
 
@@ -2435,6 +2515,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_control_left_to_caller,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_mixed_bursts, fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_burst_changes_channel, fix_open,
+						fix_close),
 		cmocka_unit_test_setup_teardown(test_sent_counts_after_data,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_batch_per_vc,

@@ -1115,6 +1115,119 @@ test_one_cable_hit_reads_link(void **state)
 	relay_close(&f);
 }
 
+/* One frame of a dcn_fwd_burst_chan model burst, of kind k: a transit
+ * frame of VC 0 or 1 (to one of a few destinations), a runt with VC 1's
+ * bytes past its end, a frame of VC 0 in another header version, ARP. */
+static struct rte_mbuf *
+chan_mix_frame(const struct relay_fix *f, unsigned int k, unsigned int d)
+{
+	static const char *const dsts[] = { "(1,3)", "(2,0)", "(5,0)", "(3,5)" };
+	struct rte_mbuf *m = fabric_packet(f->t, vertex_or_fail(f->t, "(0,0)"),
+					   vertex_or_fail(f->t, dsts[d % RTE_DIM(dsts)]),
+					   DCN_ROUTE_NONE);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	switch (k) {
+	case 1:
+		p[DCN_ETHER_HDR_LEN + 1] |= 1;
+		break;
+	case 2:
+		p[DCN_ETHER_HDR_LEN + 1] |= 1;
+		rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_data_len(m) - 12));
+		break;
+	case 3:
+		p[DCN_ETHER_HDR_LEN] = (uint8_t)(p[DCN_ETHER_HDR_LEN] + 0x10);
+		break;
+	case 4:
+		p[12] = 0x08;
+		p[13] = 0x06;
+		break;
+	default:
+		break;
+	}
+	return m;
+}
+
+/*
+ * dcn_fwd_burst_chan against its model over random bursts of mixed
+ * frames: it takes the frames up to the first whose channel bytes
+ * (DCN_FWD_CHAN_BYTES, 16 bytes at least) differ from frame 0's, and
+ * forwards them as dcn_fwd_burst forwards copies of them (the same kept
+ * frames, bytes and ports); the rest stay where they were, untouched.
+ * The fast path (a route cache, VC 0 and 1 hits) and the full step
+ * (misses, another version) both take part.
+ */
+static void
+test_burst_chan_model(void **state)
+{
+	unsigned int base = rte_mempool_in_use_count(mp), round, i;
+	struct relay_fix f;
+	uint64_t seed = 0x2545f4914f6cdd1dull, rx0;
+
+	(void)state;
+	relay_open(&f);
+	for (round = 0; round < 400; round++) {
+		struct rte_mbuf *a[32], *b[32], *orig[32];
+		uint8_t bytes[32][64];
+		uint16_t out_a[32], out_b[32], n, prefix, taken, kept_a, kept_b;
+		uint32_t w0;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		n = (uint16_t)(1 + seed % 32);
+		for (i = 0; i < n; i++) {
+			uint64_t r = seed >> (i % 48);
+			/* Mostly transit of the two VCs, in runs. */
+			unsigned int k = (r & 7) < 6 ? (unsigned int)(r >> 3 & 1) * (i > n / 2) :
+						      2 + (unsigned int)(r >> 3 & 1) * (1 + (r >> 4 & 1));
+
+			a[i] = orig[i] = chan_mix_frame(&f, i == 0 ? (unsigned int)(seed >> 40 & 1) : k,
+							(unsigned int)(r >> 5));
+			b[i] = rte_pktmbuf_copy(a[i], mp, 0, UINT32_MAX);
+			assert_non_null(b[i]);
+			memcpy(bytes[i], rte_pktmbuf_mtod(a[i], uint8_t *),
+			       RTE_MIN(64u, rte_pktmbuf_data_len(a[i])));
+		}
+		memcpy(&w0, rte_pktmbuf_mtod(a[0], uint8_t *) + 12, 4);
+		for (prefix = 0; prefix < n; prefix++) {
+			uint32_t w;
+
+			memcpy(&w, rte_pktmbuf_mtod(a[prefix], uint8_t *) + 12, 4);
+			if (rte_pktmbuf_data_len(a[prefix]) < DCN_FWD_CHAN_MIN_LEN ||
+			    ((w ^ w0) & DCN_FWD_CHAN_BYTES) != 0)
+				break;
+		}
+		rx0 = f.c->st.rx;
+		kept_a = dcn_fwd_burst_chan(f.c, 0, a, n, out_a, w0, &taken);
+		assert_int_equal(taken, prefix);
+		assert_int_equal(f.c->st.rx - rx0, prefix);
+		kept_b = dcn_fwd_burst(f.c, 0, b, prefix, out_b);
+		assert_int_equal(kept_a, kept_b);
+		for (i = 0; i < kept_a; i++) {
+			assert_int_equal(out_a[i], out_b[i]);
+			assert_int_equal(rte_pktmbuf_data_len(a[i]), rte_pktmbuf_data_len(b[i]));
+			assert_memory_equal(rte_pktmbuf_mtod(a[i], uint8_t *),
+					    rte_pktmbuf_mtod(b[i], uint8_t *),
+					    rte_pktmbuf_data_len(a[i]));
+		}
+		for (i = prefix; i < n; i++) {
+			assert_ptr_equal(a[i], orig[i]);
+			assert_memory_equal(rte_pktmbuf_mtod(a[i], uint8_t *), bytes[i],
+					    RTE_MIN(64u, rte_pktmbuf_data_len(a[i])));
+			rte_pktmbuf_free(a[i]);
+			rte_pktmbuf_free(b[i]);
+		}
+		rte_pktmbuf_free_bulk(a, kept_a);
+		rte_pktmbuf_free_bulk(b, kept_b);
+	}
+	/* Both paths of the step took part. */
+	assert_true(f.c->st.transit > 0 && f.c->cache_miss > 0);
+	assert_true(f.c->st.drop[DCN_DROP_BAD_VERSION] > 0);
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	relay_close(&f);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1133,6 +1246,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_route_cache_keeps_small_set),
 		cmocka_unit_test(test_transit_fast_checks_as_classify),
 		cmocka_unit_test(test_one_cable_hit_reads_link),
+		cmocka_unit_test(test_burst_chan_model),
 	};
 	int ret;
 
