@@ -366,7 +366,8 @@ int dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries);
  *
  * It does not prefetch the frames' headers: a caller that has not read
  * them calls dcn_fwd_prefetch() first. Flow control has, on receive (it
- * reads every frame's channel bytes), and pays no second look.
+ * reads every frame's channel bytes), and pays no second look; on a
+ * cable's cut-through it reads none before dcn_fwd_burst_chan(), below.
  */
 uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
 		       struct rte_mbuf **pkts, uint16_t n, uint16_t *out_port);
@@ -390,6 +391,13 @@ uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
  * On a cable port with a route cache, the fast path's check of a fabric
  * data frame takes the channel with it, so that the frames' channel
  * costs no look of its own; elsewhere they are looked at first.
+ *
+ * Nor does it prefetch: a driver that copies frames into mbufs (memif,
+ * a packet socket) has just brought them in, and on a NIC that writes
+ * them by DMA each frame's first load depends on nothing the frame
+ * before computes, so the core issues it while that frame's some 90
+ * instructions still run. A caller whose frames sit far ahead calls
+ * dcn_fwd_prefetch() itself.
  *
  * @return frames kept, at pkts[0] onwards, with their ports; the others
  *         of the *taken were dropped (counted, freed), as
