@@ -88,8 +88,9 @@ dcnfwd_node_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 	struct dcnfwd_wnode *wn = w->node[p->owner_idx];
 
 	(void)now;
-	/* Flow control: each RX queue is a lane, routed by its poller
-	 * (which reads every frame's header on receive: no prefetch). */
+	/* Flow control: each RX queue is a lane, routed by its poller,
+	 * which reads each frame in turn as it takes it (no prefetch:
+	 * dcn_fwd_burst_chan in dcn_fwd.h says why). */
 	if (wn->fc.dp != NULL) {
 		n = dcn_fc_rx_lane(&wn->fc, p->local, queue, m, n);
 		if (n == 0)

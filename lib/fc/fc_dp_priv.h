@@ -108,6 +108,14 @@ to_us(const struct dcn_fc_wnode *x, uint16_t port, const struct rte_mbuf *m)
 /* Where a Diamond packet's TTL is: IPv4 straight after Ethernet. */
 #define ROUTER_TTL_OFF (DCN_ETHER_HDR_LEN + 8)
 
+/* The index in fn->chan of channel chan of lane lane (lane 0's, the
+ * usual, with no multiply). */
+static inline uint32_t
+lane_chan(const struct dcn_fc_node *fn, uint32_t lane, uint32_t chan)
+{
+	return lane ? lane * fn->n_chans + chan : chan;
+}
+
 /* Bytes 12 to 15 of a frame, as loaded, masked to what
  * in_vc and out_chan read: the EtherType, a fabric header's frame type
  * and VC bits. Frames whose words are equal go to the same channel. */

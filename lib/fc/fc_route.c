@@ -26,7 +26,7 @@ pass_init(struct dcn_fc_wnode *x, struct pass *ps, uint32_t lane, uint32_t chan)
 	uint32_t nw = chan_words(fn);
 
 	ps->done = 0;
-	ps->in_idx = (uint16_t)(lane ? lane * fn->n_chans + chan : chan);
+	ps->in_idx = (uint16_t)lane_chan(fn, lane, chan);
 	/* Before any frame of the pass goes on (pass_out is 0 between
 	 * passes). */
 	keep_out(x)->pass_chan = ps->in_idx;
@@ -474,7 +474,7 @@ dcn_fc_route_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t ch
 		 struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
+	struct dcn_fc_chan *ch = &fn->chan[lane_chan(fn, lane, chan)];
 	uint16_t done = 0, piece;
 	struct pass ps;
 
@@ -496,7 +496,7 @@ dcn_fc_route_chan_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32
 		      struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
+	struct dcn_fc_chan *ch = &fn->chan[lane_chan(fn, lane, chan)];
 	uint16_t out[DCN_FC_BURST_MAX];
 	uint16_t kept, taken;
 	struct pass ps;

@@ -101,7 +101,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	 struct rte_mbuf **m, uint16_t n)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
+	struct dcn_fc_chan *ch = &fn->chan[lane_chan(fn, lane, chan)];
 	unsigned int k;
 
 	/* Counted as they come, before any leaves (dcn_fc_credit_state). */
@@ -141,7 +141,7 @@ chan_now(const struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan
 	 uint16_t n)
 {
 	const struct dcn_fc_node *fn = x->dp->fn;
-	const struct dcn_fc_chan *ch = &fn->chan[lane ? lane * fn->n_chans + chan : chan];
+	const struct dcn_fc_chan *ch = &fn->chan[lane_chan(fn, lane, chan)];
 
 	return fn->kind[in] == DCN_FC_PORT_CREDIT && !x->fwd->router_mode &&
 	       x->dp->port[in].router[lane] == x->w->idx && ch->held_n == 0 &&

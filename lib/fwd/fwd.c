@@ -1103,8 +1103,8 @@ fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	struct rte_mbuf **p = pkts, **end = pkts + n;
 	uint16_t keep = 0;
 
-	/* Kept frames are written back at pkts[keep], keep <= i: the next
-	 * frame is read before. No prefetch here: the caller's
+	/* Kept frames are written back at pkts[keep], keep <= p - pkts:
+	 * the next frame is read before. No prefetch here: the caller's
 	 * (dcn_fwd_prefetch), unless it has read the headers already. By
 	 * pointer: an index kept for the end (*taken) costs a register,
 	 * which the frame's step has none to spare for. */
@@ -1149,6 +1149,14 @@ fwd_burst_router(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	return fwd_burst(c, in, pkts, n, out_port, 0, NULL, 0, 1, 0);
 }
 
+/* Does a burst on port ip of a relay take the fast path (a cable with a
+ * route cache)? */
+static inline int
+cable_with_cache(const struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip)
+{
+	return !c->router_mode && !ip->host && !ip->shared && c->cache != NULL;
+}
+
 uint16_t
 dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	      uint16_t n, uint16_t *out_port)
@@ -1157,7 +1165,7 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 
 	if (c->router_mode)
 		return fwd_burst_router(c, in, pkts, n, out_port);
-	if (!ip->host && !ip->shared && c->cache != NULL)
+	if (cable_with_cache(c, ip))
 		return fwd_burst_cable(c, in, pkts, n, out_port);
 	return fwd_burst_relay(c, in, pkts, n, out_port);
 }
@@ -1172,7 +1180,7 @@ dcn_fwd_burst_chan(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	chan_word &= DCN_FWD_CHAN_BYTES;
 	/* A fabric data frame's channel on a cable port with a cache: the
 	 * fast path checks it with the rest. */
-	if (!c->router_mode && !ip->host && !ip->shared && c->cache != NULL &&
+	if (cable_with_cache(c, ip) &&
 	    ((chan_word ^ fast_data_tag(c)) & DCN_FWD_CHAN_BYTES & TYPE_VERSION_BYTES) == 0)
 		return fwd_burst_cable_chan(c, in, pkts, n, out_port, chan_word, taken);
 	/* Anything else: the channel's frames first found, then forwarded. */
