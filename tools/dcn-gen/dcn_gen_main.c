@@ -252,6 +252,7 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 	   uint16_t txp, uint16_t rxp, double linger, int json)
 {
 	static struct rte_mbuf *frames[SEARCH_FRAMES];
+	static uint8_t vc[SEARCH_FRAMES];
 	struct gen_search_result r;
 	unsigned int n = SEARCH_FRAMES, i;
 
@@ -262,6 +263,10 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 	dcn_gen_build(gen, frames, n, rte_rdtsc());
 	if (router != NULL)
 		n = encapsulate(router, frames, n);
+	for (i = 0; i < n; i++)
+		vc[i] = router == NULL ? 0 :
+			dcn_fabric_vc_of(rte_pktmbuf_mtod(frames[i], const uint8_t *)
+					 [DCN_ETHER_HDR_LEN + 1]);
 	if (gs->udp != NULL)
 		dcn_port_udp_wrap(gs->udp, frames, (uint16_t)n);
 	if (n == 0) {
@@ -273,6 +278,7 @@ run_search(struct gen_search *gs, struct dcn_gen *gen,
 	rte_eth_macaddr_get(rxp, &gs->rx_mac);
 	gs->mp = mp;
 	gs->frames = frames;
+	gs->vc = vc;
 	gs->n_frames = n;
 	gs->hz = rte_get_tsc_hz();
 	gs->max_pps = gen->conf.rate_pps;

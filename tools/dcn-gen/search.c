@@ -119,8 +119,7 @@ tx_allowed(const struct gen_search *s, const struct tx_credit *c,
 	if (!c->known)
 		return 0;
 	for (i = 0; i < n; i++) {
-		const uint8_t *p = rte_pktmbuf_mtod(s->frames[next], const uint8_t *);
-		unsigned int vc = dcn_fabric_vc_of(p[DCN_ETHER_HDR_LEN + 1]);
+		unsigned int vc = s->vc[next];
 
 		if ((int32_t)(c->limit[vc] - c->sent[vc] - want[vc]) <= 0)
 			break;
@@ -130,16 +129,17 @@ tx_allowed(const struct gen_search *s, const struct tx_credit *c,
 	return i;
 }
 
+/* The n frames from first on were sent. */
 static void
-tx_sent(const struct gen_search *s, struct tx_credit *c, struct rte_mbuf **m,
+tx_sent(const struct gen_search *s, struct tx_credit *c, unsigned int first,
 	unsigned int n)
 {
 	unsigned int i;
 
-	(void)s;
-	for (i = 0; i < n; i++)
-		c->sent[dcn_fabric_vc_of(rte_pktmbuf_mtod(m[i], const uint8_t *)
-					 [DCN_ETHER_HDR_LEN + 1])]++;
+	for (i = 0; i < n; i++) {
+		c->sent[s->vc[first]]++;
+		first = first + 1 == s->n_frames ? 0 : first + 1;
+	}
 }
 
 static void
@@ -313,17 +313,23 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 			/* With obey: the frames the device has credits for;
 			 * the rest of due is refused, as a full ring would. */
 			uint64_t go = s->obey ? tx_allowed(s, &k->tx, next, (unsigned int)due) : due;
+			unsigned int at = next;
 
-			for (i = 0; i < due; i++) {
-				m[i] = s->frames[next];
-				next = next + 1 == s->n_frames ? 0 : next + 1;
+			/* Only what may go is handed to the port: a held
+			 * frame costs no reference taken and given back. */
+			for (i = 0; i < go; i++) {
+				m[i] = s->frames[at];
+				at = at + 1 == s->n_frames ? 0 : at + 1;
 				rte_mbuf_refcnt_update(m[i], 1);
 			}
 			took = go ? rte_eth_tx_burst(s->txp, 0, m, (uint16_t)go) : 0;
-			for (i = took; i < due; i++)
+			for (i = took; i < go; i++)
 				rte_mbuf_refcnt_update(m[i], -1);
 			if (s->obey)
-				tx_sent(s, &k->tx, m, took);
+				tx_sent(s, &k->tx, next, took);
+			/* Frames due and not sent are passed over, as a
+			 * full ring drops them. */
+			next = (unsigned int)((next + due) % s->n_frames);
 			held += due - go;
 			sent += took;
 			/* Even at full load: a frame the device had no room

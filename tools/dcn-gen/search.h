@@ -19,6 +19,9 @@ struct gen_search {
 	struct rte_ether_addr rx_mac;  /* source of the credit frames */
 	struct rte_mempool *mp;      /* for credit frames */
 	struct rte_mbuf **frames;    /* built once, sent by reference */
+	const uint8_t *vc;           /* each frame's VC, read as it was built
+				      * (before a UDP wrap moved its header):
+				      * the credit check reads no frame */
 	unsigned int n_frames;
 	uint64_t hz;
 	double trial_s, linger_s;
