@@ -15,6 +15,7 @@ PKGS=(
 	iperf3 iputils-ping                           # fabric tests: kernel traffic
 	gnuplot-nox                                   # benchmark plots
 	valgrind                                      # instructions per frame (callgrind)
+	linux-perf                                    # where the time goes (cycles.py)
 	graphviz                                      # dcn-plan's fabric pictures
 	man-db                                        # install test: man shows the pages
 	prometheus tshark                             # tests: promtool, the dissector

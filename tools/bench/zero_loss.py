@@ -200,7 +200,8 @@ enabled = %s
 %s""" % (SPEC, DUT_NODE, self.encap(dut), self.memif(0, "west", "server"), IN_PORT,
        self.memif(1, "east", "server"), OUT_PORT, self.memif(2, "host", "server"),
        "yes" if self.a.flow_control == "on" else "no",
-       "input_queue = %d\n" % self.a.in_queue if self.a.in_queue else ""))
+       ("input_queue = %d\n" % self.a.in_queue if self.a.in_queue else "") +
+       ("credit_batch = %d\n" % self.a.credit_batch if self.a.credit_batch else "")))
         return conf
 
     def start_dut(self, dut, prefix):
@@ -303,8 +304,13 @@ enabled = %s
                    "--trial", str(self.a.trial), "--resolution",
                    str(self.a.resolution), "--json"] + \
                   (["--max-trials", str(self.a.max_trials)] if self.a.max_trials else [])
+            # Started on CPU 0 alone, so that EAL puts its control
+            # threads there too, not on the device's CPU: a thread
+            # created behind a busy worker waited for the scheduler
+            # there, up to minutes, and held the generator's start.
             r = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=60 + 40 * self.a.trial)
+                               timeout=60 + 40 * self.a.trial,
+                               preexec_fn=lambda: os.sched_setaffinity(0, {0}))
         finally:
             if p is not None:
                 self.stop(p)
@@ -442,8 +448,11 @@ def run_pairs(a, b, duts, sizes):
     trials cancels, instead of falling between two devices measured a
     minute apart."""
     log("interleaved full-load trials: %s, %d rounds of %.1f s trials, "
-        "flow control %s; generator on lcore 0, DUT on lcore 1" %
-        (",".join(duts), a.pairs, a.trial, a.flow_control))
+        "flow control %s%s%s, %s pages; generator on lcore 0, DUT on lcore 1" %
+        (",".join(duts), a.pairs, a.trial, a.flow_control,
+         ", input_queue %d" % a.in_queue if a.in_queue else "",
+         ", credit_batch %d" % a.credit_batch if a.credit_batch else "",
+         "4 KB" if a.no_huge else "2 MB"))
     rows, summary = [], []
     for size in sizes:
         points = size_points(a, duts, size)
@@ -517,6 +526,8 @@ def run_pairs(a, b, duts, sizes):
     with open(os.path.join(a.out, "pairs.json"), "w") as f:
         json.dump({"spec": SPEC, "trial_s": a.trial, "rounds": a.pairs,
                    "flow_control": a.flow_control, "hugepages": not a.no_huge,
+                   "input_queue": a.in_queue or None,
+                   "credit_batch": a.credit_batch or None,
                    "trials": rows, "ratios": summary}, f, indent=1)
     with open(os.path.join(a.out, "pairs.csv"), "w") as f:
         f.write("dut,frame_bytes,wire_bytes,round,full_load_mpps,"
@@ -893,6 +904,11 @@ def main():
                     "input queue holds, and ingress frames all leave on one "
                     "VC: a longer queue shows whether the credit window "
                     "binds")
+    ap.add_argument("--credit-batch", type=int, default=0, metavar="N",
+                    help="dcnfwd's credit_batch (default: dcnfwd's, 64, at "
+                    "most a quarter of the grant): a credit frame after "
+                    "every N frames freed; with --in-queue, what a wider "
+                    "window and fewer credit frames give")
     ap.add_argument("--no-huge", action="store_true",
                     help="4 KB pages (slower for all: TLB misses)")
     ap.add_argument("--wrap", default="",
