@@ -116,6 +116,16 @@ lane_chan(const struct dcn_fc_node *fn, uint32_t lane, uint32_t chan)
 	return lane ? lane * fn->n_chans + chan : chan;
 }
 
+/* A channel's count of frames arrived set to arrived, and its copy in
+ * the kept state with it: what a credit frame tells the peer
+ * (dcn_fc_credit_state) and what outlives a kill. */
+static inline void
+set_arrived(struct dcn_fc_chan *ch, uint32_t arrived)
+{
+	__atomic_store_n(&ch->arrived, arrived, __ATOMIC_RELEASE);
+	ch->keep->arrived = arrived;
+}
+
 /* Bytes 12 to 15 of a frame, as loaded, masked to what
  * in_vc and out_chan read: the EtherType, a fabric header's frame type
  * and VC bits. Frames whose words are equal go to the same channel. */

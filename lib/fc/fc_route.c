@@ -505,8 +505,7 @@ dcn_fc_route_chan_now(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32
 	kept = dcn_fwd_burst_chan(x->fwd, in, m, n, out, frame_word(m[0]), &taken);
 	/* Counted as they come, before any leaves (dcn_fc_credit_state):
 	 * the step sends none, and what it dropped is freed at pass_end. */
-	__atomic_store_n(&ch->arrived, ch->arrived + taken, __ATOMIC_RELEASE);
-	ch->keep->arrived = ch->arrived;
+	set_arrived(ch, ch->arrived + taken);
 	ps.done += taken - kept; /* dropped, counted by reason */
 	if (kept != 0)
 		route_kept(x, m, out, kept, &ps);

@@ -94,6 +94,18 @@ same_chan(struct rte_mbuf *const *m, uint16_t n, int router, int mac)
 	return 1;
 }
 
+/* Cut-through: may the lane's router, this worker, route frames of
+ * channel ch received on lane lane of local port in at once, as if they
+ * had been queued and taken? Only with nothing of the channel waiting in
+ * its input queue; once frames are held, the rest queues behind them. */
+static inline int
+cut_through(const struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
+	    const struct dcn_fc_chan *ch)
+{
+	return x->dp->port[in].router[lane] == x->w->idx && ch->held_n == 0 &&
+	       rte_ring_empty(ch->in_q);
+}
+
 /* Frames m of one input channel chan, received on lane lane of local
  * port in, into it. */
 static inline void
@@ -105,13 +117,8 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	unsigned int k;
 
 	/* Counted as they come, before any leaves (dcn_fc_credit_state). */
-	__atomic_store_n(&ch->arrived, ch->arrived + n, __ATOMIC_RELEASE);
-	ch->keep->arrived = ch->arrived;
-	/* Cut-through: the lane's router, with nothing waiting in the input
-	 * queue, routes the burst as if it had been queued and taken at
-	 * once; once frames are held, the rest queues behind them. */
-	if (x->dp->port[in].router[lane] == x->w->idx && ch->held_n == 0 &&
-	    rte_ring_empty(ch->in_q)) {
+	set_arrived(ch, ch->arrived + n);
+	if (cut_through(x, in, lane, ch)) {
 		uint16_t done = dcn_fc_route_now(x, in, lane, chan, m, n);
 
 		if (done == n)
@@ -123,8 +130,7 @@ in_burst(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan,
 	__atomic_store_n(&x->dp->lane[lane].in_waiting[in], 1, __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
 		/* Refused: they never arrived. */
-		__atomic_store_n(&ch->arrived, ch->arrived - (n - k), __ATOMIC_RELEASE);
-		ch->keep->arrived = ch->arrived;
+		set_arrived(ch, ch->arrived - (n - k));
 		x->st[in].in_drop += n - k;
 		rte_pktmbuf_free_bulk(&m[k], n - k);
 	}
@@ -144,8 +150,7 @@ chan_now(const struct dcn_fc_wnode *x, uint16_t in, uint16_t lane, uint32_t chan
 	const struct dcn_fc_chan *ch = &fn->chan[lane_chan(fn, lane, chan)];
 
 	return fn->kind[in] == DCN_FC_PORT_CREDIT && !x->fwd->router_mode &&
-	       x->dp->port[in].router[lane] == x->w->idx && ch->held_n == 0 &&
-	       n <= ch->in_cap && rte_ring_empty(ch->in_q);
+	       n <= ch->in_cap && cut_through(x, in, lane, ch);
 }
 
 /* Is m a credit frame, by the checks dcn_fabric_classify makes of one
