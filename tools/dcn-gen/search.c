@@ -107,6 +107,13 @@ take_tx_credit(struct tx_credit *c, const uint8_t *p, uint32_t len)
 		c->limit[vc] = c->sent[vc];
 }
 
+/* The frame after frame i, the list sent round and round. */
+static inline unsigned int
+frame_after(const struct gen_search *s, unsigned int i)
+{
+	return i + 1 == s->n_frames ? 0 : i + 1;
+}
+
 /* How many of the n frames from next on the device has credits for
  * (stopping at the first it has none for: frames keep their order). */
 static unsigned int
@@ -124,7 +131,7 @@ tx_allowed(const struct gen_search *s, const struct tx_credit *c,
 		if ((int32_t)(c->limit[vc] - c->sent[vc] - want[vc]) <= 0)
 			break;
 		want[vc]++;
-		next = next + 1 == s->n_frames ? 0 : next + 1;
+		next = frame_after(s, next);
 	}
 	return i;
 }
@@ -138,7 +145,7 @@ tx_sent(const struct gen_search *s, struct tx_credit *c, unsigned int first,
 
 	for (i = 0; i < n; i++) {
 		c->sent[s->vc[first]]++;
-		first = first + 1 == s->n_frames ? 0 : first + 1;
+		first = frame_after(s, first);
 	}
 }
 
@@ -319,7 +326,7 @@ trial(const struct gen_search *s, struct sink *k, double pps, uint32_t number,
 			 * frame costs no reference taken and given back. */
 			for (i = 0; i < go; i++) {
 				m[i] = s->frames[at];
-				at = at + 1 == s->n_frames ? 0 : at + 1;
+				at = frame_after(s, at);
 				rte_mbuf_refcnt_update(m[i], 1);
 			}
 			took = go ? rte_eth_tx_burst(s->txp, 0, m, (uint16_t)go) : 0;
