@@ -45,15 +45,7 @@ REPORT_LINE = re.compile(r"^\s*[\d.]+%\s+(\d+)\s+(\S+)\s+\[(.)\]\s+(\S+)")
 
 def forwarded(prefix):
     st = zl.telemetry(prefix, "/dcn/stats") or {}
-    if "transit" not in st:
-        return None
-    return st["transit"] + st["encap"] + st["decap"]
-
-
-def on_generator_cpu():
-    """perf's own work (its recording, its reports) on the generator's
-    CPU (0), not on the device's, whose worker it measures."""
-    os.sched_setaffinity(0, {0})
+    return zl.dcnfwd_forwarded(st) if "transit" in st else None
 
 
 def sample(prefix, dut, window, path, out):
@@ -68,7 +60,7 @@ def sample(prefix, dut, window, path, out):
     perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(PERF_HZ),
                              "-k", "CLOCK_MONOTONIC", "-p", str(dut.pid), "-o", path],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=on_generator_cpu)
+                            preexec_fn=zl.on_generator_cpu)
     try:
         time.sleep(PERF_START_S)
         n0, t0 = forwarded(prefix), time.monotonic()
@@ -92,7 +84,7 @@ def by_symbol(path, window, frames):
     rep = subprocess.run(["perf", "report", "-i", path, "--stdio", "--no-children",
                           "-n", "--sort", "dso,sym", "--time", "%.6f,%.6f" % window],
                          capture_output=True, text=True, timeout=300,
-                         preexec_fn=on_generator_cpu)
+                         preexec_fn=zl.on_generator_cpu)
     parts = {}
     for line in rep.stdout.splitlines():
         m = REPORT_LINE.match(line)
@@ -118,22 +110,19 @@ def measure(b, a, fc, size):
     """One full-load trial of dcnfwd transit with flow control fc, sampled."""
     a.flow_control = fc
     got = {}
-    orig = b.start_dut
 
-    def start_and_sample(dut, prefix):
-        p, gen = orig(dut, prefix)
-        path = os.path.join(b.work, "perf-%d.data" % (b.n))
-        t = threading.Thread(target=sample_safe, args=(prefix, p, a.window, path, got),
-                             daemon=True)
-        t.start()
-        got["thread"] = t
-        return p, gen
+    def sample_from(p, prefix):
+        path = os.path.join(b.work, "perf-%d.data" % b.n)
+        got["thread"] = threading.Thread(target=sample_safe,
+                                         args=(prefix, p, a.window, path, got),
+                                         daemon=True)
+        got["thread"].start()
 
-    b.start_dut = start_and_sample
+    b.on_dut_up = sample_from
     try:
         r = b.measure("dcnfwd-transit", size)
     finally:
-        b.start_dut = orig
+        b.on_dut_up = None
     got.pop("thread").join(timeout=a.window + 120)
     if "path" not in got:
         raise RuntimeError("no samples: %s" % got.get("error", "no frames moved, or "

@@ -134,6 +134,20 @@ class Hugepages:
             self.added = 0
 
 
+def on_generator_cpu():
+    """Run on CPU 0 alone, the generator's (a process's preexec_fn). The
+    generator started so has EAL put its control threads there too, not
+    on the device's CPU, where a thread created behind the busy worker
+    waited for the scheduler up to minutes and held the generator's
+    start; a measuring tool so stays off the core it measures."""
+    os.sched_setaffinity(0, {0})
+
+
+def dcnfwd_forwarded(st):
+    """Frames a dcnfwd has forwarded, from its /dcn/stats reply st."""
+    return st["transit"] + st["encap"] + st["decap"]
+
+
 class Bench:
     def __init__(self, args, work):
         self.a, self.work, self.n = args, work, 0
@@ -141,6 +155,9 @@ class Bench:
         self.gen = os.path.join(args.build, "tools/dcn-gen/dcn-gen")
         self.topo = os.path.join(args.build, "tools/dcn-topo/dcn-topo")
         self.huge = None
+        # Called with (device process, its file prefix) once it is up,
+        # before the generator starts (cycles.py samples it from there).
+        self.on_dut_up = None
         plan = dcn_pktgen.Plan(self.topo, SPEC, "dor")
         self.addr = plan.addr
         # Transit: what (0,0) sends through (1,0) and out of its +x cable;
@@ -298,19 +315,17 @@ enabled = %s
         p = None
         try:
             p, gen_args = self.start_dut(dut, prefixes[0])
+            if self.on_dut_up:
+                self.on_dut_up(p, prefixes[0])
             cmd = [self.gen] + self.eal("0", 256, prefixes[1]) + \
                   ["--"] + gen_args + \
                   ["--size", str(size - 4), "--rate", "0", "--search",
                    "--trial", str(self.a.trial), "--resolution",
                    str(self.a.resolution), "--json"] + \
                   (["--max-trials", str(self.a.max_trials)] if self.a.max_trials else [])
-            # Started on CPU 0 alone, so that EAL puts its control
-            # threads there too, not on the device's CPU: a thread
-            # created behind a busy worker waited for the scheduler
-            # there, up to minutes, and held the generator's start.
             r = subprocess.run(cmd, capture_output=True, text=True,
                                timeout=60 + 40 * self.a.trial,
-                               preexec_fn=lambda: os.sched_setaffinity(0, {0}))
+                               preexec_fn=on_generator_cpu)
         finally:
             if p is not None:
                 self.stop(p)
@@ -702,7 +717,7 @@ def count_instructions(a, b, dut, size, work):
         for _ in range(60):
             if dut.startswith("dcnfwd"):
                 st = stats()
-                n = st["transit"] + st["encap"] + st["decap"]
+                n = dcnfwd_forwarded(st)
             else:
                 st = telemetry(prefixes[0], "/ethdev/stats,%d" % port)
                 n = st.get("opackets") if st else None
