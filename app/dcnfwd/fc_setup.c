@@ -36,6 +36,63 @@ fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
 		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
 }
 
+/*
+ * input_queue = 0. A relay's credit window must cover a fast port's round
+ * trip: at 256 slots (204 granted, a credit frame each 51) the sender
+ * waits on credits in flight and both ends send credit frames of one
+ * frame each, and transit carried 0.85x l3fwd on memif against 0.91x at
+ * 1024 slots with a credit frame each 204 (doc/benchmarking.md, "Flow
+ * control at speed"). Its cost is mbufs, held only under backpressure.
+ * Behind an L2 switch the grants are frames the switch's buffer must
+ * hold (lib/fc/README.md, "Sizing against the switch's buffer"), and an
+ * emulation holds every node's queues in one process: 256 there.
+ */
+#define IN_QUEUE_CABLES 1024u
+#define IN_QUEUE_SWITCHES 256u
+
+unsigned int
+dcnfwd_fc_in_queue(unsigned int input_queue, int emulated, int behind_switch)
+{
+	if (input_queue != 0)
+		return input_queue;
+	return emulated || behind_switch ? IN_QUEUE_SWITCHES : IN_QUEUE_CABLES;
+}
+
+/* A batch must fit in what the peer may send, or credits would only flow
+ * on the refresh timer. */
+unsigned int
+dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
+		       unsigned int reserve_pct)
+{
+	unsigned int quarter = in_queue * (100 - reserve_pct) / 400;
+
+	if (quarter == 0)
+		quarter = 1;
+	return RTE_MIN(credit_batch, quarter);
+}
+
+void
+dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t)
+{
+	unsigned int i, in_queue, grant;
+	int behind_switch = 0;
+
+	for (i = 0; i < c->n_ports; i++) {
+		int64_t peer = c->port[i].host ? -1 :
+			       dcn_topo_port_peer(t, c->node, (unsigned int)c->port[i].fabric_port);
+
+		behind_switch |= peer >= 0 && !dcn_topo_is_router(t, (uint32_t)peer) &&
+				 dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SWITCH;
+	}
+	in_queue = dcnfwd_fc_in_queue(c->fc_in_queue, 0, behind_switch);
+	grant = in_queue * (100 - c->fc_reserve_pct) / 100;
+	printf("  flow control: input queues of %u slots a (port, VC)%s, %u "
+	       "granted, a credit frame each %u freed\n", in_queue,
+	       c->fc_in_queue ? "" : behind_switch ? " (behind L2 switches)" :
+	       " (on cables)", grant,
+	       dcnfwd_fc_credit_batch(c->fc_credit_batch, in_queue, c->fc_reserve_pct));
+}
+
 /* The NUMA node a node's queues go on: where most of its ports are
  * (dcn_port_numa.h). */
 static int
@@ -102,6 +159,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		int16_t fport[DCN_FWD_MAX_PORTS];
 		const char *names[DCN_FWD_MAX_PORTS];
 		struct dcn_fc_conf fcc = d->fcc;
+		int behind_switch = 0;
 		char id[16];
 
 		/* A lane for each RX queue of its busiest port. */
@@ -121,17 +179,20 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				kind[l] = DCN_FC_PORT_NOCREDIT;
 				links[l] = 1;
 			}
-			/* dcn_fc_node_create refuses it too, without naming
-			 * the port. */
-			if (d->fcc.in_queue / links[l] < 2) {
+			behind_switch |= kind[l] == DCN_FC_PORT_SWITCH;
+		}
+		fcc.in_queue = dcnfwd_fc_in_queue(d->fcc.in_queue, d->emulate != NULL,
+						  behind_switch);
+		/* dcn_fc_node_create refuses it too, without naming the port. */
+		for (l = 0; l < n->n_ports; l++)
+			if (fcc.in_queue / links[l] < 2) {
 				fprintf(stderr, "dcnfwd: node %s port %s: %u neighbours "
 					"behind its switch share an input queue of %u "
 					"frames: each needs 2 at least (raise "
 					"input_queue, --in-queue)\n",
-					n->name, p->name, links[l], d->fcc.in_queue);
+					n->name, names[l], links[l], fcc.in_queue);
 				return -EINVAL;
 			}
-		}
 		fcc.socket1 = (unsigned int)node_socket(d, n) + 1;
 		snprintf(id, sizeof(id), "%u", i);
 		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
@@ -153,7 +214,9 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		n->fcdp = rte_zmalloc("dcn_fc_dp", sizeof(*n->fcdp), RTE_CACHE_LINE_SIZE);
 		if (n->fcdp == NULL ||
 		    dcn_fc_dp_init(n->fcdp, n->fc, d->ctl_mp, d->ethertype, d->burst,
-				   d->credit_batch, d->credit_refresh_tsc) != 0)
+				   dcnfwd_fc_credit_batch(d->credit_batch, fcc.in_queue,
+							  fcc.reserve_pct),
+				   d->credit_refresh_tsc) != 0)
 			return -ENOMEM;
 		if (dcn_fc_dp_bind_nbrs(n->fcdp, &n->nbrs, d->t, fport) != 0) {
 			fprintf(stderr, "dcnfwd: node %s: its switch ports' neighbours "

@@ -15,6 +15,7 @@
 
 #include "emu_fabric.h"
 #include "options.h"
+#include "setup.h"
 #include "telemetry.h"
 #include "xdp.h"
 
@@ -324,7 +325,7 @@ int
 dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 {
 	char err[DCN_CONF_ERR_LEN];
-	unsigned int i, quarter, route_cache_set = 0;
+	unsigned int i, route_cache_set = 0;
 	struct dcn_conf *c = &d->conf;
 
 	if (d->conf_file == NULL)
@@ -402,6 +403,7 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 		d->duration = d->emulate ? 10 : 0;
 	d->fc_on = c->fc_enabled;
 	d->rconf.vcs = c->fc_vcs;
+	/* 0: each node's own, by its ports (dcnfwd_setup_fc). */
 	d->fcc.in_queue = c->fc_in_queue;
 	d->fcc.out_queue = c->fc_out_queue;
 	d->fcc.reserve_pct = c->fc_reserve_pct;
@@ -419,12 +421,8 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 		d->fcc.repair_ms = RTE_MAX(d->fcc.repair_ms,
 					   (unsigned int)ceil(2 * hop_ms));
 	}
-	/* A batch must fit in what the peer may send, or credits would only
-	 * flow on the refresh timer. */
-	quarter = c->fc_in_queue * (100 - c->fc_reserve_pct) / 400;
-	if (quarter == 0)
-		quarter = 1;
-	d->credit_batch = RTE_MIN(c->fc_credit_batch, quarter);
+	/* Cut to each node's grant as its queues are made. */
+	d->credit_batch = c->fc_credit_batch;
 	return 0;
 }
 
@@ -557,6 +555,8 @@ dcnfwd_check_config(const char *file)
 		printf("  port %-10s %-6s fabric_port %-3d %s\n", c.port[i].name,
 		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,
 		       c.port[i].dev);
+	if (c.fc_enabled)
+		dcnfwd_fc_check_line(&c, t);
 	check_senders(&c);
 	check_numa(&c);
 	dcn_topo_free(t);

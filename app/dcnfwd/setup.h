@@ -47,6 +47,18 @@ void dcnfwd_encap_free(struct dcnfwd_port *p);
 
 /* Flow-control queues and data path of every node (when on; fc_setup.c). */
 int dcnfwd_setup_fc(struct dcnfwd *d);
+/* A node's input queue slots per (port, VC): input_queue, or for 0 the
+ * default of where its ports are (behind_switch: any port meets its
+ * neighbours behind an L2 switch). */
+unsigned int dcnfwd_fc_in_queue(unsigned int input_queue, int emulated,
+				int behind_switch);
+/* The credit batch used beside in_queue: credit_batch, cut to a quarter
+ * of the grant. */
+unsigned int dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
+				    unsigned int reserve_pct);
+struct dcn_conf;
+/* --check-config's flow-control line for configuration c of topology t. */
+void dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t);
 
 /* n workers on the EAL worker lcores (a configuration's own). */
 int dcnfwd_workers_create(struct dcnfwd *d, unsigned int n);

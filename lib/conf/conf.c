@@ -660,9 +660,12 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		ret = get_section(x, "queues", c);
 	if (ret == 0)
 		ret = get_section(x, "flow_control", c);
-	/* A batch that was asked for must fit in the grant; the default is
-	 * cut to a quarter of it (dcnfwd's options), as small queues want. */
+	/* A batch that was asked for must fit in the grant of the queue
+	 * that was asked for; any batch is cut to a quarter of the grant
+	 * (dcnfwd's flow-control setup), as small queues want, and so is
+	 * one beside input_queue = 0, whose size each node's ports set. */
 	if (ret == 0 && rte_cfgfile_has_entry(x->cfg, "flow_control", "credit_batch") &&
+	    c->fc_in_queue != 0 &&
 	    c->fc_credit_batch >= c->fc_in_queue * (100 - c->fc_reserve_pct) / 100)
 		ret = fail(x, "flow_control", "credit_batch",
 			   "%u is not below the credits granted (%u)",

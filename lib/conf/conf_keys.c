@@ -131,17 +131,19 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	  NODE(fc_vcs), "vcs",
 	  "virtual channels per link, at most the routing's VC rule needs; "
 	  "0: as many as it needs (fewer can deadlock: dcn-topo cdg --vcs N)" },
-	{ "flow_control", "input_queue", DCN_CONF_UINT, 0, 16, 1u << 16, "N",
-	  "256", NODE(fc_in_queue), "in-queue",
+	{ "flow_control", "input_queue", DCN_CONF_UINT, DCN_CONF_F_AUTO, 16, 1u << 16,
+	  "N", "0", NODE(fc_in_queue), "in-queue",
 	  "input queue slots per (port, VC); a switch port's neighbours share "
-	  "them" },
+	  "them; 0: 1024 on cables (a window wide enough for a fast port), 256 "
+	  "behind L2 switches (whose buffers must hold the grants) and with "
+	  "--emulate" },
 	{ "flow_control", "output_queue", DCN_CONF_UINT, 0, 16, 1u << 18, "N",
 	  "512", NODE(fc_out_queue), "out-queue",
 	  "output queue slots per (port, VC), shared out among the inputs" },
 	{ "flow_control", "reserve_percent", DCN_CONF_UINT, 0, 1, 90, "PCT", "20",
 	  NODE(fc_reserve_pct), "reserve",
 	  "input slots kept back for credits in flight" },
-	{ "flow_control", "credit_batch", DCN_CONF_UINT, 0, 1, 1024, "N", "64",
+	{ "flow_control", "credit_batch", DCN_CONF_UINT, 0, 1, 1024, "N", "256",
 	  NODE(fc_credit_batch), NULL,
 	  "announce credits after this many frames freed (at most a quarter of "
 	  "the grant is used)" },
@@ -222,8 +224,9 @@ dcn_conf_parse_value(const struct dcn_conf_key *k, const char *v,
 			snprintf(why, len, "'%.64s' is not a number", v);
 			return -EINVAL;
 		}
-		if (n < k->min || n > k->max) {
-			snprintf(why, len, "%lu out of range %u..%u", n, k->min, k->max);
+		if ((n < k->min || n > k->max) && !(n == 0 && (k->flags & DCN_CONF_F_AUTO))) {
+			snprintf(why, len, "%lu out of range %s%u..%u", n,
+				 k->flags & DCN_CONF_F_AUTO ? "0, " : "", k->min, k->max);
 			return -EINVAL;
 		}
 		if ((k->flags & DCN_CONF_F_POW2) && (n & (n - 1)) != 0) {
@@ -359,7 +362,8 @@ static void
 takes(const struct dcn_conf_key *k, char *buf, size_t len)
 {
 	if (k->type == DCN_CONF_UINT)
-		snprintf(buf, len, "%u..%u%s", k->min, k->max,
+		snprintf(buf, len, "%s%u..%u%s", k->flags & DCN_CONF_F_AUTO ? "0, " : "",
+			 k->min, k->max,
 			 k->flags & DCN_CONF_F_POW2 ? ", a power of two" : "");
 	else
 		snprintf(buf, len, "%s", k->values);

@@ -159,6 +159,7 @@ enum dcn_conf_scope {
 
 #define DCN_CONF_F_REQUIRED 1   /**< no default: the file must give it */
 #define DCN_CONF_F_POW2 2       /**< a power of two (or 0) */
+#define DCN_CONF_F_AUTO 4       /**< 0 (dcnfwd chooses), or min..max */
 
 /** One configuration key. */
 struct dcn_conf_key {

@@ -27,6 +27,22 @@ for role in novacube-relay diamond-edge diamond-core rrect-relay lascada-relay t
 	grep -q "addresses in .* (private)" <<< "$out" ||
 		{ echo "FAIL: $role.ini's addresses are not in private space: $out"; fail=1; }
 done
+# input_queue left to the ports: 1024 slots on cables (NovaCube, Diamond),
+# 256 behind L2 switches (RRect, LaScaDa, Totoro), the credit batch (256)
+# cut to a quarter of the grant; a size asked for is kept.
+for role in novacube-relay:1024:819:204 diamond-edge:1024:819:204 diamond-core:1024:819:204 \
+	    rrect-relay:256:204:51 lascada-relay:256:204:51 totoro-relay:256:204:51; do
+	IFS=: read -r name slots grant batch <<< "$role"
+	out=$("$DCNFWD" --check-config "$CONF/$name.ini" 2>&1)
+	grep -q "flow control: input queues of $slots slots a (port, VC) ([A-Za-z0-9 ]*), $grant granted, a credit frame each $batch freed" <<< "$out" ||
+		{ echo "FAIL: $name.ini: not $slots slots, $grant granted, a batch of $batch: $out"; fail=1; }
+done
+tmp=$(mktemp)
+sed 's/^input_queue = 0 .*/input_queue = 512/' "$CONF/novacube-relay.ini" > "$tmp"
+out=$("$DCNFWD" --check-config "$tmp" 2>&1)
+grep -q "flow control: input queues of 512 slots a (port, VC), 409 granted, a credit frame each 102 freed" <<< "$out" ||
+	{ echo "FAIL: input_queue = 512 not kept: $out"; fail=1; }
+rm -f "$tmp"
 if [ -n "$PKTGEN_DIR" ]; then
 	for role in novacube-relay diamond-edge rrect-relay lascada-relay totoro-relay; do
 		f=$CONF/$role.ini

@@ -154,6 +154,9 @@ test_conf_errors(void **state)
 	/* A credit batch must fit in what the peer may send. */
 	expect_error("vcs = 2", "input_queue = 16\ncredit_batch = 12", 29,
 		     "credit_batch", "not below the credits granted");
+	/* 0 leaves it to the ports; below 16 is no queue. */
+	expect_error("vcs = 2", "vcs = 2\ninput_queue = 8", 29, "input_queue",
+		     "8 out of range 0, 16..65536");
 	/* A tester's port (no hellos, no credits) is a fabric port. */
 	expect_error("host = yes", "host = yes\nhellos = no", 18, "hellos",
 		     "a host port has neither");
@@ -251,7 +254,7 @@ test_conf_good(void **state)
 	assert_int_equal(c.fc_enabled, 1);
 	assert_int_equal(c.fc_vcs, 2);
 	assert_int_equal(c.fc_reserve_pct, 25);
-	assert_int_equal(c.fc_in_queue, 256);
+	assert_int_equal(c.fc_in_queue, 0);
 	assert_false(c.backoff);
 	assert_int_equal(c.idle_sleep_us, 100);
 	assert_int_equal(c.route_cache, 1024);
@@ -262,7 +265,7 @@ test_conf_good(void **state)
 	unlink(path);
 }
 
-/* The default credit batch (64) is no error beside a small input queue:
+/* The default credit batch (256) is no error beside a small input queue:
  * dcnfwd cuts it to a quarter of the grant; only a batch asked for must
  * fit (test_conf_errors). */
 static void
@@ -280,7 +283,32 @@ test_conf_default_batch(void **state)
 	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_int_equal(c.fc_in_queue, 16);
-	assert_int_equal(c.fc_credit_batch, 64);
+	assert_int_equal(c.fc_credit_batch, 256);
+	dcn_topo_free(t);
+	unlink(path);
+}
+
+/* input_queue = 0 leaves the size to each node's ports (1024 on cables,
+ * 256 behind switches: conf-examples.sh pins what --check-config says):
+ * a batch asked for beside it is cut to a quarter of that grant at start,
+ * not refused here. */
+static void
+test_conf_auto_in_queue(void **state)
+{
+	char text[4096], err[DCN_CONF_ERR_LEN];
+	const char *p = strstr(good, "vcs = 2");
+	struct dcn_conf c;
+	struct dcn_topo *t;
+
+	(void)state;
+	assert_non_null(p);
+	snprintf(text, sizeof(text), "%.*sinput_queue = 0\ncredit_batch = 900\n%s",
+		 (int)(p - good), good, p);
+	assert_int_equal(write_file(text), 0);
+	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.fc_in_queue, 0);
+	assert_int_equal(c.fc_credit_batch, 900);
 	dcn_topo_free(t);
 	unlink(path);
 }
@@ -383,7 +411,7 @@ test_conf_key_table(void **state)
 	dcn_conf_defaults(&c);
 	assert_int_equal(c.burst, 64);
 	assert_int_equal(c.ethertype, 0x88b5);
-	assert_int_equal(c.fc_in_queue, 256);
+	assert_int_equal(c.fc_in_queue, 0);
 	assert_int_equal(c.backoff, 1);
 	assert_int_equal(c.idle_sleep_us, 100);
 	k = dcn_conf_key_by_option("idle-sleep-us");
@@ -413,6 +441,7 @@ main(void)
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_conf_good),
 		cmocka_unit_test(test_conf_default_batch),
+		cmocka_unit_test(test_conf_auto_in_queue),
 		cmocka_unit_test(test_conf_key_file),
 		cmocka_unit_test(test_conf_tester_port),
 		cmocka_unit_test(test_conf_strict),

@@ -236,6 +236,13 @@ enabled = %s
             # (a device is then measured on what it forwards, not on
             # frames it reads to drop at a full input queue).
             credits = ["--credits"] if fc else []
+            # ... as often as the relay itself does: a next relay of the
+            # same configuration (credit_batch, cut to a quarter of the
+            # grant of input_queue, 1024 on a cable by default).
+            if fc:
+                grant = (self.a.in_queue or 1024) * 80 // 100
+                batch = min(self.a.credit_batch or 256, max(grant // 4, 1))
+                credits += ["--credit-batch", str(batch)]
             obey = ["--obey-credits"] if fc and not self.a.disobey else []
             # The generator speaks the relay's wire format (its fabric
             # frames and credits in IPv4/UDP with encap = udp).
@@ -914,15 +921,16 @@ def main():
                          "on the wire (the size plus the 20-byte fabric header, "
                          "up to 1518)")
     ap.add_argument("--in-queue", type=int, default=0, metavar="SLOTS",
-                    help="dcnfwd's input_queue (default: dcnfwd's, 256). A "
-                    "relay takes no more credit on a (link, VC) than its own "
+                    help="dcnfwd's input_queue (default: dcnfwd's, 1024 on "
+                    "its cables). A relay takes no more credit on a (link, VC) than its own "
                     "input queue holds, and ingress frames all leave on one "
                     "VC: a longer queue shows whether the credit window "
                     "binds")
     ap.add_argument("--credit-batch", type=int, default=0, metavar="N",
-                    help="dcnfwd's credit_batch (default: dcnfwd's, 64, at "
+                    help="dcnfwd's credit_batch (default: dcnfwd's, 256, at "
                     "most a quarter of the grant): a credit frame after "
-                    "every N frames freed; with --in-queue, what a wider "
+                    "every N frames freed (and from the generator's sink, "
+                    "as the next relay), with --in-queue, what a wider "
                     "window and fewer credit frames give")
     ap.add_argument("--no-huge", action="store_true",
                     help="4 KB pages (slower for all: TLB misses)")

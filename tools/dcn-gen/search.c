@@ -55,7 +55,6 @@
 #define SEARCH_BURST 32
 #define SINK_BURSTS 4
 #define TAG_BASE 0x7e570000u
-#define CREDIT_BATCH 64  /* dcnfwd's default credit_batch */
 #define CREDIT_GRANT 4096
 /* A loop that took longer than this many microseconds: the generator was
  * not running, not just slow; what fell due meanwhile is skipped. */
@@ -267,11 +266,11 @@ sink_rx(const struct gen_search *s, struct sink *k, uint64_t now)
 	}
 	if (!s->credits)
 		return;
-	/* As dcnfwd at its defaults: after a batch; else every refresh
-	 * interval (1 ms), changed or not (the first word, and repair of a
-	 * lost one). */
+	/* As a dcnfwd with that credit_batch: after a batch; else every
+	 * refresh interval (1 ms), changed or not (the first word, and
+	 * repair of a lost one). */
 	for (vc = 0; vc < DCN_FC_MAX_VCS; vc++)
-		due |= k->freed[vc] - k->announced[vc] >= CREDIT_BATCH;
+		due |= k->freed[vc] - k->announced[vc] >= s->credit_batch;
 	if (due || now - k->announce_tsc > s->hz / 1000)
 		send_credits(s, k, now);
 }

@@ -29,6 +29,7 @@ struct gen_search {
 	double resolution;           /* stop when hi - lo <= this x hi */
 	unsigned int max_trials;
 	int credits;                 /* return NovaCube credits on rxp */
+	unsigned int credit_batch;   /* ... after this many frames freed */
 	int obey;                    /* send only what the device's credit
 				      * frames on txp allow (fabric frames) */
 	uint16_t ethertype;
