@@ -94,6 +94,29 @@ same_chan(struct rte_mbuf *const *m, uint16_t n, int router, int mac)
 	return 1;
 }
 
+/* Are the n frames of a host port's burst all of its one input channel?
+ * Every frame is (VC 0) but ARP (in_vc), whatever its IPv4 header, so
+ * only the EtherType is read: same_chan's word would take in the TOS
+ * byte, and a burst of mixed DSCP or ECN marks would go to the sorting.
+ * A frame whose bytes 12-13 read ARP goes there too, where in_chan reads
+ * it by its length (a runt's bytes are inside its data room, as the
+ * loops of fc_dp_priv.h say). */
+static inline int
+host_one_chan(struct rte_mbuf *const *m, uint16_t n)
+{
+	const uint16_t arp = rte_cpu_to_be_16(DCN_ETHERTYPE_ARP);
+	uint16_t i, type;
+	int any = 0;
+
+#pragma GCC unroll 4
+	for (i = 0; i < n; i++) {
+		memcpy(&type, rte_pktmbuf_mtod_offset(m[i], const uint8_t *, 12),
+		       sizeof(type));
+		any |= type == arp;
+	}
+	return !any;
+}
+
 /* Cut-through: may the lane's router, this worker, route frames of
  * channel ch received on lane lane of local port in at once, as if they
  * had been queued and taken? Only with nothing of the channel waiting in
@@ -232,8 +255,9 @@ dcn_fc_rx_lane(struct dcn_fc_wnode *x, uint16_t in, uint16_t lane,
 
 	/* The usual burst: data frames of one channel, taken as they are
 	 * (no sorting, whose counters would chain one frame to the next). */
-	if (c0 >= 0 && same_chan(m, n, x->fwd->router_mode,
-				 fn->kind[in] == DCN_FC_PORT_SWITCH ? SRC_MAC : -1)) {
+	if (c0 >= 0 && (x->fwd->port[in].host ? host_one_chan(m, n) :
+			same_chan(m, n, x->fwd->router_mode,
+				  fn->kind[in] == DCN_FC_PORT_SWITCH ? SRC_MAC : -1))) {
 		in_burst(x, in, lane, (uint32_t)c0, m, n);
 		return 0;
 	}

@@ -270,6 +270,22 @@ host_packet(uint32_t dst)
 	return m;
 }
 
+/* A broadcast ARP frame. */
+static struct rte_mbuf *
+arp_frame(void)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 60));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0xff, 6);
+	memset(p + 6, 0, 54);
+	dcn_fabric_put16(p + 12, DCN_ETHERTYPE_ARP);
+	return m;
+}
+
 /* The local port DOR takes from the relay to dst, and dst's address. */
 static uint16_t
 out_port_to(const char *dst, uint32_t *addr)
@@ -405,6 +421,57 @@ test_burst_through_queues(void **state)
 	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
 			 out->quota);
 	assert_int_equal(f.fwd[1].st.encap, 20);
+}
+
+/*
+ * A host port's burst is one channel's (VC 0) but for its ARP frames,
+ * whatever the packets' TOS bytes (mixed DSCP and ECN marks, which a
+ * fabric frame's channel word would tell apart), and a runt whose stale
+ * bytes 12-13 read ARP is data too. Frames a worker that does not route
+ * the port receives wait in the input queue in their order; only the
+ * ARP frame comes back to the caller, for the direct path.
+ */
+static void
+test_host_burst_one_chan(void **state)
+{
+	static const uint8_t tos[] = { 0x00, 0x01, 0x03, 0xb8, 0x70, 0x02 };
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct rte_mbuf *m[DCN_FC_BURST_MAX], *sent[2 * DCN_FC_BURST_MAX];
+	struct rte_mbuf *got[2 * DCN_FC_BURST_MAX];
+	unsigned int i, n = 40, queued = 0; /* 45 in all: within IN_QUEUE */
+	uint32_t addr;
+
+	(void)state;
+	out_port_to("(2,0)", &addr);
+	for (i = 0; i < n; i++) {
+		m[i] = host_packet(addr);
+		rte_pktmbuf_mtod(m[i], uint8_t *)[15] = tos[i % RTE_DIM(tos)];
+		sent[queued++] = m[i];
+	}
+	assert_int_equal(dcn_fc_rx(&f.x[0], f.host, m, (uint16_t)n), 0);
+	/* Then ARP among packets, and the runt. */
+	for (i = 0; i < 6; i++)
+		m[i] = host_packet(addr);
+	rte_pktmbuf_free(m[2]);
+	m[2] = arp_frame();
+	dcn_fabric_put16(rte_pktmbuf_mtod(m[4], uint8_t *) + 12, DCN_ETHERTYPE_ARP);
+	rte_pktmbuf_trim(m[4], rte_pktmbuf_data_len(m[4]) - 10);
+	for (i = 0; i < 6; i++)
+		if (i != 2)
+			sent[queued++] = m[i];
+	{
+		struct rte_mbuf *arp = m[2];
+
+		assert_int_equal(dcn_fc_rx(&f.x[0], f.host, m, 6), 1);
+		assert_ptr_equal(m[0], arp);
+		rte_pktmbuf_free(arp);
+	}
+	assert_int_equal(in->arrived, queued);
+	assert_int_equal(rte_ring_dequeue_burst(in->in_q, (void **)got, queued, NULL),
+			 queued);
+	for (i = 0; i < queued; i++)
+		assert_ptr_equal(got[i], sent[i]);
+	rte_pktmbuf_free_bulk(got, queued);
 }
 
 /*
@@ -1516,21 +1583,6 @@ data_frame(uint32_t src, uint32_t dst, uint16_t seq, uint8_t version)
 	return m;
 }
 
-static struct rte_mbuf *
-arp_frame(void)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-	uint8_t *p;
-
-	assert_non_null(m);
-	assert_non_null(rte_pktmbuf_append(m, 60));
-	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memset(p, 0xff, 6);
-	memset(p + 6, 0, 54);
-	dcn_fabric_put16(p + 12, DCN_ETHERTYPE_ARP);
-	return m;
-}
-
 /* The numbers (data_frame's seq) of what port o sent, in order; @return
  * how many. */
 static unsigned int
@@ -2483,6 +2535,8 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_burst_through_queues,
+						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_host_burst_one_chan,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_full_input_queue,
 						fix_open, fix_close),
