@@ -265,27 +265,35 @@ test_conf_good(void **state)
 	unlink(path);
 }
 
+/* The good file with lines put in before its line at, loaded into c. */
+static void
+load_with(const char *at, const char *lines, struct dcn_conf *c)
+{
+	char text[4096], err[DCN_CONF_ERR_LEN];
+	const char *p = strstr(good, at);
+	struct dcn_topo *t;
+
+	assert_non_null(p);
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(p - good), good, lines, p);
+	assert_int_equal(write_file(text), 0);
+	if (dcn_conf_load(path, c, &t, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	dcn_topo_free(t);
+	unlink(path);
+}
+
 /* The default credit batch (256) is no error beside a small input queue:
  * dcnfwd cuts it to a quarter of the grant; only a batch asked for must
  * fit (test_conf_errors). */
 static void
 test_conf_default_batch(void **state)
 {
-	char text[4096], err[DCN_CONF_ERR_LEN];
-	const char *p = strstr(good, "vcs = 2");
 	struct dcn_conf c;
-	struct dcn_topo *t;
 
 	(void)state;
-	assert_non_null(p);
-	snprintf(text, sizeof(text), "%.*sinput_queue = 16\n%s", (int)(p - good), good, p);
-	assert_int_equal(write_file(text), 0);
-	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_with("vcs = 2", "input_queue = 16\n", &c);
 	assert_int_equal(c.fc_in_queue, 16);
 	assert_int_equal(c.fc_credit_batch, 256);
-	dcn_topo_free(t);
-	unlink(path);
 }
 
 /* input_queue = 0 leaves the size to each node's ports (1024 on cables,
@@ -295,45 +303,26 @@ test_conf_default_batch(void **state)
 static void
 test_conf_auto_in_queue(void **state)
 {
-	char text[4096], err[DCN_CONF_ERR_LEN];
-	const char *p = strstr(good, "vcs = 2");
 	struct dcn_conf c;
-	struct dcn_topo *t;
 
 	(void)state;
-	assert_non_null(p);
-	snprintf(text, sizeof(text), "%.*sinput_queue = 0\ncredit_batch = 900\n%s",
-		 (int)(p - good), good, p);
-	assert_int_equal(write_file(text), 0);
-	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_with("vcs = 2", "input_queue = 0\ncredit_batch = 900\n", &c);
 	assert_int_equal(c.fc_in_queue, 0);
 	assert_int_equal(c.fc_credit_batch, 900);
-	dcn_topo_free(t);
-	unlink(path);
 }
 
 /* A port facing pktgen: its link by carrier alone, no external credits. */
 static void
 test_conf_tester_port(void **state)
 {
-	char text[2048], err[DCN_CONF_ERR_LEN];
-	const char *p = strstr(good, "rxq = 2\n");
 	struct dcn_conf c;
-	struct dcn_topo *t;
 
 	(void)state;
-	snprintf(text, sizeof(text), "%.*shellos = no\ncredits = no\n%s",
-		 (int)(p - good), good, p);
-	assert_int_equal(write_file(text), 0);
-	if (dcn_conf_load(path, &c, &t, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_with("rxq = 2\n", "hellos = no\ncredits = no\n", &c);
 	assert_int_equal(c.port[1].fabric_port, 1);
 	assert_false(c.port[1].hellos);
 	assert_false(c.port[1].credits);
 	assert_true(c.port[0].hellos && c.port[0].credits);
-	dcn_topo_free(t);
-	unlink(path);
 }
 
 /* Values that used to slip through: octal, repeated sections, names and
