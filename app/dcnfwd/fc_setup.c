@@ -17,22 +17,25 @@
 
 /* Credits run on every hop between routing vertices (dcnfwd to dcnfwd),
  * whose routes cannot wait in a cycle with their VC rule: a cable's
- * one peer, or each neighbour behind an L2 switch (lib/fc/README.md). */
+ * one peer, or each neighbour behind an L2 switch (lib/fc/README.md).
+ * Of vertex v's port at fabric_port of topology t: the start's rule and
+ * --check-config's alike. */
 static enum dcn_fc_port_kind
-fc_port_kind(const struct dcnfwd *d, uint32_t v, const struct dcnfwd_port *p)
+port_kind(const struct dcn_topo *t, uint32_t v, int fabric_port, int host,
+	  int no_credits)
 {
 	int64_t peer;
 
-	if (p->is_host)
+	if (host)
 		return DCN_FC_PORT_HOST;
-	if (p->no_credits)
+	if (no_credits)
 		return DCN_FC_PORT_NOCREDIT;
-	peer = dcn_topo_port_peer(d->t, v, (unsigned int)p->fabric_port);
+	peer = dcn_topo_port_peer(t, v, (unsigned int)fabric_port);
 	if (peer < 0)
 		return DCN_FC_PORT_NOCREDIT;
-	if (dcn_topo_is_router(d->t, (uint32_t)peer))
+	if (dcn_topo_is_router(t, (uint32_t)peer))
 		return DCN_FC_PORT_CREDIT;
-	return dcn_topo_role(d->t, (uint32_t)peer) == DCN_ROLE_SWITCH ?
+	return dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SWITCH ?
 		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
 }
 
@@ -58,13 +61,20 @@ dcnfwd_fc_in_queue(unsigned int input_queue, int emulated, int behind_switch)
 	return emulated || behind_switch ? IN_QUEUE_SWITCHES : IN_QUEUE_CABLES;
 }
 
+/* Credits a peer is granted on a (link, VC) of in_queue slots. */
+static unsigned int
+grant_of(unsigned int in_queue, unsigned int reserve_pct)
+{
+	return in_queue * (100 - reserve_pct) / 100;
+}
+
 /* A batch must fit in what the peer may send, or credits would only flow
  * on the refresh timer. */
 unsigned int
 dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
 		       unsigned int reserve_pct)
 {
-	unsigned int quarter = in_queue * (100 - reserve_pct) / 400;
+	unsigned int quarter = grant_of(in_queue, reserve_pct) / 4;
 
 	if (quarter == 0)
 		quarter = 1;
@@ -77,15 +87,14 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t)
 	unsigned int i, in_queue, grant;
 	int behind_switch = 0;
 
-	for (i = 0; i < c->n_ports; i++) {
-		int64_t peer = c->port[i].host ? -1 :
-			       dcn_topo_port_peer(t, c->node, (unsigned int)c->port[i].fabric_port);
-
-		behind_switch |= peer >= 0 && !dcn_topo_is_router(t, (uint32_t)peer) &&
-				 dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SWITCH;
-	}
+	/* A switch port with no relay behind it is not credited at start
+	 * (no links): the file alone cannot tell, so it counts here. */
+	for (i = 0; i < c->n_ports; i++)
+		behind_switch |= port_kind(t, c->node, c->port[i].fabric_port,
+					   c->port[i].host, !c->port[i].credits) ==
+				 DCN_FC_PORT_SWITCH;
 	in_queue = dcnfwd_fc_in_queue(c->fc_in_queue, 0, behind_switch);
-	grant = in_queue * (100 - c->fc_reserve_pct) / 100;
+	grant = grant_of(in_queue, c->fc_reserve_pct);
 	printf("  flow control: input queues of %u slots a (port, VC)%s, %u "
 	       "granted, a credit frame each %u freed\n", in_queue,
 	       c->fc_in_queue ? "" : behind_switch ? " (behind L2 switches)" :
@@ -168,7 +177,8 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 			const struct dcnfwd_port *p = &d->port[n->port[l]];
 
 			fcc.n_lanes = RTE_MAX(fcc.n_lanes, (unsigned int)p->dp.nb_rxq);
-			kind[l] = (uint8_t)fc_port_kind(d, n->vertex, p);
+			kind[l] = (uint8_t)port_kind(d->t, n->vertex, p->fabric_port,
+						     p->is_host, p->no_credits);
 			fport[l] = (int16_t)p->fabric_port;
 			links[l] = kind[l] == DCN_FC_PORT_SWITCH ?
 					   (uint16_t)dcn_fwd_nbrs_on_port(&n->nbrs,

@@ -221,12 +221,25 @@ enabled = %s
        ("credit_batch = %d\n" % self.a.credit_batch if self.a.credit_batch else "")))
         return conf
 
+    def credit_batch(self, conf):
+        """The credit batch relay configuration conf's node uses, as
+        dcnfwd --check-config gives it (input_queue and credit_batch as
+        set, or the defaults of its ports)."""
+        out = subprocess.run([self.dcnfwd, "--check-config", conf],
+                             capture_output=True, text=True, timeout=60)
+        m = re.search(r"a credit frame each (\d+) freed", out.stdout)
+        if out.returncode != 0 or not m:
+            raise RuntimeError("dcnfwd --check-config %s gave no credit batch (%d): %s"
+                               % (conf, out.returncode, (out.stdout + out.stderr)[-400:]))
+        return int(m.group(1))
+
     def start_dut(self, dut, prefix):
         """@return (process, gen port args, gen traffic args)."""
         logf = open(self.log_path(dut), "w")
         if dut.startswith("dcnfwd"):
+            conf = self.dcnfwd_conf(dut)
             cmd = self.a.wrap.split() + [self.dcnfwd] + self.eal(DCNFWD_LCORES, 512, prefix) + \
-                  ["--", "--config", self.dcnfwd_conf(dut), "--stats", "0"]
+                  ["--", "--config", conf, "--stats", "0"]
             west, east, host = (self.memif(0, "west", "client"),
                                 self.memif(1, "east", "client"),
                                 self.memif(2, "host", "client"))
@@ -237,12 +250,9 @@ enabled = %s
             # frames it reads to drop at a full input queue).
             credits = ["--credits"] if fc else []
             # ... as often as the relay itself does: a next relay of the
-            # same configuration (credit_batch, cut to a quarter of the
-            # grant of input_queue, 1024 on a cable by default).
+            # same configuration.
             if fc:
-                grant = (self.a.in_queue or 1024) * 80 // 100
-                batch = min(self.a.credit_batch or 256, max(grant // 4, 1))
-                credits += ["--credit-batch", str(batch)]
+                credits += ["--credit-batch", str(self.credit_batch(conf))]
             obey = ["--obey-credits"] if fc and not self.a.disobey else []
             # The generator speaks the relay's wire format (its fabric
             # frames and credits in IPv4/UDP with encap = udp).
