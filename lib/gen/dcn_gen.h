@@ -46,12 +46,18 @@ struct dcn_gen_conf {
 	struct rte_ether_addr src_mac, dst_mac;
 	uint16_t flow_base;         /**< UDP source port of destination 0 */
 	uint64_t seed;
+	/** The destinations (indices into dst) this generator sends to, a
+	 * share of a host's flows sent from one core; NULL: all. */
+	const uint32_t *pick;
+	unsigned int n_pick;
 };
 
 /** A generator (one sending host). */
 struct dcn_gen {
 	struct dcn_gen_conf conf;
 	uint32_t *dst;              /**< copy of the list */
+	uint32_t *pick;             /**< copy of the share, NULL: all */
+	unsigned int n_pick;        /**< destinations it picks among */
 	uint32_t *seq;              /**< next sequence number per destination */
 	uint64_t rng;
 	unsigned int next;          /**< round robin position */
@@ -71,11 +77,35 @@ void dcn_gen_fini(struct dcn_gen *g);
 unsigned int dcn_gen_due(struct dcn_gen *g, uint64_t now, unsigned int max);
 
 /**
- * Write n frames into freshly allocated mbufs, stamped with now.
- * @return n.
+ * Write n frames into freshly allocated mbufs, stamped with now: n picks,
+ * each put. @return n.
  */
 unsigned int dcn_gen_build(struct dcn_gen *g, struct rte_mbuf **m,
 			   unsigned int n, uint64_t now);
+
+/** The destination (index into the list) of the next frame, by the
+ * pattern; a pick is then put or skipped. */
+unsigned int dcn_gen_pick(struct dcn_gen *g);
+
+/** The flow (UDP source port) of frames to destination index d: what a
+ * receiving NIC spreads them by. */
+static inline uint16_t
+dcn_gen_flow_of(const struct dcn_gen_conf *c, unsigned int d)
+{
+	return (uint16_t)(c->flow_base + (d & 0x3fff));
+}
+
+/** Write the frame picked for destination index d into m, stamped now. */
+void dcn_gen_put(struct dcn_gen *g, struct rte_mbuf *m, unsigned int d,
+		 uint64_t now);
+
+/**
+ * Count the frame picked for d as sent, without building it: a frame
+ * the first NIC on its way would drop at once (a full RX queue). Its
+ * sequence number is spent, as the dropped frame's would be, so the sink
+ * sees a gap, never a reordering.
+ */
+void dcn_gen_skip(struct dcn_gen *g, unsigned int d);
 
 /** Write one frame to dst on flow with sequence seq (no state change). */
 void dcn_gen_write(const struct dcn_gen_conf *c, struct rte_mbuf *m,

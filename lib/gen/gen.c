@@ -21,14 +21,31 @@ dcn_gen_init(struct dcn_gen *g, const struct dcn_gen_conf *c, uint64_t tsc_hz)
 	    c->frame_len > DCN_GEN_MAX_FRAME - 4 || c->rate_pps < 0)
 		return -EINVAL;
 	g->conf = *c;
+	if (c->pick != NULL) {
+		unsigned int i;
+
+		if (c->n_pick == 0)
+			return -EINVAL;
+		for (i = 0; i < c->n_pick; i++)
+			if (c->pick[i] >= c->n_dst)
+				return -EINVAL;
+	}
 	g->dst = malloc(c->n_dst * sizeof(*g->dst));
 	g->seq = calloc(c->n_dst, sizeof(*g->seq));
-	if (g->dst == NULL || g->seq == NULL) {
+	if (c->pick != NULL)
+		g->pick = malloc(c->n_pick * sizeof(*g->pick));
+	if (g->dst == NULL || g->seq == NULL || (c->pick != NULL && g->pick == NULL)) {
 		dcn_gen_fini(g);
 		return -ENOMEM;
 	}
 	memcpy(g->dst, c->dst, c->n_dst * sizeof(*g->dst));
 	g->conf.dst = g->dst;
+	g->n_pick = c->n_dst;
+	if (c->pick != NULL) {
+		memcpy(g->pick, c->pick, c->n_pick * sizeof(*g->pick));
+		g->n_pick = c->n_pick;
+	}
+	g->conf.pick = g->pick;
 	g->rng = c->seed ? c->seed : (uint64_t)c->src_addr * 2654435761u + 1;
 	g->tsc_hz = tsc_hz;
 	return 0;
@@ -39,8 +56,10 @@ dcn_gen_fini(struct dcn_gen *g)
 {
 	free(g->dst);
 	free(g->seq);
+	free(g->pick);
 	g->dst = NULL;
 	g->seq = NULL;
+	g->pick = NULL;
 }
 
 unsigned int
@@ -104,32 +123,50 @@ dcn_gen_write(const struct dcn_gen_conf *c, struct rte_mbuf *m, uint32_t dst,
 }
 
 unsigned int
+dcn_gen_pick(struct dcn_gen *g)
+{
+	unsigned int i;
+
+	switch (g->conf.pattern) {
+	case DCN_GEN_UNIFORM:
+		i = (unsigned int)(((dcn_rand(&g->rng) >> 32) * g->n_pick) >> 32);
+		break;
+	case DCN_GEN_PERMUTATION:
+		i = 0;
+		break;
+	default:
+		i = g->next;
+		g->next = g->next + 1 == g->n_pick ? 0 : g->next + 1;
+		break;
+	}
+	return g->pick != NULL ? g->pick[i] : i;
+}
+
+void
+dcn_gen_put(struct dcn_gen *g, struct rte_mbuf *m, unsigned int d, uint64_t now)
+{
+	dcn_gen_write(&g->conf, m, g->dst[d], dcn_gen_flow_of(&g->conf, d), g->seq[d]++,
+		      now);
+	g->sent++;
+	g->bytes += g->conf.frame_len;
+}
+
+void
+dcn_gen_skip(struct dcn_gen *g, unsigned int d)
+{
+	g->seq[d]++;
+	g->sent++;
+	g->bytes += g->conf.frame_len;
+}
+
+unsigned int
 dcn_gen_build(struct dcn_gen *g, struct rte_mbuf **m, unsigned int n,
 	      uint64_t now)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		unsigned int d;
-
-		switch (g->conf.pattern) {
-		case DCN_GEN_UNIFORM:
-			d = (unsigned int)(((dcn_rand(&g->rng) >> 32) * g->conf.n_dst) >> 32);
-			break;
-		case DCN_GEN_PERMUTATION:
-			d = 0;
-			break;
-		default:
-			d = g->next;
-			g->next = g->next + 1 == g->conf.n_dst ? 0 : g->next + 1;
-			break;
-		}
-		dcn_gen_write(&g->conf, m[i], g->dst[d],
-			      (uint16_t)(g->conf.flow_base + (d & 0x3fff)),
-			      g->seq[d]++, now);
-	}
-	g->sent += n;
-	g->bytes += (uint64_t)n * g->conf.frame_len;
+	for (i = 0; i < n; i++)
+		dcn_gen_put(g, m[i], dcn_gen_pick(g), now);
 	return n;
 }
 
