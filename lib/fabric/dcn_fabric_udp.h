@@ -149,6 +149,25 @@ dcn_fabric_udp_mix(uint64_t a, uint64_t b)
 	return (uint16_t)(DCN_UDP_SPORT_BASE | (x & DCN_UDP_SPORT_MASK));
 }
 
+/**
+ * The entropy of a flow from its IPv4 header (without options, the
+ * caller saw room for ports after it): addresses, protocol, and TCP, UDP
+ * or SCTP ports unless a fragment. What dcn_fabric_udp_sport gives a
+ * data frame carrying it, so a host-facing NIC can spread plain IPv4
+ * frames as the fabric's will be. @return DCN_UDP_SPORT_BASE + 14 bits.
+ */
+static inline uint16_t
+dcn_fabric_udp_ipv4_entropy(const uint8_t *ip)
+{
+	uint64_t a;
+	uint32_t ports = 0;
+
+	memcpy(&a, ip + 12, sizeof(a));
+	if (dcn_fabric_has_ports(ip[9]) && !dcn_fabric_ipv4_fragment(ip))
+		memcpy(&ports, ip + DCN_IPV4_MIN_HDR, sizeof(ports));
+	return dcn_fabric_udp_mix(a, (uint64_t)ports << 8 | ip[9]);
+}
+
 /* dcn_fabric_udp_sport beyond its usual frame: IPv4 options, a short
  * frame, a control frame. */
 static inline uint16_t
@@ -186,18 +205,13 @@ static inline uint16_t
 dcn_fabric_udp_sport(const uint8_t *f, uint32_t len)
 {
 	const uint8_t *ip = f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
-	uint64_t a;
-	uint32_t ports = 0;
 
 	/* The usual frame, in few steps: data, IPv4 without options, room
 	 * for ports. */
 	if (unlikely(len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_IPV4_MIN_HDR + 4 ||
 		     ip[0] != 0x45 || (f[DCN_ETHER_HDR_LEN] & 0x0f) != DCN_FT_DATA))
 		return dcn_fabric_udp_sport_other(f, len);
-	memcpy(&a, ip + 12, sizeof(a));
-	if (dcn_fabric_has_ports(ip[9]) && !dcn_fabric_ipv4_fragment(ip))
-		memcpy(&ports, ip + DCN_IPV4_MIN_HDR, sizeof(ports));
-	return dcn_fabric_udp_mix(a, (uint64_t)ports << 8 | ip[9]);
+	return dcn_fabric_udp_ipv4_entropy(ip);
 }
 
 /**

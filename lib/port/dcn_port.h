@@ -43,7 +43,16 @@ extern "C" {
 struct dcn_port_spread {
 	const uint16_t *reta;
 	unsigned int reta_size;
+	/** A host-facing NIC: plain IPv4 frames by the fabric's entropy of
+	 * their flow (dcn_fabric_udp_ipv4_entropy: the UDP source port the
+	 * fabric will give them, or gave them), so that a flow lands in the
+	 * same lane index at a host port as on every fabric port. */
+	uint8_t by_flow;
 };
+
+/** The RX queue s puts frame m in. */
+unsigned int dcn_port_spread_queue(const struct dcn_port_spread *s,
+				   const struct rte_mbuf *m);
 
 struct dcn_port {
 	uint8_t is_ethdev;

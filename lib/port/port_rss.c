@@ -153,23 +153,30 @@ dcn_port_rss_check(uint16_t port, uint16_t nb_rxq, char *why, size_t len)
 }
 
 /* The peer's RX queue of frame m, as its emulated NIC spreads it. */
-static inline unsigned int
-spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
+unsigned int
+dcn_port_spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *ip = f + DCN_ETHER_HDR_LEN;
+	uint16_t key;
 
-	if (rte_pktmbuf_data_len(m) < DCN_UDP_SPORT_OFF + 2 || f[12] != 0x08 ||
-	    f[13] != 0x00 || ip[0] != 0x45 || ip[9] != DCN_IPPROTO_UDP)
+	if (rte_pktmbuf_data_len(m) < DCN_UDP_SPORT_OFF + 4 || f[12] != 0x08 ||
+	    f[13] != 0x00 || ip[0] != 0x45)
 		return s->reta[0];
-	return s->reta[dcn_fabric_get16(f + DCN_UDP_SPORT_OFF) & (s->reta_size - 1)];
+	if (s->by_flow)
+		key = dcn_fabric_udp_ipv4_entropy(ip);
+	else if (ip[9] == DCN_IPPROTO_UDP)
+		key = dcn_fabric_get16(f + DCN_UDP_SPORT_OFF);
+	else
+		return s->reta[0];
+	return s->reta[key & (s->reta_size - 1)];
 }
 
 uint16_t
 dcn_port_tx_spread(const struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
 {
 	const struct dcn_port_spread *s = p->tx_spread;
-	unsigned int q = n ? spread_queue(s, m[0]) : 0;
+	unsigned int q = n ? dcn_port_spread_queue(s, m[0]) : 0;
 	uint16_t i = 0;
 
 	/* Runs of frames for one queue, a burst each. */
@@ -177,7 +184,7 @@ dcn_port_tx_spread(const struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
 		unsigned int next = q, put;
 		uint16_t run = 1;
 
-		while (i + run < n && (next = spread_queue(s, m[i + run])) == q)
+		while (i + run < n && (next = dcn_port_spread_queue(s, m[i + run])) == q)
 			run++;
 		put = rte_ring_enqueue_burst(p->tx_ring[q], (void **)&m[i], run, NULL);
 		i = (uint16_t)(i + put);

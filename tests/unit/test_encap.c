@@ -470,6 +470,60 @@ test_rss_spread(void **state)
 	}
 }
 
+/* The emulation's NICs (dcn_port_spread): a fabric port spreads encap =
+ * udp frames by their UDP source port, a host-facing one (by_flow) plain
+ * IPv4 by the fabric's entropy of the flow, so every flow lands in the
+ * same queue index at its host's port as on the fabric's ports: with a
+ * lane a worker, on one worker end to end (app/dcnfwd/emu_fabric.c). A
+ * host-facing port without by_flow spreads a host's frames by their own
+ * source port, elsewhere for most flows; a frame of the fabric EtherType
+ * goes to entry 0's queue. */
+static void
+test_spread_by_flow(void **state)
+{
+	uint16_t reta[DCN_PORT_RSS_RETA_DEFAULT];
+	struct dcn_port_spread fabric = { reta, DCN_PORT_RSS_RETA_DEFAULT, 0 };
+	struct dcn_port_spread host = { reta, DCN_PORT_RSS_RETA_DEFAULT, 1 };
+	unsigned int i, other = 0, flows = 1000;
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	uint8_t f[100];
+
+	(void)state;
+	setup_udp();
+	dcn_port_rss_reta(reta, DCN_PORT_RSS_RETA_DEFAULT, 4);
+	for (i = 0; i < flows; i++) {
+		struct rte_mbuf *wrapped, *bare;
+		uint8_t *b;
+		unsigned int q;
+
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		fabric_frame(f, sizeof(f), 0x0a000000u | (uint32_t)(rng & 0xffff),
+			     0x0a000000u | (uint32_t)((rng >> 16) & 0xffff),
+			     (uint16_t)(rng >> 32), (uint16_t)(rng >> 48));
+		wrapped = mbuf_of(f, sizeof(f));
+		assert_int_equal(dcn_port_spread_queue(&fabric, wrapped), reta[0]);
+		assert_int_equal(dcn_port_spread_queue(&host, wrapped), reta[0]);
+		dcn_port_udp_wrap(&u, &wrapped, 1);
+		/* The inner packet bare, as the host sent it. */
+		bare = mbuf_of(f, sizeof(f));
+		b = rte_pktmbuf_mtod(bare, uint8_t *);
+		memmove(b + DCN_ETHER_HDR_LEN, b + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+			sizeof(f) - DCN_ETHER_HDR_LEN - DCN_FABRIC_HDR_LEN);
+		dcn_fabric_put16(b + 12, 0x0800);
+		rte_pktmbuf_trim(bare, DCN_FABRIC_HDR_LEN);
+		q = dcn_port_spread_queue(&fabric, wrapped);
+		assert_int_equal(dcn_port_spread_queue(&host, bare), q);
+		other += dcn_port_spread_queue(&fabric, bare) != q;
+		rte_pktmbuf_free(wrapped);
+		rte_pktmbuf_free(bare);
+	}
+	print_message("by a host frame's own source port: %u of %u flows in "
+		      "another queue\n", other, flows);
+	assert_true(other > flows / 2);
+}
+
 /* The model of what a NIC hashes: IPv4 with its ports, IPv4 alone for a
  * fragment or another protocol, nothing for the fabric EtherType. */
 static void
@@ -524,6 +578,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_sport),
 		cmocka_unit_test(test_rss_spread),
 		cmocka_unit_test(test_rss_tuple),
+		cmocka_unit_test(test_spread_by_flow),
 	};
 	int ret;
 
