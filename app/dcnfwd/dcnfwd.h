@@ -14,6 +14,7 @@
  *   emu_run.c, emu_unplug.c    an emulated fabric's run (--emulate)
  *   emu_fabric.c               building the emulated fabric: ring cables,
  *                              L2 switches, hosts
+ *   emu_hosts.c                the emulated hosts' senders and sinks
  *   telemetry.c, report.c      read-only views
  *   control.c                  the control thread: hellos, ARP, its tick
  *   failover.c                 link states to tables (RCU)
@@ -231,15 +232,38 @@ struct dcnfwd_switch {
 	uint16_t mac_port[DCNFWD_MAX_SW_MACS]; /* ... and its local port */
 };
 
-/* An emulated host: a generator and a sink on one port. */
+/* A share of an emulated host's sending: the flows its node's NIC
+ * spreads to the RX queues one worker polls, sent by that worker. */
+struct dcnfwd_host_gen {
+	struct dcn_gen gen;
+	int ready;               /* set up: it has flows to send */
+} __rte_cache_aligned;
+
+/* What one RX queue of an emulated host's NIC received. */
+struct dcnfwd_host_sink {
+	struct dcn_gen_sink sink;
+} __rte_cache_aligned;
+
+/*
+ * An emulated host on one port. It sends from every worker that polls
+ * a queue its frames land in, each worker the flows of its own queues,
+ * and receives on each RX queue of its NIC (one, or --lanes), so that
+ * with a lane a worker a flow stays on one core from its sender to its
+ * sink (emu_fabric.c, emu_spread), as on servers that pin queue q to one
+ * core: the emulation's hosts cost its workers no core-to-core traffic
+ * that the relays they stand beside would not have.
+ */
 struct dcnfwd_host {
 	uint32_t vertex;         /* the server it stands for */
 	uint32_t addr;
 	uint32_t port;           /* global port */
-	struct dcn_gen gen;
-	int gen_on;              /* worker sends while set */
-	int gen_ready;           /* gen set up: this host sends */
-	struct dcn_gen_sink sink;
+	struct dcnfwd_host_gen *gen; /* one a worker */
+	uint8_t *queue_of;       /* by destination: the RX queue of its
+				  * node's NIC its frames land in */
+	int gen_on;              /* workers send while set */
+	int gen_ready;           /* some share set up: this host sends */
+	struct dcnfwd_host_sink *sink; /* one an RX queue of its port */
+	unsigned int n_sinks;
 };
 
 struct dcnfwd_port_stats {

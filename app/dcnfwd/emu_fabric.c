@@ -15,6 +15,7 @@
 #include "dcn_port_rss.h"
 
 #include "emu_fabric.h"
+#include "emu_hosts.h"
 #include "events.h"
 #include "links.h"
 #include "setup.h"
@@ -33,8 +34,8 @@ emu_mac(struct rte_ether_addr *m, enum dcnfwd_owner o, uint32_t idx,
 	m->addr_bytes[5] = (uint8_t)local;
 }
 
-/* A node's port has a lane per RX queue (--lanes), each polled by its
- * own worker. */
+/* A node's or a host's port has a lane per RX queue (--lanes), each
+ * polled by its own worker. */
 static void
 emu_lanes(const struct dcnfwd *d, struct dcnfwd_port *p)
 {
@@ -75,10 +76,10 @@ emu_endpoint(struct dcnfwd *d, uint32_t v, uint16_t port, uint32_t *host_of)
 		struct dcnfwd_port *p = &d->port[pi];
 
 		emu_mac(&p->mac, p->owner, p->owner_idx, p->local);
-		if (p->owner == OWNER_NODE) {
+		if (p->owner == OWNER_NODE)
 			d->node[p->owner_idx].mac[p->local] = p->mac;
+		if (p->owner != OWNER_SWITCH)
 			emu_lanes(d, p);
-		}
 	}
 	return pi;
 }
@@ -97,27 +98,41 @@ emu_wire(const struct dcnfwd *d, int from, unsigned int id, unsigned int dir)
 	return dcnfwd_ring_make("cab", id, dir, DCNFWD_EMU_WIRE_FRAMES, RING_F_SC_DEQ);
 }
 
+/* Where port p's owner comes in the order workers are given out: nodes,
+ * switches, hosts. */
+static unsigned int
+emu_seq(const struct dcnfwd *d, const struct dcnfwd_port *p)
+{
+	return p->owner == OWNER_NODE ? p->owner_idx :
+	       p->owner == OWNER_SWITCH ? d->n_nodes + p->owner_idx :
+					  d->n_nodes + d->n_switches + p->owner_idx;
+}
+
 /*
- * With --lanes: how an emulated node port's NIC spreads what it receives
- * over its RX queues (dcn_port_spread: by a flow's UDP source port), by
- * the RETA dcnfwd gives a real NIC (dcn_port_rss.h), turned by the
- * node's index: node N's queue q is polled by worker N + q (the owners,
- * lane 0's routers, spread over the workers), and the turn puts a flow
- * in queue b - N of node N, so every hop of it is on worker b (the flow
- * never changes cores inside the fabric, as on servers whose NICs hash
- * alike and pin queue q to one core). A frame of encap = ether has no
- * hash there, as on a NIC: queue 0.
+ * With --lanes: how an emulated port's NIC spreads what it receives over
+ * its RX queues (dcn_port_spread), by the RETA dcnfwd gives a real NIC
+ * (dcn_port_rss.h), turned by the owner's place s (emu_seq): its queue q
+ * is polled by worker s + q (the owners, lane 0's routers, spread over
+ * the workers), and the turn puts a flow in queue b - s, so with a lane a
+ * worker every port of the flow is on worker b: the flow never changes
+ * cores, as on servers whose NICs hash alike and pin queue q to one
+ * core. Fabric ports spread a frame by its UDP source port, which is the
+ * fabric's entropy of its flow; ports that face hosts spread plain IPv4
+ * by that same entropy (by_flow), so a flow is on worker b from its
+ * host's NIC on. A frame of encap = ether has no hash, as on a NIC:
+ * queue 0.
  */
 static void
-emu_spread(struct dcnfwd_port *p)
+emu_spread(const struct dcnfwd *d, struct dcnfwd_port *p)
 {
-	unsigned int i, lanes = p->dp.nb_rxq, turn = p->owner_idx % lanes;
+	unsigned int i, lanes = p->dp.nb_rxq, turn = emu_seq(d, p) % lanes;
 
 	dcn_port_rss_reta(p->rx_reta, RTE_DIM(p->rx_reta), lanes);
 	for (i = 0; i < RTE_DIM(p->rx_reta); i++)
 		p->rx_reta[i] = (uint16_t)((p->rx_reta[i] + lanes - turn) % lanes);
 	p->rx_spread.reta = p->rx_reta;
 	p->rx_spread.reta_size = RTE_DIM(p->rx_reta);
+	p->rx_spread.by_flow = p->is_host;
 }
 
 /* The rings of a cable from port from to port to: one a RX queue of to,
@@ -137,7 +152,7 @@ emu_wires(struct dcnfwd *d, int from, int to, unsigned int id, unsigned int dir)
 		t->rx_ring[q] = r;
 	}
 	if (t->nb_rxq > 1) {
-		emu_spread(&d->port[to]);
+		emu_spread(d, &d->port[to]);
 		f->tx_spread = &d->port[to].rx_spread;
 		f->tx_queues = t->nb_rxq;
 	}
@@ -234,7 +249,8 @@ dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
 
 			h->vertex = v;
 			h->addr = dcn_topo_addr(d->t, v);
-			if (dcn_gen_sink_init(&h->sink, 4 * hosts) != 0)
+			if (dcnfwd_emu_host_sinks(h, RTE_MAX(d->emu.lanes, 1u),
+						  4 * hosts) != 0)
 				ret = -ENOMEM;
 		}
 	}
@@ -271,6 +287,7 @@ dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
 			emu_mac(&p->mac, OWNER_NODE, p->owner_idx, p->local);
 			d->node[p->owner_idx].mac[p->local] = p->mac;
 			emu_lanes(d, p);
+			emu_lanes(d, &d->port[pb]);
 			emu_mac(&d->port[pb].mac, OWNER_HOST, host_of[v], 0);
 		}
 		ret = emu_cable(d, pa, pb, cable++);
@@ -347,41 +364,6 @@ switch_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf 
 		w->sw_flooded++;
 		rte_pktmbuf_free(m[i]);
 	}
-}
-
-/* An emulated host's NIC: what arrives goes to its sink. */
-static void
-host_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf **m,
-	uint16_t n, uint64_t now)
-{
-	(void)queue;
-	dcn_gen_sink_rx(&w->d->host[w->d->port[pi].owner_idx].sink, m, n, now);
-	rte_pktmbuf_free_bulk(m, n);
-}
-
-/* The worker's tick: its hosts send what has fallen due. */
-static unsigned int
-hosts_send(struct dcnfwd_worker *w, uint64_t now)
-{
-	struct dcnfwd *d = w->d;
-	struct rte_mbuf *m[DCNFWD_MAX_BURST];
-	unsigned int i, j, total = 0;
-
-	for (i = 0; i < w->n_hosts; i++) {
-		struct dcnfwd_host *h = &d->host[w->hosts[i]];
-		unsigned int n;
-
-		if (!__atomic_load_n(&h->gen_on, __ATOMIC_ACQUIRE))
-			continue;
-		n = dcn_gen_due(&h->gen, now, d->burst);
-		if (n == 0 || rte_pktmbuf_alloc_bulk(d->mp, m, n) != 0)
-			continue;
-		dcn_gen_build(&h->gen, m, n, now);
-		for (j = 0; j < n; j++)
-			dcnfwd_txb_add(w, h->port, m[j]);
-		total += n;
-	}
-	return total;
 }
 
 void
@@ -466,15 +448,11 @@ dcnfwd_emu_workers(struct dcnfwd *d)
 			return -ENOMEM;
 	}
 	/* Every port of an owner on one worker, owners spread; with lanes,
-	 * a node port's RX queue q on the next worker but q (emu_spread says
+	 * a port's RX queue q on the next worker but q (emu_spread says
 	 * why). */
 	for (pi = 0; pi < d->n_ports; pi++) {
 		const struct dcnfwd_port *p = &d->port[pi];
-		unsigned int seq = p->owner == OWNER_NODE ? p->owner_idx :
-				   p->owner == OWNER_SWITCH ?
-					   d->n_nodes + p->owner_idx :
-					   d->n_nodes + d->n_switches + p->owner_idx;
-		struct dcnfwd_worker *w = &d->worker[seq % d->n_workers];
+		unsigned int seq = emu_seq(d, p);
 		uint16_t q;
 
 		for (q = 0; q < p->dp.nb_rxq; q++) {
@@ -482,13 +460,26 @@ dcnfwd_emu_workers(struct dcnfwd *d)
 						    pi, q,
 						    p->owner == OWNER_NODE ? dcnfwd_node_rx :
 						    p->owner == OWNER_SWITCH ? switch_rx :
-									       host_rx);
+						    dcnfwd_emu_host_port_rx);
 			if (ret != 0)
 				return ret;
 		}
-		if (p->owner == OWNER_HOST) {
-			w->hosts[w->n_hosts++] = p->owner_idx;
-			w->tick = hosts_send;
+	}
+	/* A host sends from each worker that polls a queue of its node's
+	 * port (emu_hosts.c): what its node's NIC puts there. */
+	for (pi = 0; pi < d->n_ports; pi++) {
+		const struct dcnfwd_port *p = &d->port[pi];
+		uint16_t q;
+
+		if (p->owner != OWNER_HOST || p->cable_peer < 0)
+			continue;
+		for (q = 0; q < d->port[p->cable_peer].dp.nb_rxq; q++) {
+			int k = dcnfwd_emu_poller(d, (uint32_t)p->cable_peer, q);
+			struct dcnfwd_worker *w = &d->worker[k < 0 ? 0 : k];
+
+			if (w->n_hosts == 0 || w->hosts[w->n_hosts - 1] != p->owner_idx)
+				w->hosts[w->n_hosts++] = p->owner_idx;
+			w->tick = dcnfwd_emu_hosts_send;
 		}
 	}
 	return 0;
@@ -501,10 +492,8 @@ dcnfwd_emu_teardown(struct dcnfwd *d)
 
 	for (i = 0; d->sw != NULL && i < d->n_switches; i++)
 		free(d->sw[i].port);
-	for (i = 0; d->host != NULL && i < d->n_hosts; i++) {
-		dcn_gen_fini(&d->host[i].gen);
-		dcn_gen_sink_fini(&d->host[i].sink);
-	}
+	for (i = 0; d->host != NULL && i < d->n_hosts; i++)
+		dcnfwd_emu_host_fini(&d->host[i], d->n_workers);
 	free(d->sw);
 	free(d->host);
 	d->sw = NULL;

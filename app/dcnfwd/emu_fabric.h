@@ -6,9 +6,9 @@
  * An emulated fabric (--emulate SPEC): every routing node of a small
  * instance in this process, its cables as pairs of rings (lib/port), its
  * L2 switches as learning switches, and a host behind every server, which
- * sends stamped traffic (lib/gen) from the worker that polls its port.
- * Built from the appliance's own parts (setup.h); the switches and hosts
- * are RX handlers and a per-loop tick of the workers.
+ * sends stamped traffic (lib/gen) from the workers that poll its node's
+ * port (emu_hosts.h). Built from the appliance's own parts (setup.h); the
+ * switches and hosts are RX handlers and a per-loop tick of the workers.
  */
 
 #include "dcnfwd.h"

@@ -15,6 +15,7 @@
 
 #include "control.h"
 #include "ctl_io.h"
+#include "emu_hosts.h"
 #include "emu_run.h"
 #include "emu_unplug.h"
 #include "report.h"
@@ -53,12 +54,6 @@ snapshot(const struct dcnfwd *d, uint64_t *out)
 		for (l = 0; l < DCN_FWD_MAX_PORTS; l++)
 			out[i * DCN_FWD_MAX_PORTS + l] =
 				dcnfwd_node_out_frames(d, i, (uint16_t)l);
-}
-
-static uint64_t
-sink_rx(const struct dcnfwd *d, uint32_t h)
-{
-	return __atomic_load_n(&d->host[h].sink.rx, __ATOMIC_RELAXED);
 }
 
 static void
@@ -101,7 +96,7 @@ pairs_check(struct dcnfwd *d, unsigned int k, unsigned int size)
 			memset(&gc.dst_mac, 0xff, sizeof(gc.dst_mac));
 			snapshot(d, before);
 			for (i = 0; i < d->n_hosts; i++)
-				rx0[i] = sink_rx(d, i);
+				rx0[i] = dcnfwd_emu_host_rx(d, i);
 			if (rte_pktmbuf_alloc_bulk(d->mp, m, k) != 0)
 				goto out;
 			for (i = 0; i < k; i++)
@@ -109,17 +104,17 @@ pairs_check(struct dcnfwd *d, unsigned int k, unsigned int size)
 					      (uint16_t)(4000 + t), i, rte_rdtsc());
 			dcnfwd_inject(d, d->host[s].port, m, k);
 			limit = rte_rdtsc() + d->tsc_hz;
-			while (sink_rx(d, t) - rx0[t] < k && rte_rdtsc() < limit) {
+			while (dcnfwd_emu_host_rx(d, t) - rx0[t] < k && rte_rdtsc() < limit) {
 				dcnfwd_control_tick(d);
 				rte_delay_us_sleep(50);
 			}
 			/* A little longer, for strays and duplicates. */
 			settle(d, 2);
 			snapshot(d, after);
-			got = sink_rx(d, t) - rx0[t];
+			got = dcnfwd_emu_host_rx(d, t) - rx0[t];
 			for (i = 0; i < d->n_hosts; i++)
 				if (i != t)
-					stray += sink_rx(d, i) - rx0[i];
+					stray += dcnfwd_emu_host_rx(d, i) - rx0[i];
 			dcn_topo_format_vertex(d->t, d->host[s].vertex, sn, sizeof(sn));
 			dcn_topo_format_vertex(d->t, d->host[t].vertex, tn, sizeof(tn));
 			printf("{\"src\": \"%s\", \"dst\": \"%s\", \"sent\": %u, "
@@ -297,7 +292,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 {
 	unsigned int n = d->n_hosts, i, j;
 	uint32_t *dst = calloc(n, sizeof(uint32_t));
-	const struct dcn_gen_sink **sinks = calloc(n, sizeof(*sinks));
+	unsigned int n_sinks = n * RTE_MAX(d->emu.lanes, 1u);
+	const struct dcn_gen_sink **sinks = calloc(n_sinks, sizeof(*sinks));
 	uint64_t start, next_stats, sent = 0, rx = 0, last_rx = UINT64_MAX;
 	struct dcn_gen_report rep;
 	struct dcnfwd_drops dr;
@@ -343,12 +339,16 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		memset(&gc.dst_mac, 0xff, sizeof(gc.dst_mac));
 		gc.flow_base = 1024;
 		gc.seed = i + 1;
-		if (dcn_gen_init(&h->gen, &gc, d->tsc_hz) != 0)
+		if (dcnfwd_emu_host_send_setup(d, i, &gc) != 0)
 			goto out;
-		h->gen_ready = 1;
 	}
-	for (i = 0; i < n; i++)
-		sinks[i] = &d->host[i].sink;
+	for (i = 0, j = 0; i < n; i++) {
+		unsigned int q;
+
+		for (q = 0; q < d->host[i].n_sinks && j < n_sinks; q++)
+			sinks[j++] = &d->host[i].sink[q].sink;
+	}
+	n_sinks = j;
 	for (i = 0; i < n; i++)
 		if (d->host[i].gen_ready)
 			__atomic_store_n(&d->host[i].gen_on, 1, __ATOMIC_RELEASE);
@@ -368,8 +368,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 			uint64_t s = 0, r = 0;
 
 			for (i = 0; i < n; i++) {
-				s += d->host[i].gen.sent;
-				r += sink_rx(d, i);
+				s += dcnfwd_emu_host_sent(d, i);
+				r += dcnfwd_emu_host_rx(d, i);
 			}
 			dcnfwd_unplug_step(d, &u, el, s, r);
 		}
@@ -377,8 +377,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 			uint64_t s = 0, r = 0;
 
 			for (i = 0; i < n; i++) {
-				s += d->host[i].gen.sent;
-				r += sink_rx(d, i);
+				s += dcnfwd_emu_host_sent(d, i);
+				r += dcnfwd_emu_host_rx(d, i);
 			}
 			if (d->json) {
 				/* progress lines: a test can watch delivery go on */
@@ -407,7 +407,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 	for (j = 0; j < 40 + d->fcc.repair_ms / 50; j++) {
 		settle(d, 100);
 		for (rx = 0, i = 0; i < n; i++)
-			rx += sink_rx(d, i);
+			rx += dcnfwd_emu_host_rx(d, i);
 		if (rx == last_rx && (!d->fc_on || queued_frames(d) == 0))
 			break;
 		last_rx = rx;
@@ -425,10 +425,10 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		settle(d, 10);
 	}
 	for (i = 0; i < n; i++) {
-		sent += d->host[i].gen.sent;
+		sent += dcnfwd_emu_host_sent(d, i);
 		offered += d->host[i].gen_ready ? rate * elapsed : 0;
 	}
-	dcn_gen_sink_report(sinks, n, d->tsc_hz, &rep);
+	dcn_gen_sink_report(sinks, n_sinks, d->tsc_hz, &rep);
 	dcnfwd_drop_totals(d, &dr);
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &fs);
 	full = full_credit_links(d, &links, NULL);
@@ -467,7 +467,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		print_senders(d);
 		printf("\"received_per_host\": [");
 		for (i = 0; i < n; i++)
-			printf("%s%lu", i ? ", " : "", (unsigned long)sink_rx(d, i));
+			printf("%s%lu", i ? ", " : "", (unsigned long)dcnfwd_emu_host_rx(d, i));
 		printf("]}\n");
 	} else {
 		printf("\n%u hosts sent %lu frames, received %lu, lost %ld, "

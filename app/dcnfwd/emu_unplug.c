@@ -9,6 +9,7 @@
 #include <rte_cycles.h>
 
 #include "emu_fabric.h"
+#include "emu_hosts.h"
 #include "emu_unplug.h"
 #include "stats.h"
 
@@ -43,7 +44,7 @@ node_has_active_host(const struct dcnfwd *d, uint32_t ni)
 					       &d->port[hp->cable_peer] : NULL;
 
 		if (np != NULL && np->owner == OWNER_NODE && np->owner_idx == ni &&
-		    (d->host[h].gen_ready || d->host[h].sink.rx))
+		    (d->host[h].gen_ready || dcnfwd_emu_host_rx(d, h)))
 			return 1;
 	}
 	return 0;
