@@ -109,15 +109,39 @@ expected_neighbour(const struct dcnfwd *d, const struct dcnfwd_node *n,
 	return 0;
 }
 
-static void
-refuse(struct dcnfwd_port *p, const char *why, const char *who)
+/* Who a hello says it is from, as far as it was read: named only for a
+ * log line, which few hellos need (a name is an snprintf a hello, and
+ * every port hears one every few ms). */
+struct hello_from {
+	const struct dcnfwd *d;
+	int known;               /* addr read */
+	uint32_t addr;
+	int64_t vertex;          /* -1: not a vertex (yet) */
+};
+
+static const char *
+who_of(const struct hello_from *h, char *buf, size_t size)
 {
+	if (h->vertex >= 0)
+		dcn_topo_format_vertex(h->d->t, (uint32_t)h->vertex, buf, size);
+	else if (h->known)
+		dcn_topo_format_addr(h->addr, buf, size);
+	else
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+static void
+refuse(struct dcnfwd_port *p, const char *why, const struct hello_from *h)
+{
+	char who[DCN_TOPO_NAME_LEN];
+
 	p->hello_refused++;
 	/* Log the first and then every power of two: mis-cabling is loud
 	 * without flooding the log. */
 	if ((p->hello_refused & (p->hello_refused - 1)) == 0)
 		DCNFWD_LOG(WARNING, "port %s: hello from %s refused: %s (%lu so "
-			   "far)\n", p->name, who, why,
+			   "far)\n", p->name, who_of(h, who, sizeof(who)), why,
 			   (unsigned long)p->hello_refused);
 }
 
@@ -140,12 +164,13 @@ refuse(struct dcnfwd_port *p, const char *why, const char *who)
 static int
 mac_guard_pass(struct dcnfwd *d, struct dcnfwd_port *p,
 	       struct dcnfwd_mac_guard *g, const struct rte_ether_addr *mac,
-	       const char *who, uint64_t now)
+	       const struct hello_from *h, uint64_t now)
 {
 	uint64_t dead_us = d->lconf.hello_us * d->lconf.miss;
 	uint64_t hold_us = RTE_MAX(d->lconf.holddown_us, dead_us);
 	uint64_t m = 0, hold;
 	char was[RTE_ETHER_ADDR_FMT_SIZE], is[RTE_ETHER_ADDR_FMT_SIZE];
+	char who[DCN_TOPO_NAME_LEN];
 
 	hold_us = RTE_MAX(hold_us, (uint64_t)DCNFWD_MAC_HOLD_MIN_US);
 	hold = hold_us * d->tsc_hz / 1000000;
@@ -157,6 +182,7 @@ mac_guard_pass(struct dcnfwd *d, struct dcnfwd_port *p,
 	}
 	rte_ether_format_addr(was, sizeof(was), (const struct rte_ether_addr *)&g->mac);
 	rte_ether_format_addr(is, sizeof(is), mac);
+	who_of(h, who, sizeof(who));
 	if (now - g->seen_tsc < hold) {
 		p->hello_mac_refused++;
 		if ((p->hello_mac_refused & (p->hello_mac_refused - 1)) == 0)
@@ -201,7 +227,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	struct dcnfwd_node *n;
 	struct dcn_hello h;
 	struct rte_ether_addr mac;
-	char who[DCN_TOPO_NAME_LEN] = "?";
+	struct hello_from who = { .d = d, .vertex = -1 };
 	uint32_t epoch = 0, seq = 0;
 	int64_t v;
 
@@ -209,7 +235,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		return;
 	n = &d->node[p->owner_idx];
 	if (len < DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN + DCN_HELLO_LEN) {
-		refuse(p, "too short", who);
+		refuse(p, "too short", &who);
 		return;
 	}
 	/* Before anything is read from it: what a key-less writer says is
@@ -217,24 +243,25 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	if (!dcnfwd_auth_check(d, p, f, len, &hello_span, &epoch, &seq))
 		return;
 	dcn_fabric_read_hello(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &h);
-	dcn_topo_format_addr(h.addr, who, sizeof(who));
+	who.known = 1;
+	who.addr = h.addr;
 	if (h.topo_hash != d->topo_hash) {
-		refuse(p, "another topology", who);
+		refuse(p, "another topology", &who);
 		return;
 	}
 	v = dcn_topo_vertex_of(d->t, h.addr);
 	if (v < 0 || !dcn_topo_is_router(d->t, (uint32_t)v)) {
-		refuse(p, "not a node of this fabric", who);
+		refuse(p, "not a node of this fabric", &who);
 		return;
 	}
-	dcn_topo_format_vertex(d->t, (uint32_t)v, who, sizeof(who));
+	who.vertex = v;
 	if (!expected_neighbour(d, n, p, (uint32_t)v, h.port)) {
-		refuse(p, "the topology puts another node behind this port", who);
+		refuse(p, "the topology puts another node behind this port", &who);
 		return;
 	}
 	memcpy(&mac, f + 6, 6);
 	if (!rte_is_unicast_ether_addr(&mac) || rte_is_zero_ether_addr(&mac)) {
-		refuse(p, "its source MAC is not unicast", who);
+		refuse(p, "its source MAC is not unicast", &who);
 		return;
 	}
 	{
@@ -250,7 +277,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 			dcnfwd_auth_refuse(p, DCN_AUTH_REPLAYED, "hello");
 			return;
 		}
-		if (!mac_guard_pass(d, p, g, &mac, who, now))
+		if (!mac_guard_pass(d, p, g, &mac, &who, now))
 			return;
 	}
 	p->hello_rx++;

@@ -405,7 +405,7 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 		d->next_carrier_poll = now + CARRIER_POLL_MS * d->tsc_hz / 1000;
 	for (i = 0; i < d->n_ports; i++) {
 		struct dcnfwd_port *p = &d->port[i];
-		struct dcnfwd_port_stats ps;
+		uint64_t rx;
 		enum dcn_link_event ev;
 
 		if (!dcnfwd_port_is_fabric(p))
@@ -416,10 +416,9 @@ dcnfwd_links_tick(struct dcnfwd *d, uint64_t now, uint64_t us)
 			ethdev_carrier(d, p, us);
 		/* Frames in are a sign of life; those in the other wire
 		 * format are not (the neighbour is not heard). */
-		dcnfwd_port_totals(d, i, &ps);
-		ps.rx -= dcnfwd_port_mismatched(d, i);
-		if (ps.rx != p->rx_seen) {
-			p->rx_seen = ps.rx;
+		rx = dcnfwd_port_rx(d, i) - dcnfwd_port_mismatched(d, i);
+		if (rx != p->rx_seen) {
+			p->rx_seen = rx;
 			dcn_link_alive(&p->link, us);
 			/* Down for silence, yet its frames came within a
 			 * silence's time after: its hellos were late, not

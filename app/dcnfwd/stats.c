@@ -39,6 +39,17 @@ dcnfwd_worker_fc_port(const struct dcnfwd *d, unsigned int w, uint32_t port)
 	return wn != NULL && wn->fc.dp != NULL ? &wn->fc.st[pt->local] : NULL;
 }
 
+uint64_t
+dcnfwd_port_rx(const struct dcnfwd *d, uint32_t port)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->n_workers; i++)
+		n += LOAD(d->worker[i].pst[port].rx);
+	return n;
+}
+
 void
 dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 		   struct dcnfwd_port_stats *s)

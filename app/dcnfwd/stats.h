@@ -12,6 +12,9 @@
 const struct dcn_fc_port_stats *dcnfwd_worker_fc_port(const struct dcnfwd *d,
 						      unsigned int w, uint32_t port);
 
+/* Frames port received, every worker's (the control thread's tick reads
+ * it for signs of life: one counter, not the totals). */
+uint64_t dcnfwd_port_rx(const struct dcnfwd *d, uint32_t port);
 /* A port's counters, all workers (flow control's included). */
 void dcnfwd_port_totals(const struct dcnfwd *d, uint32_t port,
 			struct dcnfwd_port_stats *s);
