@@ -47,14 +47,22 @@ worker count in turn (each round starting one count later), and each
 count's speed-up as the median [min-max] of its N ratios to the
 one-worker trial of the same round (a shared machine's fast and slow
 phases last tens of seconds, longer than a round): scaling-pairs.csv
-(every trial) and scaling-pairs.json.
+(every trial) and scaling-pairs.json. Each round also takes the
+core-to-core round trip of a cache line before and after its trials
+(tools/bench/core-rtt, when built): on a virtual machine it moves
+between phases (about 80 ns and 380 ns on this project's CI machines),
+and what several workers share pays it. So beside the median of every
+round come the medians of the rounds whose round trips both stayed
+under --near-ns ("cores near") and of the others ("cores far").
 
   scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--pairs N]
-             [--encap ether,udp] [--lanes [--one-sender]] [--out DIR]
+             [--encap ether,udp] [--lanes [--one-sender]] [--near-ns NS]
+             [--out DIR]
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,7 +82,18 @@ class Emulated:
     def __init__(self, a):
         self.a, self.n, self.encap = a, 0, "ether"
         self.dcnfwd = os.path.join(a.build, "app/dcnfwd/dcnfwd")
+        self.core_rtt = os.path.join(a.build, "tools/bench/core-rtt")
         self.cpus = sorted(os.sched_getaffinity(0))
+
+    def round_trip_ns(self):
+        """A cache line's round trip between the first two CPUs now, or
+        None (no core-rtt built, one CPU)."""
+        if len(self.cpus) < 2 or not os.access(self.core_rtt, os.X_OK):
+            return None
+        r = subprocess.run([self.core_rtt, "0.1", str(self.cpus[0]), str(self.cpus[1])],
+                           capture_output=True, text=True, timeout=30)
+        m = re.search(r"round trip: (\d+) ns", r.stdout)
+        return int(m.group(1)) if r.returncode == 0 and m else None
 
     def lcores(self, workers):
         """Main lcore 0 on the first CPU; worker i on CPU i mod CPUs."""
@@ -169,40 +188,61 @@ def run_pairs(a, e, counts):
     if a.lanes:
         # the same workers spread by node: what lanes cost beside it
         confs.append(("%d/node" % counts[-1], counts[-1], 0, 1))
-    log("%-6s %-8s %14s %14s" % ("round", "workers", "full fwd Mpps", "x 1 worker"))
+    log("%-6s %-8s %14s %14s %10s" % ("round", "workers", "full fwd Mpps",
+                                        "x 1 worker", "core rtt"))
     trials, ratios = [], {c[0]: [] for c in confs[1:]}
     for rnd in range(a.pairs):
         order = confs[rnd % len(confs):] + confs[:rnd % len(confs)]
         got = {}
+        before = e.round_trip_ns()
         for name, c, s, lanes in order:
             t = e.trial(c, FULL_LOAD_PPS, s, lanes)
             got[name] = t["fwd_pps"]
             trials.append({"round": rnd, "workers": name, "fwd_pps": t["fwd_pps"],
                            "host_pps": t["host_pps"], "lost": t["lost"],
                            "reordered": t.get("reordered", 0)})
+        after = e.round_trip_ns()
+        rtt = max(before, after) if before is not None and after is not None else None
+        for t in trials:
+            if t["round"] == rnd:
+                t["core_rtt_ns"] = rtt
         for name, c, s, lanes in confs:
             x = got[name] / got["1"] if got["1"] else None
             if name != "1" and x is not None:
-                ratios[name].append(x)
-            log("%-6d %-8s %14.3f %14s" % (rnd, name, got[name] / 1e6,
-                                           "%.2fx" % x if x is not None else "-"))
+                ratios[name].append((x, rtt))
+            log("%-6d %-8s %14.3f %14s %10s" % (
+                rnd, name, got[name] / 1e6, "%.2fx" % x if x is not None else "-",
+                "%d ns" % rtt if rtt is not None else "-"))
     summary = {}
-    for c, xs in ratios.items():
-        if xs:
-            summary[c] = {"median": median(xs), "min": min(xs), "max": max(xs),
-                          "pairs": len(xs)}
-            log("encap %s%s: %s workers against 1 (full load, forwarding steps): "
-                "%.2fx [%.2f-%.2f] over %d interleaved pairs" % (
-                    e.encap, ", lanes" if a.lanes else "", c, summary[c]["median"],
-                    summary[c]["min"], summary[c]["max"], len(xs)))
+    for c, xr in ratios.items():
+        xs = [x for x, _ in xr]
+        if not xs:
+            continue
+        summary[c] = {"median": median(xs), "min": min(xs), "max": max(xs),
+                      "pairs": len(xs)}
+        log("encap %s%s: %s workers against 1 (full load, forwarding steps): "
+            "%.2fx [%.2f-%.2f] over %d interleaved pairs" % (
+                e.encap, ", lanes" if a.lanes else "", c, summary[c]["median"],
+                summary[c]["min"], summary[c]["max"], len(xs)))
+        for phase, keep in (("near", lambda r: r is not None and r < a.near_ns),
+                            ("far", lambda r: r is not None and r >= a.near_ns)):
+            ys = [x for x, r in xr if keep(r)]
+            if ys:
+                summary[c][phase] = {"median": median(ys), "min": min(ys),
+                                     "max": max(ys), "pairs": len(ys)}
+                log("  %s workers, cores %s (round trip %s %d ns): %.2fx "
+                    "[%.2f-%.2f] over %d pairs" % (
+                        c, phase, "under" if phase == "near" else "at least",
+                        a.near_ns, median(ys), min(ys), max(ys), len(ys)))
     log("frames of a flow out of order, every trial: %d" %
         sum(t["reordered"] for t in trials))
     with open(os.path.join(a.out, "scaling-pairs-%s.csv" % e.encap), "w") as f:
-        f.write("round,workers,full_load_fwd_mpps,full_load_host_mpps,lost\n")
+        f.write("round,workers,full_load_fwd_mpps,full_load_host_mpps,lost,"
+                "core_rtt_ns\n")
         for t in trials:
-            f.write("%d,%s,%.4f,%.4f,%d\n" % (t["round"], t["workers"],
-                                               t["fwd_pps"] / 1e6,
-                                               t["host_pps"] / 1e6, t["lost"]))
+            f.write("%d,%s,%.4f,%.4f,%d,%s\n" % (
+                t["round"], t["workers"], t["fwd_pps"] / 1e6, t["host_pps"] / 1e6,
+                t["lost"], "" if t["core_rtt_ns"] is None else t["core_rtt_ns"]))
     with open(os.path.join(a.out, "scaling-pairs-%s.json" % e.encap), "w") as f:
         json.dump({"spec": a.spec, "encap": e.encap, "frame_bytes": a.size,
                    "trial_s": a.trial,
@@ -266,6 +306,9 @@ def main():
     ap.add_argument("--one-sender", action="store_true",
                     help="with --lanes --pairs: also the most workers with one "
                          "sender a port")
+    ap.add_argument("--near-ns", type=int, default=200,
+                    help="with --pairs: a round's core-to-core round trip "
+                         "under which its cores count as near (default %(default)s)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     if a.lanes:
