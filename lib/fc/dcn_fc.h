@@ -380,6 +380,16 @@ struct dcn_fc_conf {
 };
 
 /**
+ * The most frames a node of this shape holds in its queues: every lane's
+ * input side and every sender's output queue full, as under backpressure
+ * (its data mbuf pool must hold them, and the ports' descriptors). The
+ * arguments as for dcn_fc_node_create. @return frames, or 0 for a shape
+ * dcn_fc_node_create refuses.
+ */
+uint64_t dcn_fc_frames_max(const struct dcn_fc_conf *conf, uint16_t n_ports,
+			   const uint8_t *kind, const uint16_t *links);
+
+/**
  * Make a node's state in memzone "dcn_fc.<id>". Links are numbered port
  * by port; a switch port's links split its input queue evenly.
  * @param kind       per local port, enum dcn_fc_port_kind

@@ -103,32 +103,34 @@ out_bytes(uint32_t out_cap, uint32_t n_inputs)
 	       RTE_ALIGN_CEIL(n_inputs * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 }
 
-struct dcn_fc_node *
-dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
-		   const uint8_t *kind, const uint16_t *links,
-		   const char *const *names, const struct dcn_fc_conf *conf)
-{
-	unsigned int in_queue = conf->in_queue ? conf->in_queue : 512;
-	unsigned int out_cap = conf->out_queue ? conf->out_queue : 1024;
-	unsigned int reserve = conf->reserve_pct ? conf->reserve_pct : 20;
-	unsigned int vcs = conf->n_vcs ? conf->n_vcs : 2;
-	unsigned int min_quota = conf->min_quota ? conf->min_quota : 32;
-	unsigned int lanes = conf->n_lanes ? conf->n_lanes : 1;
-	uint32_t in_cap[DCN_FC_MAX_LINKS];
+/* A node's queues as conf sizes them: each link's input capacity, the
+ * output queue (grown to hold every input's quota) and the quota. */
+struct node_shape {
+	unsigned int vcs, lanes, reserve, in_queue;
+	uint32_t n_links, n_chans, out_cap, quota;
 	uint16_t nlinks[DCN_FC_MAX_PORTS];
-	char mzname[RTE_MEMZONE_NAMESIZE];
-	const struct rte_memzone *mz;
-	struct dcn_fc_node *fn;
-	uint32_t n_chans, n_links = 0, quota, i, l;
-	size_t head, size;
-	uint8_t *mem, *p;
+	uint32_t in_cap[DCN_FC_MAX_LINKS];
+};
 
-	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || vcs > DCN_FC_MAX_VCS ||
-	    lanes > DCN_FC_MAX_LANES || reserve > 90 || in_queue < 2 || in_queue > (1u << 20) ||
-	    out_cap > (1u << 22)) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+/* @return 0, or EINVAL (bad sizes, a switch port's share under 2 slots)
+ * or ENOSPC (too many links or channels). */
+static int
+node_shape(struct node_shape *s, const struct dcn_fc_conf *conf, uint16_t n_ports,
+	   const uint8_t *kind, const uint16_t *links)
+{
+	unsigned int min_quota = conf->min_quota ? conf->min_quota : 32;
+	uint32_t i, l;
+
+	s->in_queue = conf->in_queue ? conf->in_queue : 512;
+	s->out_cap = conf->out_queue ? conf->out_queue : 1024;
+	s->reserve = conf->reserve_pct ? conf->reserve_pct : 20;
+	s->vcs = conf->n_vcs ? conf->n_vcs : 2;
+	s->lanes = conf->n_lanes ? conf->n_lanes : 1;
+	s->n_links = 0;
+	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || s->vcs > DCN_FC_MAX_VCS ||
+	    s->lanes > DCN_FC_MAX_LANES || s->reserve > 90 || s->in_queue < 2 ||
+	    s->in_queue > (1u << 20) || s->out_cap > (1u << 22))
+		return EINVAL;
 	/* A switch port's neighbours share its input queue evenly: what
 	 * they may send together is bounded by the port's queue, whatever
 	 * their number (README.md). */
@@ -136,30 +138,64 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		uint32_t nl = kind[i] == DCN_FC_PORT_SWITCH && links != NULL &&
 				      links[i] > 0 ? links[i] : 1;
 
-		nlinks[i] = (uint16_t)nl;
-
-		if (n_links + nl > DCN_FC_MAX_LINKS) {
-			rte_errno = ENOSPC;
-			return NULL;
-		}
-		if (in_queue / nl < 2) {
-			rte_errno = EINVAL;
-			return NULL;
-		}
+		s->nlinks[i] = (uint16_t)nl;
+		if (s->n_links + nl > DCN_FC_MAX_LINKS)
+			return ENOSPC;
+		if (s->in_queue / nl < 2)
+			return EINVAL;
 		for (l = 0; l < nl; l++)
-			in_cap[n_links + l] = in_queue / nl;
-		n_links += nl;
+			s->in_cap[s->n_links + l] = s->in_queue / nl;
+		s->n_links += nl;
 	}
-	n_chans = n_links * vcs;
-	if (n_chans > DCN_FC_MAX_CHANS) {
-		rte_errno = ENOSPC;
-		return NULL;
-	}
+	s->n_chans = s->n_links * s->vcs;
+	if (s->n_chans > DCN_FC_MAX_CHANS)
+		return ENOSPC;
 	/* Every input (each lane of each channel) gets an equal share of
 	 * each output queue, at least min_quota; the queue grows to hold
 	 * all the shares. */
-	quota = RTE_MAX(out_cap / (n_chans * lanes), min_quota);
-	out_cap = RTE_MAX(out_cap, quota * n_chans * lanes);
+	s->quota = RTE_MAX(s->out_cap / (s->n_chans * s->lanes), min_quota);
+	s->out_cap = RTE_MAX(s->out_cap, s->quota * s->n_chans * s->lanes);
+	return 0;
+}
+
+uint64_t
+dcn_fc_frames_max(const struct dcn_fc_conf *conf, uint16_t n_ports,
+		  const uint8_t *kind, const uint16_t *links)
+{
+	struct node_shape s;
+	uint64_t n = 0;
+	uint32_t l;
+
+	if (node_shape(&s, conf, n_ports, kind, links) != 0)
+		return 0;
+	for (l = 0; l < s.n_links; l++)
+		n += (uint64_t)s.vcs * s.lanes * (s.in_cap[l] + s.out_cap);
+	return n;
+}
+
+struct dcn_fc_node *
+dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
+		   const uint8_t *kind, const uint16_t *links,
+		   const char *const *names, const struct dcn_fc_conf *conf)
+{
+	struct node_shape shape;
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	struct dcn_fc_node *fn;
+	size_t head, size;
+	uint8_t *mem, *p;
+	uint32_t i, l;
+	int err = node_shape(&shape, conf, n_ports, kind, links);
+	const unsigned int vcs = shape.vcs, lanes = shape.lanes, reserve = shape.reserve;
+	const uint32_t n_links = shape.n_links, n_chans = shape.n_chans;
+	const uint32_t out_cap = shape.out_cap, quota = shape.quota;
+	const uint32_t *in_cap = shape.in_cap;
+	const uint16_t *nlinks = shape.nlinks;
+
+	if (err != 0) {
+		rte_errno = err;
+		return NULL;
+	}
 	head = RTE_ALIGN_CEIL(sizeof(*fn) + lanes * n_chans * sizeof(struct dcn_fc_chan),
 			      RTE_CACHE_LINE_SIZE);
 	size = head;
@@ -187,7 +223,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	fn->vertex = vertex;
 	/* Any nonzero value that differs from the last incarnation's. */
 	fn->epoch = (uint32_t)rte_rand() | 1;
-	fn->max_credit = in_queue;
+	fn->max_credit = shape.in_queue;
 	fn->repair_tsc = rte_get_tsc_hz() / 1000 *
 			 (conf->repair_ms ? conf->repair_ms : 500);
 	fn->n_ports = n_ports;

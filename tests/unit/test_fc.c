@@ -750,6 +750,37 @@ test_bad_conf(void **state)
 	assert_null(dcn_fc_node_create("t-bad", 0, 0, kind, NULL, NULL, &conf));
 }
 
+/* The most frames a node holds, from its shape alone, is what the node
+ * made of that shape holds with every lane's input side and every
+ * sender's output queue full (a cable, a switch port of 3 neighbours and
+ * a host port; 3 VCs, 2 lanes), and by hand for two cables: 2 links x 2
+ * VCs x (64 in + 128 out) = 768. A shape the node refuses gives 0. */
+static void
+test_frames_max(void **state)
+{
+	static const uint8_t kind[3] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_SWITCH,
+					 DCN_FC_PORT_HOST };
+	static const uint16_t links[3] = { 1, 3, 1 };
+	struct dcn_fc_conf conf = { .in_queue = 300, .out_queue = 1000, .n_vcs = 3,
+				    .n_lanes = 2 };
+	struct dcn_fc_node *fn;
+	uint64_t held = 0;
+	uint32_t i;
+
+	(void)state;
+	fn = dcn_fc_node_create("t-max", 1, 3, kind, links, NULL, &conf);
+	assert_non_null(fn);
+	for (i = 0; i < fn->n_lanes * fn->n_chans; i++)
+		held += fn->chan[i].in_cap + fn->chan[i].out_cap;
+	assert_int_equal(fn->n_links, 5);
+	assert_int_equal(dcn_fc_frames_max(&conf, 3, kind, links), held);
+	dcn_fc_node_free(fn);
+	conf = (struct dcn_fc_conf){ .in_queue = 64, .out_queue = 128, .n_vcs = 2 };
+	assert_int_equal(dcn_fc_frames_max(&conf, 2, kind, NULL), 768);
+	conf.n_vcs = DCN_FC_MAX_VCS + 1;
+	assert_int_equal(dcn_fc_frames_max(&conf, 2, kind, NULL), 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -767,6 +798,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_internal_credits),
 		cmocka_unit_test(test_free_returns_mbufs),
 		cmocka_unit_test(test_bad_conf),
+		cmocka_unit_test(test_frames_max),
 	};
 	int ret;
 
