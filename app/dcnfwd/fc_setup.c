@@ -81,18 +81,71 @@ dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
 	return RTE_MIN(credit_batch, quarter);
 }
 
-void
-dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t)
+/*
+ * How much of what a relay may hold at once a pool of mbufs covers: its
+ * flow-control queues full (queues: dcn_fc_frames_max, every lane's input
+ * side and every sender's output queue, as when every link backs up at
+ * once), its ports' descriptors and the lcores' pool caches (other). A
+ * pool short of it can run dry under wide backpressure, and a port then
+ * drops frames for want of buffers, the loss flow control is there to
+ * prevent. The full figure is often gigabytes (a switch port's links each
+ * have output queues), so a short pool is told as a share, for the
+ * operator to weigh, not as a fault. Written into buf. @return 1 when
+ * short.
+ */
+static int
+mbufs_cover(char *buf, size_t len, uint64_t mbufs, uint64_t queues, uint64_t other)
 {
-	unsigned int i, in_queue, grant;
-	int behind_switch = 0;
+	uint64_t need = queues + other;
 
+	if (mbufs >= need) {
+		snprintf(buf, len, "mbufs: %lu, enough for flow control's queues "
+			 "full (%lu frames) and the descriptors and pool caches (%lu)",
+			 (unsigned long)mbufs, (unsigned long)queues,
+			 (unsigned long)other);
+		return 0;
+	}
+	snprintf(buf, len, "mbufs: %lu, %.1f%% of the %lu that flow control's "
+		 "queues full (%lu frames: every link backed up at once), the "
+		 "descriptors and pool caches can hold; past them, ports drop "
+		 "frames for want of buffers", (unsigned long)mbufs,
+		 100.0 * (double)mbufs / (double)need, (unsigned long)need,
+		 (unsigned long)queues);
+	return 1;
+}
+
+void
+dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
+		     unsigned int vcs)
+{
+	struct dcn_fc_conf fcc = { .out_queue = c->fc_out_queue,
+				   .reserve_pct = c->fc_reserve_pct, .n_vcs = vcs,
+				   .n_lanes = 1 };
+	uint8_t kind[DCN_CONF_MAX_PORTS];
+	uint16_t links[DCN_CONF_MAX_PORTS];
+	struct dcn_fwd_nbrs nbrs;
+	unsigned int i, in_queue, grant;
+	uint64_t other = 0, queues;
+	int behind_switch = 0, have_nbrs;
+	char verdict[320];
+
+	have_nbrs = dcn_fwd_nbrs_init(&nbrs, t, c->node) == 0;
 	/* A switch port with no relay behind it is not credited at start
 	 * (no links): the file alone cannot tell, so it counts here. */
-	for (i = 0; i < c->n_ports; i++)
-		behind_switch |= port_kind(t, c->node, c->port[i].fabric_port,
-					   c->port[i].host, !c->port[i].credits) ==
-				 DCN_FC_PORT_SWITCH;
+	for (i = 0; i < c->n_ports; i++) {
+		kind[i] = (uint8_t)port_kind(t, c->node, c->port[i].fabric_port,
+					     c->port[i].host, !c->port[i].credits);
+		links[i] = 1;
+		if (kind[i] == DCN_FC_PORT_SWITCH && have_nbrs)
+			links[i] = (uint16_t)RTE_MAX(1u, dcn_fwd_nbrs_on_port(
+				&nbrs, (uint16_t)c->port[i].fabric_port));
+		behind_switch |= kind[i] == DCN_FC_PORT_SWITCH;
+		fcc.n_lanes = RTE_MAX(fcc.n_lanes, (unsigned int)c->port[i].rxq);
+		other += (uint64_t)c->port[i].rxq * c->rx_desc +
+			 (uint64_t)c->port[i].txq * c->tx_desc;
+	}
+	if (have_nbrs)
+		dcn_fwd_nbrs_free(&nbrs);
 	in_queue = dcnfwd_fc_in_queue(c->fc_in_queue, 0, behind_switch);
 	grant = grant_of(in_queue, c->fc_reserve_pct);
 	printf("  flow control: input queues of %u slots a (port, VC)%s, %u "
@@ -100,6 +153,47 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t)
 	       c->fc_in_queue ? "" : behind_switch ? " (behind L2 switches)" :
 	       " (on cables)", grant,
 	       dcnfwd_fc_credit_batch(c->fc_credit_batch, in_queue, c->fc_reserve_pct));
+	fcc.in_queue = in_queue;
+	queues = dcn_fc_frames_max(&fcc, (uint16_t)c->n_ports, kind, links);
+	/* each lcore's cache, as dcnfwd sizes it (pools.c) */
+	other += (uint64_t)(c->n_workers + 1) *
+		 RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, c->mbufs / 4);
+	mbufs_cover(verdict, sizeof(verdict), c->mbufs, queues, other);
+	printf("  %s\n", verdict);
+}
+
+/* At start: the same for the nodes' queues (queues, dcn_fc_frames_max
+ * of each) and the process's pools, ports and lcores, logged when the
+ * pools are short. */
+static void
+mbufs_check(const struct dcnfwd *d, uint64_t queues)
+{
+	uint64_t mbufs = 0, other = 0;
+	unsigned int i, k;
+	char verdict[320];
+
+	for (i = 0; i < DCN_NUMA_MAX; i++) {
+		const struct rte_mempool *mp = d->mp_socket[i];
+
+		for (k = 0; k < i && mp != NULL; k++)
+			if (d->mp_socket[k] == mp)
+				mp = NULL;
+		if (mp != NULL) {
+			mbufs += mp->size;
+			other += (uint64_t)mp->cache_size * rte_lcore_count();
+		}
+	}
+	if (mbufs == 0 && d->mp != NULL) {
+		/* one pool, of no NUMA node (--no-huge) */
+		mbufs = d->mp->size;
+		other += (uint64_t)d->mp->cache_size * rte_lcore_count();
+	}
+	for (i = 0; i < d->n_ports; i++)
+		if (d->port[i].dp.is_ethdev)
+			other += (uint64_t)d->port[i].dp.nb_rxq * d->conf.rx_desc +
+				 (uint64_t)d->port[i].dp.nb_txq * d->conf.tx_desc;
+	if (mbufs != 0 && mbufs_cover(verdict, sizeof(verdict), mbufs, queues, other))
+		DCNFWD_LOG(NOTICE, "%s\n", verdict);
 }
 
 /* The NUMA node a node's queues go on: where most of its ports are
@@ -152,6 +246,7 @@ keep_ledger(struct dcnfwd_node *n)
 int
 dcnfwd_setup_fc(struct dcnfwd *d)
 {
+	uint64_t queues = 0;
 	unsigned int i, l;
 
 	if (!d->fc_on)
@@ -204,6 +299,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				return -EINVAL;
 			}
 		fcc.socket1 = (unsigned int)node_socket(d, n) + 1;
+		queues += dcn_fc_frames_max(&fcc, n->n_ports, kind, links);
 		snprintf(id, sizeof(id), "%u", i);
 		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
 					   names, &fcc);
@@ -239,5 +335,8 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		if (d->conf_file != NULL)
 			keep_ledger(n);
 	}
+	/* An emulation's one pool is sized for all its nodes (emu_fabric.c). */
+	if (d->emulate == NULL)
+		mbufs_check(d, queues);
 	return 0;
 }

@@ -516,7 +516,7 @@ dcnfwd_check_config(const char *file)
 	struct dcn_route_conf rc = { 0 };
 	struct dcn_router *r;
 	char err[DCN_CONF_ERR_LEN], name[DCN_TOPO_NAME_LEN];
-	unsigned int i;
+	unsigned int i, vcs;
 
 	if (dcn_conf_load(file, &c, &t, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
@@ -530,12 +530,14 @@ dcnfwd_check_config(const char *file)
 		return 1;
 	}
 	rc.algo = c.algo;
+	rc.vcs = c.fc_vcs;
 	r = dcn_router_create_conf(t, &rc, err, sizeof(err));
 	if (r == NULL) {
 		fprintf(stderr, "%s: routing %s: %s\n", file, dcn_topo_spec(t), err);
 		dcn_topo_free(t);
 		return 1;
 	}
+	vcs = dcn_route_vcs(r);
 	dcn_router_free(r);
 	dcn_topo_format_vertex(t, c.node, name, sizeof(name));
 	printf("%s: %s, node %s (%s), %u ports, %u workers\n", file, c.spec, name,
@@ -556,7 +558,7 @@ dcnfwd_check_config(const char *file)
 		       c.port[i].host ? "host" : "fabric", c.port[i].fabric_port,
 		       c.port[i].dev);
 	if (c.fc_enabled)
-		dcnfwd_fc_check_line(&c, t);
+		dcnfwd_fc_check_line(&c, t, vcs);
 	check_senders(&c);
 	check_numa(&c);
 	dcn_topo_free(t);

@@ -57,8 +57,11 @@ unsigned int dcnfwd_fc_in_queue(unsigned int input_queue, int emulated,
 unsigned int dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
 				    unsigned int reserve_pct);
 struct dcn_conf;
-/* --check-config's flow-control line for configuration c of topology t. */
-void dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t);
+/* --check-config's flow-control lines for configuration c of topology t,
+ * whose routing uses vcs VCs: the queues, and whether [queues] mbufs
+ * holds them full. */
+void dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
+			  unsigned int vcs);
 
 /* n workers on the EAL worker lcores (a configuration's own). */
 int dcnfwd_workers_create(struct dcnfwd *d, unsigned int n);

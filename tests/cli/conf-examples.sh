@@ -42,6 +42,23 @@ sed 's/^input_queue = 0 .*/input_queue = 512/' "$CONF/novacube-relay.ini" > "$tm
 out=$("$DCNFWD" --check-config "$tmp" 2>&1)
 grep -q "flow control: input queues of 512 slots a (port, VC), 409 granted, a credit frame each 102 freed" <<< "$out" ||
 	{ echo "FAIL: input_queue = 512 not kept: $out"; fail=1; }
+# The pool against what the relay may hold at once (flow control's
+# queues full, the descriptors, the pool caches): the share a pool
+# covers, and a pool of exactly the need is enough, one less is not.
+out=$("$DCNFWD" --check-config "$CONF/novacube-relay.ini" 2>&1)
+need=$(sed -n 's/.*mbufs: 65535, [0-9.]*% of the \([0-9]*\) that flow control.*/\1/p' <<< "$out")
+if [ -z "$need" ]; then
+	echo "FAIL: no share of what the queues hold: $out"; fail=1
+else
+	sed "s/^mbufs = .*/mbufs = $need/" "$CONF/novacube-relay.ini" > "$tmp"
+	grep -q "mbufs: $need, enough for flow control's queues full" \
+		<<< "$("$DCNFWD" --check-config "$tmp" 2>&1)" ||
+		{ echo "FAIL: mbufs = $need is not enough"; fail=1; }
+	sed "s/^mbufs = .*/mbufs = $((need - 1))/" "$CONF/novacube-relay.ini" > "$tmp"
+	grep -q "mbufs: $((need - 1)), [0-9.]*% of the $need that" \
+		<<< "$("$DCNFWD" --check-config "$tmp" 2>&1)" ||
+		{ echo "FAIL: mbufs = $((need - 1)) is not short of $need"; fail=1; }
+fi
 rm -f "$tmp"
 if [ -n "$PKTGEN_DIR" ]; then
 	for role in novacube-relay diamond-edge rrect-relay lascada-relay totoro-relay; do
