@@ -88,10 +88,10 @@ dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
  * once), its ports' descriptors and the lcores' pool caches (other). A
  * pool short of it can run dry under wide backpressure, and a port then
  * drops frames for want of buffers, the loss flow control is there to
- * prevent. The full figure is often gigabytes (a switch port's links each
- * have output queues), so a short pool is told as a share, for the
- * operator to weigh, not as a fault. Written into buf. @return 1 when
- * short.
+ * prevent. The full figure is often gigabytes (each output queue holds
+ * every input's quota, so it grows with the square of the channels), so
+ * a short pool is told as a share, for the operator to weigh, not as a
+ * fault. Written into buf. @return 1 when short.
  */
 static int
 mbufs_cover(char *buf, size_t len, uint64_t mbufs, uint64_t queues, uint64_t other)
