@@ -292,8 +292,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 {
 	unsigned int n = d->n_hosts, i, j;
 	uint32_t *dst = calloc(n, sizeof(uint32_t));
-	unsigned int n_sinks = n * RTE_MAX(d->emu.lanes, 1u);
-	const struct dcn_gen_sink **sinks = calloc(n_sinks, sizeof(*sinks));
+	unsigned int n_sinks = 0;
+	const struct dcn_gen_sink **sinks;
 	uint64_t start, next_stats, sent = 0, rx = 0, last_rx = UINT64_MAX;
 	struct dcn_gen_report rep;
 	struct dcnfwd_drops dr;
@@ -304,6 +304,9 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 	double elapsed, offered = 0;
 	int ret = -1;
 
+	for (i = 0; i < n; i++)
+		n_sinks += d->host[i].n_sinks;
+	sinks = calloc(n_sinks ? n_sinks : 1, sizeof(*sinks));
 	if (dst == NULL || sinks == NULL || n < 2)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -345,10 +348,9 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 	for (i = 0, j = 0; i < n; i++) {
 		unsigned int q;
 
-		for (q = 0; q < d->host[i].n_sinks && j < n_sinks; q++)
+		for (q = 0; q < d->host[i].n_sinks; q++)
 			sinks[j++] = &d->host[i].sink[q].sink;
 	}
-	n_sinks = j;
 	for (i = 0; i < n; i++)
 		if (d->host[i].gen_ready)
 			__atomic_store_n(&d->host[i].gen_on, 1, __ATOMIC_RELEASE);

@@ -168,25 +168,24 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 static void
 mbufs_check(const struct dcnfwd *d, uint64_t queues)
 {
+	const struct rte_mempool *pool[DCN_NUMA_MAX + 1];
 	uint64_t mbufs = 0, other = 0;
-	unsigned int i, k;
+	unsigned int i, k, n = 0;
 	char verdict[320];
 
-	for (i = 0; i < DCN_NUMA_MAX; i++) {
-		const struct rte_mempool *mp = d->mp_socket[i];
-
-		for (k = 0; k < i && mp != NULL; k++)
-			if (d->mp_socket[k] == mp)
-				mp = NULL;
-		if (mp != NULL) {
-			mbufs += mp->size;
-			other += (uint64_t)mp->cache_size * rte_lcore_count();
+	/* The main pool (of no NUMA node with --no-huge) and each node's,
+	 * each once. */
+	pool[n++] = d->mp;
+	for (i = 0; i < DCN_NUMA_MAX; i++)
+		pool[n++] = d->mp_socket[i];
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && pool[i] != NULL; k++)
+			if (pool[k] == pool[i])
+				pool[i] = NULL;
+		if (pool[i] != NULL) {
+			mbufs += pool[i]->size;
+			other += (uint64_t)pool[i]->cache_size * rte_lcore_count();
 		}
-	}
-	if (mbufs == 0 && d->mp != NULL) {
-		/* one pool, of no NUMA node (--no-huge) */
-		mbufs = d->mp->size;
-		other += (uint64_t)d->mp->cache_size * rte_lcore_count();
 	}
 	for (i = 0; i < d->n_ports; i++)
 		if (d->port[i].dp.is_ethdev)

@@ -152,9 +152,10 @@ dcn_port_rss_check(uint16_t port, uint16_t nb_rxq, char *why, size_t len)
 	return DCN_PORT_RSS_OK;
 }
 
-/* The peer's RX queue of frame m, as its emulated NIC spreads it. */
-unsigned int
-dcn_port_spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
+/* The peer's RX queue of frame m, as its emulated NIC spreads it: inline
+ * for the sends, which ask it of every frame. */
+static inline unsigned int
+spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *ip = f + DCN_ETHER_HDR_LEN;
@@ -172,11 +173,17 @@ dcn_port_spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
 	return s->reta[key & (s->reta_size - 1)];
 }
 
+unsigned int
+dcn_port_spread_queue(const struct dcn_port_spread *s, const struct rte_mbuf *m)
+{
+	return spread_queue(s, m);
+}
+
 uint16_t
 dcn_port_tx_spread(const struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
 {
 	const struct dcn_port_spread *s = p->tx_spread;
-	unsigned int q = n ? dcn_port_spread_queue(s, m[0]) : 0;
+	unsigned int q = n ? spread_queue(s, m[0]) : 0;
 	uint16_t i = 0;
 
 	/* Runs of frames for one queue, a burst each. */
@@ -184,7 +191,7 @@ dcn_port_tx_spread(const struct dcn_port *p, struct rte_mbuf **m, uint16_t n)
 		unsigned int next = q, put;
 		uint16_t run = 1;
 
-		while (i + run < n && (next = dcn_port_spread_queue(s, m[i + run])) == q)
+		while (i + run < n && (next = spread_queue(s, m[i + run])) == q)
 			run++;
 		put = rte_ring_enqueue_burst(p->tx_ring[q], (void **)&m[i], run, NULL);
 		i = (uint16_t)(i + put);
