@@ -41,6 +41,14 @@ lanes cost beside it in the same rounds. Lanes need encap = udp (a NIC
 hashes nothing of an ether frame: every frame would land in queue 0);
 --lanes measures udp alone.
 
+Every node's input queues have the slots a relay's have on cables
+(--in-queue, default 1024: dcnfwd's input_queue = 0 on cables), not the
+256 an emulation gives them by default to keep a large fabric's queues
+small: with 256, two workers' frames wait on credits in flight (each
+link's window a quarter of a relay's), the ingress queues refuse frames
+while one worker's never fill, and the bench measures the window, not
+the workers. --in-queue 0 gives the emulation's own.
+
 With --pairs N it measures instead in short interleaved trials, as
 zero_loss.py --pairs does: N rounds, each one full-load trial of every
 worker count in turn (each round starting one count later), and each
@@ -57,7 +65,7 @@ under --near-ns ("cores near") and of the others ("cores far").
 
   scaling.py --build BUILD [--spec novacube:k=4,n=2] [--trial 2] [--pairs N]
              [--encap ether,udp] [--lanes [--one-sender]] [--near-ns NS]
-             [--out DIR]
+             [--in-queue SLOTS] [--out DIR]
 """
 import argparse
 import json
@@ -113,6 +121,8 @@ class Emulated:
                str(self.a.size - 4), "--duration", str(self.a.trial), "--json",
                "--no-backoff", "--flow-control", self.a.flow_control,
                "--encap", self.encap]
+        if self.a.in_queue:
+            cmd += ["--in-queue", str(self.a.in_queue)]
         lanes = lanes or (workers if self.a.lanes else 1)
         if lanes > 1:
             cmd += ["--lanes", str(lanes)]
@@ -188,18 +198,22 @@ def run_pairs(a, e, counts):
     if a.lanes:
         # the same workers spread by node: what lanes cost beside it
         confs.append(("%d/node" % counts[-1], counts[-1], 0, 1))
-    log("%-6s %-8s %14s %14s %10s" % ("round", "workers", "full fwd Mpps",
-                                        "x 1 worker", "core rtt"))
+    # refused Mpps: frames the ingress queues refused a second, there
+    # when the fabric's credits, not the workers, set the pace
+    log("%-6s %-8s %14s %14s %10s %14s" % ("round", "workers", "full fwd Mpps",
+                                             "x 1 worker", "core rtt", "refused Mpps"))
     trials, ratios = [], {c[0]: [] for c in confs[1:]}
     for rnd in range(a.pairs):
         order = confs[rnd % len(confs):] + confs[:rnd % len(confs)]
-        got = {}
+        got, refused = {}, {}
         before = e.round_trip_ns()
         for name, c, s, lanes in order:
             t = e.trial(c, FULL_LOAD_PPS, s, lanes)
             got[name] = t["fwd_pps"]
+            refused[name] = t["ingress_drops"] / t["seconds"]
             trials.append({"round": rnd, "workers": name, "fwd_pps": t["fwd_pps"],
                            "host_pps": t["host_pps"], "lost": t["lost"],
+                           "refused": t["ingress_drops"],
                            "reordered": t.get("reordered", 0)})
         after = e.round_trip_ns()
         rtt = max(before, after) if before is not None and after is not None else None
@@ -210,9 +224,9 @@ def run_pairs(a, e, counts):
             x = got[name] / got["1"] if got["1"] else None
             if name != "1" and x is not None:
                 ratios[name].append((x, rtt))
-            log("%-6d %-8s %14.3f %14s %10s" % (
+            log("%-6d %-8s %14.3f %14s %10s %14.3f" % (
                 rnd, name, got[name] / 1e6, "%.2fx" % x if x is not None else "-",
-                "%d ns" % rtt if rtt is not None else "-"))
+                "%d ns" % rtt if rtt is not None else "-", refused[name] / 1e6))
     summary = {}
     for c, xr in ratios.items():
         xs = [x for x, _ in xr]
@@ -234,19 +248,23 @@ def run_pairs(a, e, counts):
                     "[%.2f-%.2f] over %d pairs" % (
                         c, phase, "under" if phase == "near" else "at least",
                         a.near_ns, median(ys), min(ys), max(ys), len(ys)))
-    log("frames of a flow out of order, every trial: %d" %
-        sum(t["reordered"] for t in trials))
+    log("frames of a flow out of order, every trial: %d; lost inside the "
+        "fabric (not refused at ingress): %d" % (
+            sum(t["reordered"] for t in trials),
+            sum(t["lost"] - t["refused"] for t in trials)))
     with open(os.path.join(a.out, "scaling-pairs-%s.csv" % e.encap), "w") as f:
         f.write("round,workers,full_load_fwd_mpps,full_load_host_mpps,lost,"
-                "core_rtt_ns\n")
+                "refused_at_ingress,core_rtt_ns\n")
         for t in trials:
-            f.write("%d,%s,%.4f,%.4f,%d,%s\n" % (
+            f.write("%d,%s,%.4f,%.4f,%d,%d,%s\n" % (
                 t["round"], t["workers"], t["fwd_pps"] / 1e6, t["host_pps"] / 1e6,
-                t["lost"], "" if t["core_rtt_ns"] is None else t["core_rtt_ns"]))
+                t["lost"], t["refused"],
+                "" if t["core_rtt_ns"] is None else t["core_rtt_ns"]))
     with open(os.path.join(a.out, "scaling-pairs-%s.json" % e.encap), "w") as f:
         json.dump({"spec": a.spec, "encap": e.encap, "frame_bytes": a.size,
                    "trial_s": a.trial,
-                   "flow_control": a.flow_control, "cpus": len(e.cpus),
+                   "flow_control": a.flow_control, "input_queue": a.in_queue or None,
+                   "cpus": len(e.cpus),
                    "lanes": a.lanes, "trials": trials,
                    "speedup": {str(c): v for c, v in summary.items()}}, f, indent=1)
     log("written: %s" % ", ".join(os.path.join(a.out, "scaling-pairs-%s.%s" %
@@ -309,6 +327,10 @@ def main():
     ap.add_argument("--near-ns", type=int, default=200,
                     help="with --pairs: a round's core-to-core round trip "
                          "under which its cores count as near (default %(default)s)")
+    ap.add_argument("--in-queue", type=int, default=1024, metavar="SLOTS",
+                    help="input queue slots per (port, VC) of every node: a "
+                         "relay's on cables (default %(default)s); 0: the "
+                         "emulation's own (256)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")
     a = ap.parse_args()
     if a.lanes:
@@ -319,8 +341,10 @@ def main():
     counts = ([int(x) for x in a.workers.split(",")] if a.workers
               else list(range(1, len(e.cpus) + 1)))
     os.makedirs(a.out, exist_ok=True)
-    log("scaling: %s, %d B, trial %.1f s, flow control %s, %d CPUs" %
-        (a.spec, a.size, a.trial, a.flow_control, len(e.cpus)))
+    log("scaling: %s, %d B, trial %.1f s, flow control %s, input queues %s, "
+        "%d CPUs" % (a.spec, a.size, a.trial, a.flow_control,
+                     "%d slots" % a.in_queue if a.in_queue else "the emulation's",
+                     len(e.cpus)))
     encaps = [x for x in a.encap.split(",") if x]
     if not encaps or any(x not in ("ether", "udp") for x in encaps):
         ap.error("--encap: ether, udp, or both (ether,udp)")
@@ -362,7 +386,8 @@ def main():
                                                      else None)
     with open(os.path.join(a.out, "scaling.json"), "w") as f:
         json.dump({"spec": a.spec, "frame_bytes": a.size, "trial_s": a.trial,
-                   "flow_control": a.flow_control, "cpus": len(e.cpus),
+                   "flow_control": a.flow_control, "input_queue": a.in_queue or None,
+                   "cpus": len(e.cpus),
                    "encaps": encaps, "results": rows}, f, indent=1)
     with open(os.path.join(a.out, "scaling.csv"), "w") as f:
         f.write("encap,workers,zero_loss_rate_per_host,zero_loss_host_mpps,"
