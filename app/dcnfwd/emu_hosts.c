@@ -139,6 +139,19 @@ dcnfwd_emu_host_rx(const struct dcnfwd *d, uint32_t hi)
 }
 
 void
+dcnfwd_emu_hosts_totals(const struct dcnfwd *d, uint64_t *sent, uint64_t *rx)
+{
+	uint32_t i;
+
+	*sent = 0;
+	*rx = 0;
+	for (i = 0; i < d->n_hosts; i++) {
+		*sent += dcnfwd_emu_host_sent(d, i);
+		*rx += dcnfwd_emu_host_rx(d, i);
+	}
+}
+
+void
 dcnfwd_emu_host_port_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue,
 			struct rte_mbuf **m, uint16_t n, uint64_t now)
 {

@@ -29,6 +29,8 @@ int dcnfwd_emu_host_send_setup(struct dcnfwd *d, uint32_t h,
 /* What host h has sent, and received, so far (any thread). */
 uint64_t dcnfwd_emu_host_sent(const struct dcnfwd *d, uint32_t h);
 uint64_t dcnfwd_emu_host_rx(const struct dcnfwd *d, uint32_t h);
+/* What all hosts have sent, and received, so far (any thread). */
+void dcnfwd_emu_hosts_totals(const struct dcnfwd *d, uint64_t *sent, uint64_t *rx);
 
 /* The workers of the hosts: an RX handler for host ports and the tick
  * that sends what has fallen due. */

@@ -367,21 +367,15 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 
 		dcnfwd_control_tick(d);
 		if (u.armed) {
-			uint64_t s = 0, r = 0;
+			uint64_t s, r;
 
-			for (i = 0; i < n; i++) {
-				s += dcnfwd_emu_host_sent(d, i);
-				r += dcnfwd_emu_host_rx(d, i);
-			}
+			dcnfwd_emu_hosts_totals(d, &s, &r);
 			dcnfwd_unplug_step(d, &u, el, s, r);
 		}
 		if (d->stats_interval > 0 && now >= next_stats) {
-			uint64_t s = 0, r = 0;
+			uint64_t s, r;
 
-			for (i = 0; i < n; i++) {
-				s += dcnfwd_emu_host_sent(d, i);
-				r += dcnfwd_emu_host_rx(d, i);
-			}
+			dcnfwd_emu_hosts_totals(d, &s, &r);
 			if (d->json) {
 				/* progress lines: a test can watch delivery go on */
 				printf("{\"t\": %.2f, \"sent\": %lu, \"received\": %lu}\n",

@@ -155,9 +155,8 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 	       dcnfwd_fc_credit_batch(c->fc_credit_batch, in_queue, c->fc_reserve_pct));
 	fcc.in_queue = in_queue;
 	queues = dcn_fc_frames_max(&fcc, (uint16_t)c->n_ports, kind, links);
-	/* each lcore's cache, as dcnfwd sizes it (pools.c) */
-	other += (uint64_t)(c->n_workers + 1) *
-		 RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, c->mbufs / 4);
+	/* each lcore's cache, the workers' and the main one's */
+	other += (uint64_t)(c->n_workers + 1) * dcnfwd_pool_cache(c->mbufs);
 	mbufs_cover(verdict, sizeof(verdict), c->mbufs, queues, other);
 	printf("  %s\n", verdict);
 }
@@ -168,24 +167,19 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 static void
 mbufs_check(const struct dcnfwd *d, uint64_t queues)
 {
-	const struct rte_mempool *pool[DCN_NUMA_MAX + 1];
 	uint64_t mbufs = 0, other = 0;
-	unsigned int i, k, n = 0;
+	unsigned int i;
 	char verdict[320];
 
-	/* The main pool (of no NUMA node with --no-huge) and each node's,
-	 * each once. */
-	pool[n++] = d->mp;
-	for (i = 0; i < DCN_NUMA_MAX; i++)
-		pool[n++] = d->mp_socket[i];
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < i && pool[i] != NULL; k++)
-			if (pool[k] == pool[i])
-				pool[i] = NULL;
-		if (pool[i] != NULL) {
-			mbufs += pool[i]->size;
-			other += (uint64_t)pool[i]->cache_size * rte_lcore_count();
-		}
+	/* The main pool (of no NUMA node with --no-huge), and each node's
+	 * but the main one's, which is the main pool itself. */
+	for (i = 0; i <= DCN_NUMA_MAX; i++) {
+		const struct rte_mempool *mp = i == 0 ? d->mp : d->mp_socket[i - 1];
+
+		if (mp == NULL || (i > 0 && mp == d->mp))
+			continue;
+		mbufs += mp->size;
+		other += (uint64_t)mp->cache_size * rte_lcore_count();
 	}
 	for (i = 0; i < d->n_ports; i++)
 		if (d->port[i].dp.is_ethdev)

@@ -57,17 +57,21 @@ dcnfwd_make_ctl_pool(struct dcnfwd *d)
 	return 0;
 }
 
-/* A pool of data mbufs on NUMA node socket. The largest per-lcore cache:
- * a worker whose queues grow and shrink takes back the mbufs it just
- * freed (warm), instead of going to the pool's ring, which hands out the
- * coldest. */
+/* The largest per-lcore cache: a worker whose queues grow and shrink
+ * takes back the mbufs it just freed (warm), instead of going to the
+ * pool's ring, which hands out the coldest. */
+unsigned int
+dcnfwd_pool_cache(unsigned int mbufs)
+{
+	return RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE, mbufs / 4);
+}
+
+/* A pool of data mbufs on NUMA node socket. */
 static struct rte_mempool *
 data_pool(const char *name, unsigned int mbufs, int socket)
 {
-	return rte_pktmbuf_pool_create(name, mbufs,
-				       RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE,
-					       mbufs / 4),
-				       0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	return rte_pktmbuf_pool_create(name, mbufs, dcnfwd_pool_cache(mbufs), 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, socket);
 }
 
 int

@@ -20,6 +20,8 @@
 int dcnfwd_make_router(struct dcnfwd *d);
 int dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports);
 int dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs);
+/* The per-lcore cache of a data pool of mbufs mbufs. */
+unsigned int dcnfwd_pool_cache(unsigned int mbufs);
 /* The pool of a port of NUMA node socket (-1: the main lcore's): made
  * there, of mbufs mbufs, the first time a port of that node asks. NULL:
  * no memory there. */

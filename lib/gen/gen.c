@@ -142,21 +142,27 @@ dcn_gen_pick(struct dcn_gen *g)
 	return g->pick != NULL ? g->pick[i] : i;
 }
 
+/* A frame picked for d counted as sent, built or skipped alike: its
+ * sequence number. */
+static inline uint32_t
+spend(struct dcn_gen *g, unsigned int d)
+{
+	g->sent++;
+	g->bytes += g->conf.frame_len;
+	return g->seq[d]++;
+}
+
 void
 dcn_gen_put(struct dcn_gen *g, struct rte_mbuf *m, unsigned int d, uint64_t now)
 {
-	dcn_gen_write(&g->conf, m, g->dst[d], dcn_gen_flow_of(&g->conf, d), g->seq[d]++,
+	dcn_gen_write(&g->conf, m, g->dst[d], dcn_gen_flow_of(&g->conf, d), spend(g, d),
 		      now);
-	g->sent++;
-	g->bytes += g->conf.frame_len;
 }
 
 void
 dcn_gen_skip(struct dcn_gen *g, unsigned int d)
 {
-	g->seq[d]++;
-	g->sent++;
-	g->bytes += g->conf.frame_len;
+	spend(g, d);
 }
 
 unsigned int

@@ -20,13 +20,13 @@
  *   claim-bench [ROUNDS]   (default 11)
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcn_fc.h"
 
+#include "bench_cpu.h"
 #include "bench_time.h"
 
 #define BURST 32
@@ -45,16 +45,6 @@ chan_reset(void)
 	/* a channel of no node: its sent count kept in itself, as a
 	 * node's is without a ledger */
 	chan.keep_tx = &chan.keep_tx_here;
-}
-
-static void
-pin(int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(c, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 /* A port's only sender: the count read, then stored. */
@@ -79,7 +69,7 @@ claimer(void *arg)
 	uint64_t *got = arg;
 	unsigned int i;
 
-	pin(cpu[got == NULL ? 0 : 1]);
+	bench_pin(cpu[got == NULL ? 0 : 1]);
 	for (i = 0; i < BURSTS; i++) {
 		uint32_t n = dcn_fc_claim(&chan, BURST);
 
@@ -98,7 +88,7 @@ round_ns(int w)
 	double t0, t;
 
 	chan_reset();
-	pin(cpu[0]);
+	bench_pin(cpu[0]);
 	t0 = bench_now_ns();
 	if (w == 0) {
 		got = one_sender();
@@ -121,17 +111,13 @@ main(int argc, char **argv)
 {
 	static const char *const name[3] = { "one sender", "claim, alone", "claim, two" };
 	double ns[3][MAX_ROUNDS], ratio[MAX_ROUNDS], med[3], x;
-	int rounds = argc > 1 ? atoi(argv[1]) : 11, r, w, n = 0;
-	cpu_set_t set;
+	int rounds = argc > 1 ? atoi(argv[1]) : 11, r, w, n;
 
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
 		fprintf(stderr, "claim-bench: ROUNDS: 1..%d\n", MAX_ROUNDS);
 		return 2;
 	}
-	sched_getaffinity(0, sizeof(set), &set);
-	for (w = 0; w < CPU_SETSIZE && n < 2; w++)
-		if (CPU_ISSET(w, &set))
-			cpu[n++] = w;
+	n = bench_cpus(cpu, 2);
 	if (n < 2)
 		cpu[1] = cpu[0];
 	printf("claim-bench: bursts of %d, %d rounds of %d bursts, CPUs %d and %d%s\n",

@@ -16,30 +16,20 @@
  *   core-rtt [SECONDS [CPU_A CPU_B]]   (default 0.2 s, the first two CPUs)
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_cpu.h"
 #include "bench_time.h"
 
 static volatile unsigned long line __attribute__((aligned(64)));
 static volatile int stop;
 
-static int
-pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 /* The far end: turns an odd count even. */
 static void *
 far_end(void *arg)
 {
-	if (pin(*(int *)arg) != 0)
+	if (bench_pin(*(int *)arg) != 0)
 		return NULL;
 	while (!stop) {
 		unsigned long v = line;
@@ -50,37 +40,24 @@ far_end(void *arg)
 	return NULL;
 }
 
-/* The first two CPUs this process may use. */
-static int
-first_two(int *a, int *b)
-{
-	cpu_set_t set;
-	int c, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return -1;
-	for (c = 0; c < CPU_SETSIZE && n < 2; c++)
-		if (CPU_ISSET(c, &set))
-			*(n++ ? b : a) = c;
-	return n == 2 ? 0 : -1;
-}
-
 int
 main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 0.2, start, el;
 	unsigned long trips = 0;
-	int a, b;
+	int cpu[2], a, b;
 	pthread_t t;
 
 	if (argc > 3) {
-		a = atoi(argv[2]);
-		b = atoi(argv[3]);
-	} else if (first_two(&a, &b) != 0) {
+		cpu[0] = atoi(argv[2]);
+		cpu[1] = atoi(argv[3]);
+	} else if (bench_cpus(cpu, 2) != 2) {
 		fprintf(stderr, "core-rtt: needs two CPUs\n");
 		return 77;
 	}
-	if (seconds <= 0 || pin(a) != 0 ||
+	a = cpu[0];
+	b = cpu[1];
+	if (seconds <= 0 || bench_pin(a) != 0 ||
 	    pthread_create(&t, NULL, far_end, &b) != 0) {
 		fprintf(stderr, "core-rtt: cannot run on CPUs %d and %d\n", a, b);
 		return 1;

@@ -205,21 +205,21 @@ def run_pairs(a, e, counts):
     trials, ratios = [], {c[0]: [] for c in confs[1:]}
     for rnd in range(a.pairs):
         order = confs[rnd % len(confs):] + confs[:rnd % len(confs)]
-        got, refused = {}, {}
+        got, refused, this_round = {}, {}, []
         before = e.round_trip_ns()
         for name, c, s, lanes in order:
             t = e.trial(c, FULL_LOAD_PPS, s, lanes)
             got[name] = t["fwd_pps"]
             refused[name] = t["ingress_drops"] / t["seconds"]
-            trials.append({"round": rnd, "workers": name, "fwd_pps": t["fwd_pps"],
-                           "host_pps": t["host_pps"], "lost": t["lost"],
-                           "refused": t["ingress_drops"],
-                           "reordered": t.get("reordered", 0)})
+            this_round.append({"round": rnd, "workers": name, "fwd_pps": t["fwd_pps"],
+                               "host_pps": t["host_pps"], "lost": t["lost"],
+                               "refused": t["ingress_drops"],
+                               "reordered": t.get("reordered", 0)})
         after = e.round_trip_ns()
         rtt = max(before, after) if before is not None and after is not None else None
-        for t in trials:
-            if t["round"] == rnd:
-                t["core_rtt_ns"] = rtt
+        for t in this_round:
+            t["core_rtt_ns"] = rtt
+        trials += this_round
         for name, c, s, lanes in confs:
             x = got[name] / got["1"] if got["1"] else None
             if name != "1" and x is not None:
