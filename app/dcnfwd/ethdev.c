@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
@@ -260,3 +261,35 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 	return 0;
 }
 
+
+/*
+ * DPDK's net_memif unmaps a link's shared rings in its interrupt thread as
+ * soon as the peer leaves, with nothing that waits for a receive or send
+ * already under way on them: a peer's worker caught inside one (a CPU
+ * shared with other processes takes it off for milliseconds) faults. A
+ * fabric of memif relays stopped at once (SIGTERM to every one) is safe
+ * when each relay's workers stop before any of them closes a ring, so a
+ * relay with memif ports keeps them open, idle, for a while after its own
+ * workers stopped (stop them some tens of ms apart: two ends that close
+ * a link at the same moment race in the driver too). A peer that goes on
+ * running still polls when this one leaves; doc/failover.md says what
+ * that means for unplug tests.
+ */
+#define MEMIF_SETTLE_MS 100
+
+void
+dcnfwd_memif_settle(const struct dcnfwd *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_ports; i++) {
+		struct rte_eth_dev_info info;
+
+		if (d->port[i].dp.is_ethdev &&
+		    rte_eth_dev_info_get(d->port[i].dp.ethdev, &info) == 0 &&
+		    strcmp(info.driver_name, "net_memif") == 0) {
+			rte_delay_us_sleep(MEMIF_SETTLE_MS * 1000);
+			return;
+		}
+	}
+}

@@ -250,7 +250,10 @@ main(int argc, char **argv)
 	dcnfwd_control_poll(d, rte_rdtsc());
 	dcnfwd_kernel_drops_final(d);
 	dcnfwd_final_report(d);
+	/* The figures are out before any port closes. */
+	fflush(stdout);
 	dcnfwd_telemetry_close(d);
+	dcnfwd_memif_settle(d);
 	teardown(d);
 	rte_memzone_walk(count_memzone, &mz_end);
 	rte_pdump_uninit();

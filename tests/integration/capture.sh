@@ -32,8 +32,10 @@ old_nr=
 mounted=
 
 skip() { echo "SKIP: $*"; exit 77; }
+gen=
 cleanup() {
 	stop_relays 2>/dev/null
+	[ -n "$gen" ] && gen_stop "$gen" 2>/dev/null
 	[ -n "$mounted" ] && umount "$dir/huge"
 	[ -n "$old_nr" ] && echo "$old_nr" > $NR
 	for f in "${prefixes[@]}"; do
@@ -98,7 +100,7 @@ links_up 1
 	--tx "net_memif0,role=client,socket=$dir/host-0.sock" \
 	--rx "net_memif1,role=client,socket=$dir/host-1.sock" \
 	--src "$SRC_ADDR" --dst "$DST_ADDR" --rate 5000 --duration 5 --linger 1 \
-	--json > "$dir/gen.json" 2> "$dir/gen.log" &
+	--json --hold > "$dir/gen.json" 2> "$dir/gen.log" &
 gen=$!
 sleep 1
 # Relay (0,0)'s cable, both directions: its data frames and hellos out,
@@ -108,8 +110,10 @@ timeout 20 dpdk-dumpcap -q --file-prefix="${prefixes[0]}" -i net_memif0 \
 	-a duration:2 -w "$dir/cable.pcapng" > "$dir/dumpcap.log" 2>&1
 rc=$?
 python3 "$TELEMETRY" -p "${prefixes[1]}" /dcn/fc > "$dir/fc-b.json" 2>&1
-wait "$gen"
+gen_reported "$dir/gen.json" "$gen"
 stop_relays
+gen_stop "$gen"
+gen=
 cat "$dir/dumpcap.log"
 if [ $rc -ne 0 ] || [ ! -s "$dir/cable.pcapng" ]; then
 	echo "FAIL: dpdk-dumpcap exited $rc"; tail -20 "$dir/a.log"; exit 1

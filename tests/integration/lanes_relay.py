@@ -18,6 +18,8 @@ For SECONDS (default 30): every frame sent arrives (nothing lost inside
 either relay or at their edges), every flow in order, each of R's
 workers forwarded 40-60% of the frames, and each sent what it forwarded
 on the cable itself (two senders a port, lib/fc/README.md), 40-60% each.
+The generators hold their ports once they have reported (dcn-gen
+--hold); the relays stop first, then they, and every process exits 0.
 
   lanes_relay.py DCNFWD DCN_GEN DCN_TOPO [SECONDS]   (exit 77: cannot run)
 """
@@ -135,6 +137,18 @@ def wait_up(log, proc, what):
     raise RuntimeError("%s did not come up:\n%s" % (what, open(log).read()[-1500:]))
 
 
+def wait_report(path, proc, timeout):
+    """Until the generator writing path has reported (it then holds)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if os.path.exists(path) and any(l.startswith("{") for l in open(path)):
+            return
+        if proc.poll() is not None:
+            raise RuntimeError("%s: the generator exited %d" % (path, proc.returncode))
+        time.sleep(0.2)
+    raise RuntimeError("%s: no report in %.0f s" % (path, timeout))
+
+
 def main():
     if os.geteuid() != 0 and not os.access("/var/run/dpdk", os.W_OK):
         print("SKIP: DPDK's run directory is not writable here")
@@ -171,25 +185,34 @@ def main():
         sink = start(gen + ["--file-prefix=" + prefixes[4], "--", "--rx",
                             "net_memif0,role=client,socket=%s/sink.sock" % d,
                             "--duration", str(SECONDS + 1), "--linger", "3",
-                            "--json"], d + "/sink.json")
+                            "--json", "--hold"], d + "/sink.json")
         time.sleep(1.0)
         t = start(gen + ["--file-prefix=" + prefixes[2], "--", "--tx",
                          "net_memif0,role=client,socket=%s/west.sock" % d,
                          "--src", a0, "--dst", dsts, "--pattern", "list",
                          "--fabric", SPEC, "--encap", "udp", "--txq", "2",
                          "--rate", str(RATE), "--duration", str(SECONDS),
-                         "--linger", "1", "--json"], d + "/t.json")
+                         "--linger", "1", "--json", "--hold"], d + "/t.json")
         h = start(gen + ["--file-prefix=" + prefixes[3], "--", "--tx",
                          "net_memif0,role=client,socket=%s/host.sock" % d,
                          "--src", a1, "--dst", dsts, "--pattern", "list",
                          "--txq", "2", "--rate", str(RATE), "--duration",
-                         str(SECONDS), "--linger", "1", "--json"], d + "/h.json")
+                         str(SECONDS), "--linger", "1", "--json", "--hold"], d + "/h.json")
+        # The generators hold their memif ports open, unpolled, once they
+        # have reported (--hold); the relays stop first, so no ring is
+        # unmapped under a burst that reads it (app/dcnfwd/ethdev.c).
+        for p, name in ((t, "t.json"), (h, "h.json"), (sink, "sink.json")):
+            wait_report(d + "/" + name, p, SECONDS + 120)
+        # R first, E 50 ms later: E's worker is idle before R closes the
+        # cable (100 ms after R's workers stop), and R has closed it
+        # before E closes its end, so the two closes never meet.
+        r.send_signal(signal.SIGTERM)
+        time.sleep(0.05)
+        e.send_signal(signal.SIGTERM)
+        codes = [p.wait(timeout=60) for p in (r, e)]
         for p in (t, h, sink):
-            p.wait(timeout=SECONDS + 120)
-        for p in (r, e):
             p.send_signal(signal.SIGTERM)
-        for p in (r, e):
-            p.wait(timeout=60)
+        gen_codes = [p.wait(timeout=60) for p in (t, h, sink)]
 
         def report(name):
             text = open(d + "/" + name).read()
@@ -203,6 +226,10 @@ def main():
         print("host generator:", hj)
         print("sink:", sj)
         rlog, elog = open(d + "/r.log").read(), open(d + "/e.log").read()
+        check(codes == [0, 0], "both relays stopped cleanly on SIGTERM "
+              "(exit codes %s)" % codes)
+        check(gen_codes == [0, 0, 0], "the generators stopped cleanly "
+              "(exit codes %s)" % gen_codes)
         sent = tj["sent"] + hj["sent"]
         check(tj["sent"] > RATE * SECONDS * 0.9 and hj["sent"] > RATE * SECONDS * 0.9,
               "both generators sent their load: %d transit, %d ingress frames in "

@@ -51,16 +51,39 @@ pair_start() {
 	pids+=($!)
 }
 
-# Stops the relays started, by PID.
+# Stops the relays started, by PID, 50 ms apart: each relay's workers are
+# idle before the one before it closes the cable (100 ms after its own
+# stop), and the two ends never close at once (app/dcnfwd/ethdev.c).
 stop_relays() {
 	local p
 	for p in "${pids[@]}"; do
 		kill -TERM "$p" 2>/dev/null
+		sleep 0.05
 	done
 	for p in "${pids[@]}"; do
 		wait "$p"
 	done
 	pids=()
+}
+
+# A dcn-gen started with --hold reports, then keeps its memif ports open
+# and unpolled until a signal: the relays are stopped while it holds, so
+# no side reads a ring the other has just unmapped (app/dcnfwd/ethdev.c).
+# json-file pid: 0 once it reported, 1 when it exited or took too long.
+gen_reported() {
+	local i
+	for i in $(seq 600); do
+		grep -q '^{' "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# pid: stops a holding dcn-gen; its exit status.
+gen_stop() {
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
 }
 
 # log: 0 once the relay logging there says it is up, 77 when EAL did not

@@ -19,8 +19,10 @@ prefixes=("dcn-mr-a-$$" "dcn-mr-b-$$" "dcn-mr-g-$$")
 . "$HERE/memif_pair.sh"
 SPEC=$PAIR_SPEC
 
+gen=
 cleanup() {
 	stop_relays 2>/dev/null
+	[ -n "$gen" ] && gen_stop "$gen" 2>/dev/null
 	for f in "${prefixes[@]}"; do
 		rm -rf "/var/run/dpdk/$f"
 	done
@@ -76,9 +78,13 @@ done
 	--tx "net_memif0,role=client,socket=$dir/host-0.sock" \
 	--rx "net_memif1,role=client,socket=$dir/host-1.sock" \
 	--src "$SRC_ADDR" --dst "$DST_ADDR" --rate 20000 --duration 3 --linger 1 \
-	--json > "$dir/gen.json" 2> "$dir/gen.log"
-rc=$?
+	--json --hold > "$dir/gen.json" 2> "$dir/gen.log" &
+gen=$!
+gen_reported "$dir/gen.json" $gen
 stop_relays
+gen_stop $gen
+rc=$?
+gen=
 if [ $rc -ne 0 ]; then
 	echo "FAIL: dcn-gen exited $rc"; cat "$dir/gen.log"; exit 1
 fi

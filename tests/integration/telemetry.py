@@ -8,8 +8,8 @@ and dcnfwd is still alive afterwards.
 emulated  every node of novacube:k=4,n=2 in one process; the cable
           (0,0):0 is pulled (carrier) half-way through.
 config    two relays of novacube:k=4,n=2 from configuration files,
-          joined by a memif cable; relay (1,0) is killed, and (0,0)
-          finds its neighbour silent and rebuilds its table.
+          joined by a memif cable; relay (1,0) is frozen (SIGSTOP), and
+          (0,0) finds its neighbour silent and rebuilds its table.
 
 The commands are those the documentation's telemetry table lists, which
 must be those dcnfwd registers (DPDK's "/" command). /dcn/fc must show
@@ -496,15 +496,18 @@ def from_config(commands, prefix):
         every_byte(tel, commands, procs[0])
         g0 = gen_of(tel, "(0,0)")
         if sweep(tel, commands, nodes, addrs, procs[0], "relay, cable up"):
-            procs[1].send_signal(signal.SIGKILL)
-            procs[1].wait()
+            # Frozen, not killed: silent as a dead relay, while its memif
+            # end stays mapped (a peer that goes unmaps the shared rings
+            # under (0,0)'s worker: "Memif cables", doc/failover.md). It
+            # is killed once (0,0) has stopped.
+            procs[1].send_signal(signal.SIGSTOP)
             deadline = time.time() + 10
             while time.time() < deadline and gen_of(tel, "(0,0)") == g0:
                 time.sleep(0.1)
             g1 = gen_of(tel, "(0,0)")
             links = tel.ask("/dcn/links")
             check(g1 > g0 and links["cable"]["state"] != "up",
-                  "(1,0) killed: the cable is %s, the table rebuilt "
+                  "(1,0) frozen: the cable is %s, the table rebuilt "
                   "(generation %d -> %d)" % (links["cable"]["state"], g0, g1))
             sweep(tel, commands, nodes, addrs, procs[0], "relay, neighbour dead")
             check_idle_sleeps(tel)

@@ -67,6 +67,9 @@ usage(FILE *f)
 		"                    what the last bursts left in a shared ring\n"
 		"                    (SIGINT or SIGTERM stops sending at once; a\n"
 		"                    second one ends the run)\n"
+		"  --hold            after the report, keep the ports open and idle\n"
+		"                    until a signal: a memif peer then leaves while\n"
+		"                    nothing here polls its rings (doc/failover.md)\n"
 		"  --link-wait SEC   wait for links to come up first (default 10)\n"
 		"  --fabric SPEC     send fabric data frames instead, as the first\n"
 		"                    relay (--src) would put them on its cable to the\n"
@@ -370,6 +373,7 @@ main(int argc, char **argv)
 		{ "linger", required_argument, NULL, 'L' },
 		{ "link-wait", required_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "fabric", required_argument, NULL, 'F' },
 		{ "encap", required_argument, NULL, 'e' },
 		{ "udp-port", required_argument, NULL, 'u' },
@@ -406,7 +410,7 @@ main(int argc, char **argv)
 	static struct dcn_port_udp udp;
 	struct dcn_topo *topo = NULL;
 	struct dcn_router *router = NULL;
-	int json = 0, search = 0, c, ret, i;
+	int json = 0, search = 0, hold = 0, c, ret, i;
 	struct gen_search gs;
 	char *tok, *save;
 
@@ -510,6 +514,9 @@ main(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'H':
+			hold = 1;
 			break;
 		case 'e':
 			if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "ether") != 0) {
@@ -774,6 +781,16 @@ main(int argc, char **argv)
 			       (unsigned long)rep.lost, (unsigned long)rep.reordered,
 			       rep.flows, rep.p50_us, rep.p90_us, rep.p99_us,
 			       rep.p999_us, rep.max_us);
+	}
+	if (hold) {
+		/* The report is out; the ports stay open and unpolled until the
+		 * next signal, so that a memif peer that stops first closes its
+		 * end under nothing that reads the shared rings. */
+		sig_atomic_t seen = signals;
+
+		fflush(stdout);
+		while (signals == seen)
+			rte_delay_us_sleep(10000);
 	}
 	if (tx_dev != NULL)
 		dcn_gen_fini(&gen);
