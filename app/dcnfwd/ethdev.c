@@ -261,7 +261,6 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 	return 0;
 }
 
-
 /*
  * DPDK's net_memif unmaps a link's shared rings in its interrupt thread as
  * soon as the peer leaves, with nothing that waits for a receive or send
