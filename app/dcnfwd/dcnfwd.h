@@ -17,10 +17,11 @@
  *   emu_hosts.c                the emulated hosts' senders and sinks
  *   telemetry.c, report.c      read-only views
  *   control.c                  the control thread: hellos, ARP, its tick
- *   failover.c                 link states to tables (RCU)
+ *   failover.c                 link states to tables
  *   lsa.c, links.c             announcements; carrier and link events
  *   worker.c                   the worker loop (lib/fwd, lib/fc)
  *   setup.c, pools.c, xdp.c    ports, queues, nodes, workers; mbuf pools
+ *   fib.c                      a node's table published (RCU), retired
  *   stats.c, events.c, ctl_io.c  counters, the event ring, control frames
  */
 
@@ -159,15 +160,11 @@ struct dcnfwd_port {
 };
 
 /* A node's routing: router, the failures it knows, and its table.
- * Published by RCU: workers read node->fib at each loop. */
+ * Published by RCU (fib.c): workers read node->fib at each loop. */
 struct dcnfwd_fib {
-	struct dcn_router *r;
+	struct dcn_fwd_table tab;     /* router, table, generation */
 	struct dcn_failset *fs;       /* NULL: nothing known down */
-	struct dcn_rtable *tb;
-	uint32_t gen;
-	uint8_t own_router;           /* r is this fib's (else d->r) */
-	uint64_t rcu_token;           /* retired: free once workers passed it */
-	struct dcnfwd_fib *next;      /* on the retired list */
+	uint8_t own_router;           /* tab.r is this fib's (else d->r) */
 };
 
 /* A failover event, for telemetry and the benchmarks. */
@@ -302,7 +299,6 @@ struct dcnfwd_rxq {
 struct dcnfwd_wnode {
 	struct dcn_fwd_ctx *fwd;
 	struct dcn_fc_wnode fc;          /* fc.dp NULL: flow control off */
-	uint32_t fib_gen;                /* generation fwd's table is of */
 } __rte_cache_aligned;
 
 struct dcnfwd_worker {
@@ -451,7 +447,7 @@ struct dcnfwd {
 	uint32_t epoch;                     /* this process's incarnation */
 	struct dcn_auth *auth;              /* the fabric key; NULL: none */
 	struct rte_rcu_qsbr *rcu;
-	struct dcnfwd_fib *retired;
+	struct rte_rcu_qsbr_dq *fib_dq;     /* replaced tables (fib.c) */
 	int nl_fd;                          /* rtnetlink, -1: none */
 	uint64_t next_carrier_poll;
 	uint64_t next_kernel_poll;          /* tsc: kernel drop counters */

@@ -27,6 +27,7 @@
 
 #include "events.h"
 #include "failover.h"
+#include "fib.h"
 #include "links.h"
 #include "lsa.h"
 #include "setup.h"
@@ -47,51 +48,21 @@ fs_add(uint32_t v, uint16_t port, void *arg)
 		f->added++;
 }
 
-/* Retire the old fib: freed once every worker has been quiescent since. */
-static void
-fib_retire(struct dcnfwd *d, struct dcnfwd_fib *old)
-{
-	old->rcu_token = rte_rcu_qsbr_start(d->rcu);
-	old->next = d->retired;
-	d->retired = old;
-}
-
-static void
-fib_reclaim(struct dcnfwd *d, int wait)
-{
-	struct dcnfwd_fib **pp = &d->retired;
-
-	while (*pp != NULL) {
-		struct dcnfwd_fib *f = *pp;
-
-		if (wait || rte_rcu_qsbr_check(d->rcu, f->rcu_token, false) == 1) {
-			*pp = f->next;
-			dcnfwd_fib_free(f);
-		} else {
-			pp = &f->next;
-		}
-	}
-}
-
 /* Compile node n's table from what it knows, and publish it. */
 static int
 rebuild(struct dcnfwd *d, uint32_t ni)
 {
 	struct dcnfwd_node *n = &d->node[ni];
-	struct dcnfwd_fib *f = calloc(1, sizeof(*f)), *old = n->fib;
 	uint32_t v[DCN_LINK_LSA_MAX];
 	uint16_t port[DCN_LINK_LSA_MAX];
 	struct fs_fill fill = { NULL, 0 };
+	struct dcn_router *r;
 	unsigned int k, own;
 	char err[256];
 
-	if (f == NULL)
-		return -ENOMEM;
 	fill.fs = dcn_topo_failset_create(d->t);
-	if (fill.fs == NULL) {
-		free(f);
+	if (fill.fs == NULL)
 		return -ENOMEM;
-	}
 	own = dcnfwd_own_down(d, n, v, port, DCN_LINK_LSA_MAX);
 	for (k = 0; k < own; k++)
 		fs_add(v[k], port[k], &fill);
@@ -100,30 +71,15 @@ rebuild(struct dcnfwd *d, uint32_t ni)
 	if (fill.added == 0) {
 		/* Nothing known down: the fault-free router of the process. */
 		dcn_topo_failset_free(fill.fs);
-		f->r = d->r;
-	} else {
-		f->fs = fill.fs;
-		f->r = dcn_router_for_failures(d->t, &d->rconf, fill.fs, err,
-					       sizeof(err));
-		if (f->r == NULL) {
-			DCNFWD_LOG(ERR, "node %s: routing with failures: %s\n",
-				   n->name, err);
-			dcnfwd_fib_free(f);
-			return -EINVAL;
-		}
-		f->own_router = 1;
+		return dcnfwd_fib_publish(d, ni, d->r, 0, NULL);
 	}
-	f->tb = dcn_rtable_compile(f->r, n->vertex);
-	if (f->tb == NULL) {
-		dcnfwd_fib_free(f);
-		return -ENOMEM;
+	r = dcn_router_for_failures(d->t, &d->rconf, fill.fs, err, sizeof(err));
+	if (r == NULL) {
+		DCNFWD_LOG(ERR, "node %s: routing with failures: %s\n", n->name, err);
+		dcn_topo_failset_free(fill.fs);
+		return -EINVAL;
 	}
-	f->gen = old != NULL ? old->gen + 1 : 1;
-	__atomic_store_n(&n->fib, f, __ATOMIC_RELEASE);
-	if (old != NULL)
-		fib_retire(d, old);
-	dcnfwd_event(d, EV_TABLE, ni, -1, UINT32_MAX, 0, f->gen);
-	return 0;
+	return dcnfwd_fib_publish(d, ni, r, 1, fill.fs);
 }
 
 static void
@@ -195,7 +151,6 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 {
 	uint64_t us = dcnfwd_us_of_tsc(d, rte_rdtsc());
 	unsigned int i, l;
-	size_t sz;
 
 	d->lconf.hello_us = (uint64_t)d->hello_interval_ms * 1000;
 	dcn_link_conf_defaults(&d->lconf);
@@ -203,10 +158,7 @@ dcnfwd_failover_setup(struct dcnfwd *d)
 	/* Silence counts from the first tick: until then no hello could be
 	 * sent or taken (workers and the run loop are still starting). */
 	d->last_tick_us = us;
-	/* Readers: the workers, and telemetry (thread id n_workers). */
-	sz = rte_rcu_qsbr_get_memsize(d->n_workers + 1);
-	d->rcu = rte_zmalloc("dcn_rcu", sz, RTE_CACHE_LINE_SIZE);
-	if (d->rcu == NULL || rte_rcu_qsbr_init(d->rcu, d->n_workers + 1) != 0)
+	if (dcnfwd_fib_setup(d) != 0)
 		return -ENOMEM;
 	for (i = 0; i < d->n_nodes; i++) {
 		struct dcnfwd_node *n = &d->node[i];
@@ -253,8 +205,6 @@ dcnfwd_failover_teardown(struct dcnfwd *d)
 	unsigned int i;
 
 	dcnfwd_links_teardown(d);
-	if (d->rcu != NULL)
-		fib_reclaim(d, 1);
 	for (i = 0; d->node != NULL && i < d->n_nodes; i++) {
 		struct dcnfwd_node *n = &d->node[i];
 
@@ -269,8 +219,7 @@ dcnfwd_failover_teardown(struct dcnfwd *d)
 		n->nbr_link = NULL;
 		n->nbr_vport = NULL;
 	}
-	rte_free(d->rcu);
-	d->rcu = NULL;
+	dcnfwd_fib_teardown(d);
 }
 
 /* This thread could neither send nor take hellos for us microseconds,
@@ -359,5 +308,5 @@ dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
 		    (n->lsa_due || (n->lsa_refresh_tsc && now >= n->lsa_refresh_tsc)))
 			dcnfwd_lsa_originate(d, n, now);
 	}
-	fib_reclaim(d, 0);
+	dcnfwd_fib_reclaim(d);
 }

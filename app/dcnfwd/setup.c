@@ -17,6 +17,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "fib.h"
 #include "setup.h"
 #include "worker.h"
 #include "xdp.h"
@@ -52,38 +53,16 @@ dcnfwd_make_router(struct dcnfwd *d)
 	return 0;
 }
 
-void
-dcnfwd_fib_free(struct dcnfwd_fib *f)
-{
-	if (f == NULL)
-		return;
-	dcn_rtable_free(f->tb);
-	if (f->own_router)
-		dcn_router_free(f->r);
-	dcn_topo_failset_free(f->fs);
-	free(f);
-}
-
 int
 dcnfwd_node_add(struct dcnfwd *d, uint32_t v)
 {
 	struct dcnfwd_node *n = &d->node[d->n_nodes];
-	struct dcnfwd_fib *f;
-
 	memset(n, 0, sizeof(*n));
 	n->vertex = v;
 	n->addr = dcn_topo_addr(d->t, v);
 	n->host_local = -1;
 	dcn_topo_format_vertex(d->t, v, n->name, sizeof(n->name));
-	/* Its first table, of the fault-free router (generation 1). */
-	f = calloc(1, sizeof(*f));
-	if (f == NULL)
-		return -ENOMEM;
-	f->r = d->r;
-	f->gen = 1;
-	f->tb = dcn_rtable_compile(d->r, v);
-	n->fib = f;
-	if (f->tb == NULL) {
+	if (dcnfwd_fib_first(d, n) != 0) {
 		fprintf(stderr, "dcnfwd: cannot compile the table of %s\n", n->name);
 		return -ENOMEM;
 	}
@@ -270,12 +249,13 @@ wnode_make(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t ni)
 		return -ENOMEM;
 	}
 	wn->fwd = c;
-	if (dcn_fwd_init(c, n->fib->r, n->fib->tb, d->ethertype, d->per_packet) != 0)
+	if (dcn_fwd_init(c, n->fib->tab.r, n->fib->tab.tb, d->ethertype,
+			 d->per_packet) != 0)
 		return -EINVAL;
 	/* ether format: a neighbour's frames in udp are told apart */
 	if (d->conf.encap != DCN_ENCAP_UDP)
 		c->udp_port = (uint16_t)d->conf.udp_port;
-	wn->fib_gen = n->fib->gen;
+	dcn_fwd_refresh(c, &n->fib->tab);
 	for (l = 0; l < n->n_ports; l++) {
 		const struct dcnfwd_port *lp = &d->port[n->port[l]];
 

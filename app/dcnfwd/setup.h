@@ -39,8 +39,6 @@ int dcnfwd_port_add(struct dcnfwd *d, enum dcnfwd_owner owner,
 struct rte_ring *dcnfwd_ring_make(const char *what, unsigned int a,
 				  unsigned int b, unsigned int size,
 				  unsigned int flags);
-/* Free a fib: its table, its router if its own, its failure set. */
-void dcnfwd_fib_free(struct dcnfwd_fib *f);
 
 /* encap = udp: the outer headers' state of every node's fabric port
  * (encap.c); dcnfwd_encap_free undoes it for one. */

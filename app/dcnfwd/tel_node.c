@@ -170,9 +170,9 @@ route_hops(const struct dcnfwd *d, int ni, uint32_t addr, uint32_t dst,
 
 	rte_rcu_qsbr_thread_online(d->rcu, d->n_workers);
 	f = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE);
-	dcn_route_state_init(f->r, n->vertex, dst, &st);
-	k = dcn_rtable_lookup(f->tb, addr, &st, scratch, &h);
-	if (rte_tel_data_add_dict_u64(t, "table_generation", f->gen) < 0 ||
+	dcn_route_state_init(f->tab.r, n->vertex, dst, &st);
+	k = dcn_rtable_lookup(f->tab.tb, addr, &st, scratch, &h);
+	if (rte_tel_data_add_dict_u64(t, "table_generation", f->tab.gen) < 0 ||
 	    rte_tel_data_add_dict_u64(t, "candidates", k) < 0)
 		ret = -1;
 	for (i = 0; ret == 0 && i < k && i < 64; i++) {
@@ -231,11 +231,11 @@ dcnfwd_tel_table(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		return dcnfwd_tel_no_node(t, params);
 	rte_rcu_qsbr_thread_online(d->rcu, d->n_workers);
 	f = __atomic_load_n(&d->node[ni].fib, __ATOMIC_ACQUIRE);
-	fm = dcn_rtable_form(f->tb);
-	bytes = dcn_rtable_bytes(f->tb);
-	sets = dcn_rtable_sets(f->tb);
-	gen = f->gen;
-	algo = dcn_route_algo_name(dcn_router_algo(f->r));
+	fm = dcn_rtable_form(f->tab.tb);
+	bytes = dcn_rtable_bytes(f->tab.tb);
+	sets = dcn_rtable_sets(f->tab.tb);
+	gen = f->tab.gen;
+	algo = dcn_route_algo_name(dcn_router_algo(f->tab.r));
 	rte_rcu_qsbr_thread_offline(d->rcu, d->n_workers);
 	rte_tel_data_start_dict(t);
 	TEL_TRY(rte_tel_data_add_dict_string(t, "node", d->node[ni].name));
@@ -464,7 +464,7 @@ dcnfwd_tel_links(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		return dcnfwd_tel_no_node(t, params);
 	n = &d->node[ni];
 	rte_rcu_qsbr_thread_online(d->rcu, d->n_workers);
-	gen = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE)->gen;
+	gen = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE)->tab.gen;
 	rte_rcu_qsbr_thread_offline(d->rcu, d->n_workers);
 	rte_tel_data_start_dict(t);
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "table_generation", gen));

@@ -22,22 +22,15 @@ flush_all(struct dcnfwd_worker *w)
 	w->n_dirty = 0;
 }
 
-/*
- * The node's table in force, for this loop. A new generation empties the
- * route cache even when its table sits where a freed one was (the
- * pointers alone would say nothing changed). The worker holds the table
- * only until its quiescent point at the loop's end.
- */
+/* The node's table in force, for this loop (lib/fwd tells a new one by
+ * its generation). The worker holds the table only until its quiescent
+ * point at the loop's end. */
 static inline void
 wnode_refresh(struct dcnfwd_wnode *wn, const struct dcnfwd_node *n)
 {
 	const struct dcnfwd_fib *f = __atomic_load_n(&n->fib, __ATOMIC_ACQUIRE);
 
-	if (likely(wn->fib_gen == f->gen))
-		return;
-	dcn_fwd_set_table(wn->fwd, f->r, f->tb);
-	wn->fwd->cache_gen++;
-	wn->fib_gen = f->gen;
+	dcn_fwd_refresh(wn->fwd, &f->tab);
 }
 
 /* Frames of node port pi past the flow-control queues: the forwarding

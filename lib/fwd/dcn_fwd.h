@@ -199,7 +199,8 @@ struct dcn_fwd_cache_entry {
 	struct dcn_hop hop[DCN_FWD_CACHE_HOPS];
 } __rte_cache_aligned;
 
-/** What a new generation adds to dcn_fwd_ctx.cache_gen. */
+/** What a new generation adds to dcn_fwd_ctx.cache_gen (lib/fwd's own
+ * arithmetic: see dcn_fwd_cache_next_gen). */
 #define DCN_FWD_GEN_STEP (1ull << 32)
 
 /** Route-cache actions. */
@@ -266,9 +267,12 @@ struct dcn_fwd_ctx {
 	uint32_t cache_mask;       /**< entries - 1 */
 	uint32_t cache_shift;      /**< 64 - log2(entries): a hash's top bits */
 	/** Entries of another generation are void; kept in the high half,
-	 * where an entry's k2g holds it (DCN_FWD_GEN_STEP a generation). */
+	 * where an entry's k2g holds it (DCN_FWD_GEN_STEP a generation; its
+	 * low half stays 0: a lookup ORs it over the proxy address).
+	 * Changed only by dcn_fwd_cache_next_gen. */
 	uint64_t cache_gen;
 	uint64_t cache_miss;       /**< lookups that had to route */
+	uint32_t table_gen;        /**< dcn_fwd_table.gen of c->tb; 0: none */
 };
 
 /**
@@ -308,18 +312,38 @@ dcn_fwd_set_port_down(struct dcn_fwd_ctx *c, uint16_t idx, int down)
 	__atomic_store_n(&c->port_down, m, __ATOMIC_RELEASE);
 }
 
-/** Use a compiled table and its router from now on (the worker that owns
- * the context, between bursts). A new table empties the route cache. */
+/**
+ * A node's table as its publisher hands it to the workers (by RCU): a
+ * router, the table compiled from it, and the generation of this
+ * publication. Every publication has a new generation, even when its
+ * table sits where a freed one was: workers tell tables apart by it, not
+ * by their addresses.
+ */
+struct dcn_fwd_table {
+	struct dcn_router *r;
+	struct dcn_rtable *tb;
+	uint32_t gen;           /**< never 0 */
+};
+
+/** The route cache's next generation (the only way it changes): entries
+ * of earlier ones are void. On its wrap, after 2^32 generations, the
+ * cache is emptied, so that no entry of a generation 2^32 back reads as
+ * current. */
+void dcn_fwd_cache_next_gen(struct dcn_fwd_ctx *c);
+
+/** Route by table t from now on unless it is the generation in use (the
+ * worker that owns the context, between bursts). A new generation
+ * empties the route cache. */
 static inline void
-dcn_fwd_set_table(struct dcn_fwd_ctx *c, const struct dcn_router *r,
-		  const struct dcn_rtable *tb)
+dcn_fwd_refresh(struct dcn_fwd_ctx *c, const struct dcn_fwd_table *t)
 {
-	if (likely(c->tb == tb && c->r == r))
+	if (likely(c->table_gen == t->gen))
 		return;
-	c->r = r;
-	c->tb = tb;
-	c->pick = dcn_router_pick_mode(r);
-	c->cache_gen += DCN_FWD_GEN_STEP;
+	c->r = t->r;
+	c->tb = t->tb;
+	c->table_gen = t->gen;
+	c->pick = dcn_router_pick_mode(t->r);
+	dcn_fwd_cache_next_gen(c);
 }
 
 /** Use a neighbour table (made with dcn_fwd_nbrs_init) for switch ports. */
@@ -327,7 +351,7 @@ static inline void
 dcn_fwd_set_nbrs(struct dcn_fwd_ctx *c, const struct dcn_fwd_nbrs *nb)
 {
 	c->nbrs = nb;
-	c->cache_gen += DCN_FWD_GEN_STEP;
+	dcn_fwd_cache_next_gen(c);
 }
 
 /** @return bytes a route cache of entries entries needs (a power of two). */

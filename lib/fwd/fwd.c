@@ -139,7 +139,7 @@ dcn_fwd_add_port(struct dcn_fwd_ctx *c, int fabric_port, int host,
 	else if (c->host_port < 0)
 		c->host_port = (int16_t)idx;
 	c->n_ports++;
-	c->cache_gen += DCN_FWD_GEN_STEP;
+	dcn_fwd_cache_next_gen(c);
 	return idx;
 }
 
@@ -404,8 +404,20 @@ dcn_fwd_set_cache(struct dcn_fwd_ctx *c, void *mem, uint32_t entries)
 	c->cache_shift = c->cache != NULL ? 64u - (uint32_t)__builtin_ctz(entries) : 64u;
 	if (c->cache != NULL)
 		memset(c->cache, 0, dcn_fwd_cache_bytes(entries));
-	c->cache_gen += DCN_FWD_GEN_STEP;
+	dcn_fwd_cache_next_gen(c);
 	return 0;
+}
+
+void
+dcn_fwd_cache_next_gen(struct dcn_fwd_ctx *c)
+{
+	c->cache_gen += DCN_FWD_GEN_STEP;
+	if (likely(c->cache_gen != 0))
+		return;
+	/* Wrapped: generation 0 is what an empty entry holds. */
+	if (c->cache != NULL)
+		memset(c->cache, 0, dcn_fwd_cache_bytes(c->cache_mask + 1));
+	c->cache_gen = DCN_FWD_GEN_STEP;
 }
 
 /* A decision's cache key (decide): k0 and k1, and k2g with the proxy
@@ -435,7 +447,7 @@ cache_hash(const struct cache_key *k)
  * fast path: a frame's bytes are written between lookups, and such
  * stores may alias any field of the context, so the compiler would read
  * each again for every frame. Valid for a burst: these change only
- * between bursts (dcn_fwd_set_table and the like). */
+ * between bursts (dcn_fwd_refresh and the like). */
 struct cache_view {
 	struct dcn_fwd_cache_entry *entry;
 	uint64_t gen;
@@ -446,7 +458,10 @@ struct cache_view {
 static __rte_always_inline struct cache_view
 cache_view(const struct dcn_fwd_ctx *c)
 {
-	return (struct cache_view){ c->cache, c->cache_gen, c->cache_mask, c->cache_shift - 1 };
+	/* The generation's high half alone, whatever wrote the low one:
+	 * cache_probe ORs it over the proxy address. Once a burst. */
+	return (struct cache_view){ c->cache, c->cache_gen & ~(DCN_FWD_GEN_STEP - 1),
+				    c->cache_mask, c->cache_shift - 1 };
 }
 
 /*

@@ -16,6 +16,12 @@
  * model delivers it (either way when the branches disagree), by a route
  * no longer than the model's longest.
  *
+ * Each relay forwards as production does: with a route cache of
+ * production's size, after 1,023 publications of its table (the same
+ * table each time, as a freed table's address may be reused), and each
+ * pair is walked again through twins of the relays without a cache:
+ * both walks must cross the same relays with the same proxies.
+ *
  * Failures: every single cable between routing vertices (and their L2
  * switches), every single relay, and a seeded sample of two at once, on
  * the sizes the integration tests emulate and one larger of each
@@ -32,6 +38,12 @@ static struct rte_mempool *mp;
 
 #define MAX_DEG 64
 #define MAX_WALK 96          /* relay hops before a walk counts as a loop */
+#define CACHE_ENTRIES 1024   /* dcnfwd's default route_cache */
+/* Publications of each relay's table: over a thousand, and 2^10 - 1, so
+ * that a count that leaked into the cache key beside the proxy address
+ * would set every bit the proxies of these plans (a /22 at most) differ
+ * in, and make them share entries. */
+#define SWAPS 1023
 
 /* The MAC of vertex v's port p; the host port is p = 0xff. */
 static struct rte_ether_addr
@@ -59,7 +71,9 @@ struct relay {
 	struct dcn_failset *fs;      /* what it knows; NULL: nothing */
 	struct dcn_router *r;        /* its own, or the fabric's */
 	struct dcn_rtable *tb;
-	struct dcn_fwd_ctx *c;
+	struct dcn_fwd_ctx *c;       /* with a route cache, as production */
+	struct dcn_fwd_ctx *plain;   /* its twin without one */
+	void *cache;
 	struct dcn_fwd_nbrs nbrs;
 };
 
@@ -376,6 +390,57 @@ add_all(struct dcn_failset *to, const struct dcn_failset *from)
 
 /* --- each relay's table and forwarding context --- */
 
+/* A forwarding context of relay x on its table, its ports (their links
+ * as the failure F leaves them) and, in Diamond, its servers' ports. */
+static struct dcn_fwd_ctx *
+relay_ctx(const struct fabric *f, const struct dcn_failset *F, struct relay *x)
+{
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	unsigned int p;
+
+	assert_non_null(c);
+	assert_int_equal(dcn_fwd_init(c, x->r, x->tb, DCN_FABRIC_ETHERTYPE, 0), 0);
+	for (p = 0; p < x->deg; p++) {
+		struct rte_ether_addr m = port_mac(x->v, x->adj[p].port);
+
+		assert_int_equal(dcn_fwd_add_port(c, x->adj[p].port, 0, &m), (int)p);
+		if (dcn_topo_is_router(f->t, x->adj[p].peer)) {
+			struct rte_ether_addr pm = port_mac(x->adj[p].peer,
+							    x->adj[p].peer_port);
+
+			dcn_fwd_set_peer_mac(c, (uint16_t)p, &pm);
+		}
+		/* Its own cable down, or the relay at its end dead:
+		 * the port's link is down. */
+		if (!cable_up(F, x->v, &x->adj[p]))
+			dcn_fwd_set_port_down(c, (uint16_t)p, 1);
+	}
+	if (f->diamond) {
+		/* An edge switch's servers, each on a host port of its own
+		 * cable (conf/diamond-edge.ini). */
+		struct dcn_adj a[MAX_DEG];
+		unsigned int n = dcn_topo_adj(f->t, x->v, a), k;
+
+		x->host = (uint16_t)x->deg;
+		x->n_ports = (uint16_t)x->deg;
+		for (k = 0; k < n; k++) {
+			struct rte_ether_addr hm = port_mac(x->v, a[k].port);
+
+			if (fabric_vertex(f, a[k].peer))
+				continue;
+			x->host_of[x->n_ports - x->deg] = a[k].peer;
+			assert_int_equal(dcn_fwd_add_port(c, a[k].port, 1, &hm), x->n_ports);
+			x->n_ports++;
+		}
+	} else {
+		struct rte_ether_addr hm = port_mac(x->v, 0xff);
+
+		x->host = (uint16_t)dcn_fwd_add_port(c, -1, 1, &hm);
+		x->n_ports = (uint16_t)(x->host + 1);
+	}
+	return c;
+}
+
 static void
 relays_build(struct fabric *f, const struct dcn_failset *F)
 {
@@ -385,11 +450,15 @@ relays_build(struct fabric *f, const struct dcn_failset *F)
 	knowledge(f, F);
 	for (i = 0; i < f->nr; i++) {
 		struct relay *x = &f->rl[i];
-		unsigned int p, s;
+		struct dcn_fwd_table pub;
+		unsigned int s;
+		uint32_t g;
 
 		x->r = NULL;
 		x->tb = NULL;
 		x->c = NULL;
+		x->plain = NULL;
+		x->cache = NULL;
 		if (x->fs == NULL)
 			continue;          /* dead */
 		if (dcn_topo_failset_empty(x->fs)) {
@@ -402,48 +471,8 @@ relays_build(struct fabric *f, const struct dcn_failset *F)
 		}
 		x->tb = dcn_rtable_compile(x->r, x->v);
 		assert_non_null(x->tb);
-		x->c = calloc(1, sizeof(*x->c));
-		assert_int_equal(dcn_fwd_init(x->c, x->r, x->tb, DCN_FABRIC_ETHERTYPE, 0), 0);
-		for (p = 0; p < x->deg; p++) {
-			struct rte_ether_addr m = port_mac(x->v, x->adj[p].port);
-
-			assert_int_equal(dcn_fwd_add_port(x->c, x->adj[p].port, 0, &m),
-					 (int)p);
-			if (dcn_topo_is_router(f->t, x->adj[p].peer)) {
-				struct rte_ether_addr pm = port_mac(x->adj[p].peer,
-								    x->adj[p].peer_port);
-
-				dcn_fwd_set_peer_mac(x->c, (uint16_t)p, &pm);
-			}
-			/* Its own cable down, or the relay at its end dead:
-			 * the port's link is down. */
-			if (!cable_up(F, x->v, &x->adj[p]))
-				dcn_fwd_set_port_down(x->c, (uint16_t)p, 1);
-		}
-		if (f->diamond) {
-			/* An edge switch's servers, each on a host port of
-			 * its own cable (conf/diamond-edge.ini). */
-			struct dcn_adj a[MAX_DEG];
-			unsigned int n = dcn_topo_adj(f->t, x->v, a), k;
-
-			x->host = (uint16_t)x->deg;
-			x->n_ports = (uint16_t)x->deg;
-			for (k = 0; k < n; k++) {
-				struct rte_ether_addr hm = port_mac(x->v, a[k].port);
-
-				if (fabric_vertex(f, a[k].peer))
-					continue;
-				x->host_of[x->n_ports - x->deg] = a[k].peer;
-				assert_int_equal(dcn_fwd_add_port(x->c, a[k].port, 1, &hm),
-						 x->n_ports);
-				x->n_ports++;
-			}
-		} else {
-			struct rte_ether_addr hm = port_mac(x->v, 0xff);
-
-			x->host = (uint16_t)dcn_fwd_add_port(x->c, -1, 1, &hm);
-			x->n_ports = (uint16_t)(x->host + 1);
-		}
+		x->c = relay_ctx(f, F, x);
+		x->plain = relay_ctx(f, F, x);
 		memset(&x->nbrs, 0, sizeof(x->nbrs));
 		assert_int_equal(dcn_fwd_nbrs_init(&x->nbrs, f->t, x->v), 0);
 		for (s = 0; x->nbrs.slot != NULL && s <= x->nbrs.mask; s++) {
@@ -463,8 +492,20 @@ relays_build(struct fabric *f, const struct dcn_failset *F)
 				e->down = 1;
 			}
 		}
-		if (x->nbrs.slot != NULL)
+		if (x->nbrs.slot != NULL) {
 			dcn_fwd_set_nbrs(x->c, &x->nbrs);
+			dcn_fwd_set_nbrs(x->plain, &x->nbrs);
+		}
+		/* The production context: a cache, and its table published
+		 * SWAPS times over, the generation stepped each time. */
+		x->cache = malloc(dcn_fwd_cache_bytes(CACHE_ENTRIES));
+		assert_non_null(x->cache);
+		assert_int_equal(dcn_fwd_set_cache(x->c, x->cache, CACHE_ENTRIES), 0);
+		pub = (struct dcn_fwd_table){ x->r, x->tb, 0 };
+		for (g = 1; g <= SWAPS; g++) {
+			pub.gen = g;
+			dcn_fwd_refresh(x->c, &pub);
+		}
 	}
 }
 
@@ -480,11 +521,15 @@ relays_free(struct fabric *f)
 			dcn_router_free(x->r);
 		dcn_rtable_free(x->tb);
 		free(x->c);
+		free(x->plain);
+		free(x->cache);
 		dcn_fwd_nbrs_free(&x->nbrs);
 		dcn_topo_failset_free(x->fs);
 		x->r = NULL;
 		x->tb = NULL;
 		x->c = NULL;
+		x->plain = NULL;
+		x->cache = NULL;
 		x->fs = NULL;
 	}
 }
@@ -522,6 +567,7 @@ struct dp_result {
 	unsigned int links;          /* cables crossed */
 	enum dcn_drop_reason why;    /* when not delivered */
 	uint32_t at;                 /* vertex where it ended */
+	uint64_t path;               /* hash of each relay, port and proxy */
 };
 
 /* The reason a relay's step just dropped a frame for. */
@@ -536,13 +582,21 @@ dropped_for(const struct dcn_fwd_stats *before, const struct dcn_fwd_stats *afte
 	return DCN_DROP_NONE;
 }
 
+/* The relays' contexts a walk takes: production's (a route cache), or
+ * their twins without one. */
+static struct dcn_fwd_ctx *
+walk_ctx(const struct relay *x, int plain)
+{
+	return plain ? x->plain : x->c;
+}
+
 /* trace, when given, gets the relays the frame went through, each with
  * the proxy its header carried out of there. */
 static struct dp_result
 dp_walk(const struct fabric *f, uint32_t hs, uint32_t hd, uint16_t sport,
-	char *trace, size_t trace_len)
+	int plain, char *trace, size_t trace_len)
 {
-	struct dp_result res = { 0, 0, DCN_DROP_NONE, 0 };
+	struct dp_result res = { 0, 0, DCN_DROP_NONE, 0, 0 };
 	uint32_t src = f->hosts[hs], dst = f->hosts[hd];
 	const struct relay *x = &f->rl[f->host_relay[hs]];
 	struct rte_mbuf *m;
@@ -561,14 +615,20 @@ dp_walk(const struct fabric *f, uint32_t hs, uint32_t hd, uint16_t sport,
 			in++;
 	res.links = f->diamond ? 1 : 0;   /* the server's own cable */
 	for (hops = 0; hops < MAX_WALK; hops++) {
-		struct dcn_fwd_stats st0 = x->c->st;
+		struct dcn_fwd_ctx *c = walk_ctx(x, plain);
+		struct dcn_fwd_stats st0 = c->st;
 		const struct dcn_adj *a;
+		const uint8_t *hdr;
 
-		if (dcn_fwd_burst(x->c, in, &m, 1, &out) == 0) {
-			res.why = dropped_for(&st0, &x->c->st);
+		if (dcn_fwd_burst(c, in, &m, 1, &out) == 0) {
+			res.why = dropped_for(&st0, &c->st);
 			res.at = x->v;
 			return res;
 		}
+		hdr = rte_pktmbuf_mtod(m, const uint8_t *);
+		res.path = (res.path ^ ((uint64_t)x->v << 16 | out)) * 0x100000001b3ull;
+		if (!f->diamond && out < x->host)
+			res.path = (res.path ^ dcn_fabric_get32(hdr + 30)) * 0x100000001b3ull;
 		if (trace != NULL) {
 			char name[64], px[24] = "";
 			size_t used = strlen(trace);
@@ -747,7 +807,9 @@ model_walk(const struct fabric *f, const struct dcn_router *r, uint32_t src,
 
 struct tally {
 	uint64_t scenarios, pairs, delivered, undelivered, mismatched;
+	uint64_t cache_unlike;  /* walks the route cache changed */
 	char first[1024];
+	char first_cache[1024];
 };
 
 static void
@@ -772,14 +834,28 @@ check_failure(struct fabric *f, const struct dcn_failset *F, const char *what,
 	for (s = 0; s < f->nh; s++) {
 		for (d = 0; d < f->nh; d++) {
 			struct model_result mr;
-			struct dp_result dr;
+			struct dp_result dr, pr;
 			int bad;
 
 			if (s == d)
 				continue;
 			mr = model_walk(f, rm, f->hosts[s], f->hosts[d], memo,
 					(uint32_t)(s * f->nh + d + 1));
-			dr = dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), NULL, 0);
+			dr = dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), 0, NULL, 0);
+			pr = dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), 1, NULL, 0);
+			if ((dr.delivered != pr.delivered || dr.links != pr.links ||
+			     dr.why != pr.why || dr.at != pr.at || dr.path != pr.path) &&
+			    ty->cache_unlike++ == 0) {
+				char sn[64], dn[64], t1[256] = "", t2[256] = "";
+
+				dcn_topo_format_vertex(f->t, f->hosts[s], sn, sizeof(sn));
+				dcn_topo_format_vertex(f->t, f->hosts[d], dn, sizeof(dn));
+				dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), 0, t1, sizeof(t1));
+				dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), 1, t2, sizeof(t2));
+				snprintf(ty->first_cache, sizeof(ty->first_cache),
+					 "%s, %s: %s -> %s: with the route cache: %s; "
+					 "without: %s", dcn_topo_spec(f->t), what, sn, dn, t1, t2);
+			}
 			ty->pairs++;
 			if (dr.delivered)
 				ty->delivered++;
@@ -802,7 +878,7 @@ check_failure(struct fabric *f, const struct dcn_failset *F, const char *what,
 					 "drops", mr.longest,
 					 dr.delivered ? "delivers" : "drops", dr.links,
 					 dr.delivered ? "out" : dcn_drop_name(dr.why), an);
-				dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), trace,
+				dp_walk(f, s, d, (uint16_t)(1000 + s * 7 + d), 0, trace,
 					sizeof(trace));
 				len = strlen(ty->first);
 				snprintf(ty->first + len, sizeof(ty->first) - len,
@@ -897,9 +973,13 @@ run_specs(const char *const *specs, unsigned int n, unsigned int doubles)
 		memset(&ty, 0, sizeof(ty));
 		check_fabric(specs[i], doubles, &ty);
 		printf("%-22s %4" PRIu64 " failures, %8" PRIu64 " pairs walked: %8"
-		       PRIu64 " delivered, %6" PRIu64 " not, %" PRIu64 " unlike the model\n",
+		       PRIu64 " delivered, %6" PRIu64 " not, %" PRIu64 " unlike the model, %"
+		       PRIu64 " unlike without the cache\n",
 		       specs[i], ty.scenarios, ty.pairs, ty.delivered, ty.undelivered,
-		       ty.mismatched);
+		       ty.mismatched, ty.cache_unlike);
+		if (ty.cache_unlike)
+			fail_msg("%" PRIu64 " walks changed by the route cache; the first: %s",
+				 ty.cache_unlike, ty.first_cache);
 		if (ty.mismatched)
 			fail_msg("%" PRIu64 " pairs unlike the model; the first: %s",
 				 ty.mismatched, ty.first);
