@@ -209,6 +209,52 @@ covering_scan(const struct dcn_topo *t, uint32_t *net, unsigned int *len)
 	*len = l;
 }
 
+/* What an address means besides a host, where dcnfwd (0.0.0.0: none) or
+ * the kernel gives it a meaning of its own; NULL: nothing. */
+static const char *
+addr_special(uint32_t a)
+{
+	switch (a >> 24) {
+	case 0:
+		return "0.0.0.0/8, read as no address";
+	case 127:
+		return "127.0.0.0/8, loopback";
+	default:
+		break;
+	}
+	if (a >> 28 == 0xe)
+		return "224.0.0.0/4, multicast";
+	if (a >> 28 == 0xf)
+		return "240.0.0.0/4, reserved and broadcast";
+	return NULL;
+}
+
+/* The first addressed vertex of t whose address has a special meaning:
+ * its error, naming the key that placed it. @return 0, or -EINVAL. */
+static int
+check_special(const struct dcn_topo *t, const char *spec, char *err, size_t errlen)
+{
+	uint32_t v;
+
+	for (v = 0; v < dcn_topo_vertices(t); v++) {
+		uint32_t a = t->ops->addr(t, v);
+		const char *why;
+		char name[64], as[16];
+
+		if (a == 0 && v >= t->n_servers)
+			continue; /* an L2 switch */
+		why = addr_special(a);
+		if (why == NULL)
+			continue;
+		dcn_topo_format_vertex(t, v, name, sizeof(name));
+		topo_err(err, errlen,
+			 "spec '%s': prefix puts %s at %s, in %s",
+			 spec, name, dcn_topo_format_addr(a, as, sizeof(as)), why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct dcn_topo *
 dcn_topo_create(const char *spec, char *err, size_t errlen)
 {
@@ -340,6 +386,11 @@ dcn_topo_create(const char *spec, char *err, size_t errlen)
 	if (ret < 0) {
 		free(t);
 		errno = -ret;
+		return NULL;
+	}
+	if (check_special(t, spec, err, errlen) < 0) {
+		dcn_topo_free(t);
+		errno = EINVAL;
 		return NULL;
 	}
 	covering_scan(t, &t->cover_net, &t->cover_len);

@@ -344,6 +344,16 @@ test_prefix_plans(void **state)
 		{ "diamond:k=8,prefix=172.16.0.0/12", "low three octets" },
 		{ "rrect:n=4,m=2,k=1,prefix=10.0.0.0/28", "needs 5 address bits" },
 		{ "totoro:N=16,n=16,K=2,prefix=192.168.0.0/21", "needs 12" },
+		/* Plans that put a node where an address means more than a
+		 * host: refused, each topology, each range. */
+		{ "lascada:n=2,k=2,prefix=0.0.0.0/29", "puts (1,1) at 0.0.0.0, in 0.0.0.0/8" },
+		{ "novacube:k=4,n=2,prefix=0.0.0.0/8", "in 0.0.0.0/8" },
+		{ "diamond:k=4,prefix=0.0.0.0/8", "in 0.0.0.0/8" },
+		{ "rrect:n=2,m=2,k=1,prefix=127.0.0.0/8", "in 127.0.0.0/8, loopback" },
+		{ "totoro:N=4,n=4,K=1,prefix=224.0.0.0/24", "in 224.0.0.0/4, multicast" },
+		{ "lascada:n=2,k=2,prefix=239.255.255.248/29", "multicast" },
+		{ "rrect:n=2,m=2,k=1,prefix=255.255.255.0/24", "in 240.0.0.0/4" },
+		{ "novacube:k=4,n=2,prefix=240.0.0.0/4", "reserved and broadcast" },
 	};
 
 	(void)state;
