@@ -13,6 +13,7 @@ PKGS=(
 	libbpf-dev clang llvm libclang-rt-14-dev      # XDP program, fuzzers
 	iproute2 procps python3 bpftool               # fabric scripts
 	iperf3 iputils-ping                           # fabric tests: kernel traffic
+	faketime                                      # fabric tests: a relay's clock moved
 	gnuplot-nox                                   # benchmark plots
 	valgrind                                      # instructions per frame (callgrind)
 	linux-perf                                    # where the time goes (cycles.py)

@@ -16,6 +16,7 @@
 #include "control.h"
 #include "ctl_io.h"
 #include "failover.h"
+#include "hello_auth.h"
 #include "links.h"
 #include "lsa.h"
 
@@ -26,13 +27,16 @@ static const struct dcn_auth_span hello_span = { .bind_macs = 1, .zero_at = -1 }
 static struct rte_mbuf *
 hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p)
 {
+	struct dcn_hello_echo echo[DCN_HELLO_ECHO_MAX];
+	unsigned int n_echo = dcnfwd_hello_echoes(d, n, p, echo), k;
+	uint16_t len = (uint16_t)(DCN_HELLO_LEN + n_echo * DCN_HELLO_ECHO_LEN);
 	struct rte_mbuf *m = dcnfwd_ctl_frame(d, p, NULL, d->ethertype,
-					      dcnfwd_ctl_len(d, DCN_HELLO_LEN));
+					      dcnfwd_ctl_len(d, len));
 	struct dcn_fabric_hdr h = {
 		.version = DCN_FABRIC_VERSION,
 		.type = DCN_FT_HELLO,
 		.ttl = 1,
-		.len = DCN_HELLO_LEN,
+		.len = len,
 		.src = n->addr,
 	};
 	struct dcn_hello hello = {
@@ -49,9 +53,11 @@ hello_frame(struct dcnfwd *d, struct dcnfwd_node *n, const struct dcnfwd_port *p
 	f = rte_pktmbuf_mtod(m, uint8_t *);
 	dcn_fabric_write_hdr(f + DCN_ETHER_HDR_LEN, &h);
 	dcn_fabric_write_hello(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN, &hello);
+	for (k = 0; k < n_echo; k++)
+		dcn_fabric_write_hello_echo(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN +
+					    DCN_HELLO_LEN + k * DCN_HELLO_ECHO_LEN, &echo[k]);
 	if (d->auth != NULL)
-		dcn_auth_sign(d->auth, f, DCN_HELLO_LEN, &hello_span, d->epoch,
-			      n->hello_seq);
+		dcn_auth_sign(d->auth, f, len, &hello_span, d->epoch, n->hello_seq);
 	return m;
 }
 
@@ -220,6 +226,24 @@ set_peer_mac(struct dcnfwd *d, const struct dcnfwd_port *p,
 	}
 }
 
+/* With a fabric key, a neighbour's new incarnation not yet proven: a
+ * hello at once (at most one a hello interval), which it echoes in its
+ * next. */
+static void
+answer_unproven(struct dcnfwd *d, struct dcnfwd_node *n, struct dcnfwd_port *p,
+		uint64_t now)
+{
+	struct rte_mbuf *m;
+
+	if (now - p->unproven_answered_tsc < d->lconf.hello_us * d->tsc_hz / 1000000 ||
+	    rte_ring_count(p->ctl_tx) != 0)
+		return;
+	p->unproven_answered_tsc = now;
+	m = hello_frame(d, n, p);
+	if (m != NULL)
+		dcnfwd_inject(d, (uint32_t)(p - d->port), &m, 1);
+}
+
 static void
 hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 	 uint32_t len, uint64_t now)
@@ -271,11 +295,15 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		struct dcnfwd_mac_guard *g = e != NULL ?
 			&n->nbr_guard[e - n->nbrs.slot] : &p->peer_guard;
 
-		/* A signed hello heard before (or an older incarnation's)
-		 * is a recording: it would keep a dead neighbour alive. */
-		if (d->auth != NULL && !dcn_auth_fresh_take(&g->fresh, epoch, seq)) {
-			dcnfwd_auth_refuse(p, DCN_AUTH_REPLAYED, "hello");
-			return;
+		/* A recording would keep a dead neighbour alive, and an old
+		 * one must not pass for a new incarnation. */
+		if (d->auth != NULL) {
+			int fresh = dcnfwd_hello_fresh(d, n, p, g, f, &h, epoch, seq);
+
+			if (fresh < 0)
+				answer_unproven(d, n, p, now);
+			if (fresh <= 0)
+				return;
 		}
 		if (!mac_guard_pass(d, p, g, &mac, &who, now))
 			return;

@@ -17,6 +17,7 @@
  *   emu_hosts.c                the emulated hosts' senders and sinks
  *   telemetry.c, report.c      read-only views
  *   control.c                  the control thread: hellos, ARP, its tick
+ *   hello_auth.c               hellos under a fabric key: echoes, freshness
  *   failover.c                 link states to tables
  *   lsa.c, links.c             announcements; carrier and link events
  *   worker.c                   the worker loop (lib/fwd, lib/fc)
@@ -73,7 +74,10 @@ enum dcnfwd_owner {
 struct dcnfwd_mac_guard {
 	uint64_t mac;            /* in its first 6 bytes; 0: none yet */
 	uint64_t seen_tsc;
-	struct dcn_auth_fresh fresh; /* with a fabric key: its newest hello */
+	/* with a fabric key: its incarnation as proven, and what it last
+	 * said, echoed in our hellos (lib/auth) */
+	struct dcn_auth_peer auth;
+	uint32_t heard_addr;     /* its fabric address, for the echo */
 };
 
 enum dcnfwd_carrier_src {
@@ -109,6 +113,11 @@ struct dcnfwd_port {
 	 * enum dcn_auth_result (control thread; replays: hellos only,
 	 * announcements' are the node's lsa_replayed) */
 	uint64_t auth_refused[DCN_AUTH_REPLAYED + 1];
+	/* with a fabric key: hellos of a neighbour's new incarnation that
+	 * did not yet echo one of our latest (a restart's first, or a
+	 * recording), and when we last answered one with a hello at once */
+	uint64_t hello_unproven;
+	uint64_t unproven_answered_tsc;
 	/* flow control: the worker that serves this port's queues */
 	uint32_t fc_owner;       /* worker index, UINT32_MAX: none */
 	/* failover (control thread; dp.link_down and dp.cut are read by
@@ -116,6 +125,7 @@ struct dcnfwd_port {
 	struct dcn_link link;
 	uint8_t carrier_src;     /* enum dcnfwd_carrier_src */
 	volatile uint8_t lsc_pending; /* the PMD raised a link event */
+	uint8_t lsc_intr;        /* its PMD raises them (intr_conf.lsc) */
 	int ifindex;             /* kernel interface behind the PMD, 0: none */
 	/* frames the kernel dropped on their way out of that interface
 	 * since dcnfwd started (control thread; read by telemetry) */
@@ -351,6 +361,9 @@ struct dcnfwd_worker {
 	uint32_t *hosts;                  /* emulated hosts it sends for */
 	unsigned int n_hosts;
 	uint64_t sw_forwarded, sw_flooded;
+	/* an emulated switch's frames lost inside it: runts, and flood
+	 * copies no mbuf was left for */
+	uint64_t sw_dropped;
 	uint64_t ctl_drop;                /* control ring full */
 	uint64_t fc_stray;                /* data frame off flow control: a bug */
 	uint64_t idle_sleeps;
@@ -359,8 +372,10 @@ struct dcnfwd_worker {
 	uint64_t busy_loops;              /* loops that moved frames */
 	uint64_t busy_tsc;                /* TSC cycles those took */
 	/* control thread: loops at its last tick (a worker that stops looping
-	 * was not scheduled, and its ports' silence is not the neighbours') */
-	uint64_t loops_seen;
+	 * was not scheduled, and its ports' silence is not the neighbours').
+	 * A line of its own: written every tick, it must not take from the
+	 * worker the line of the counters it writes every loop. */
+	uint64_t loops_seen __rte_cache_aligned;
 	uint64_t loops_seen_us;           /* when loops_seen last moved */
 	/* control thread: frames it has put on the ctl_tx of ports this
 	 * worker drains (a line of its own: the worker reads it every loop

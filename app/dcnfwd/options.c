@@ -374,11 +374,13 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 			"--wire-loss\n");
 		return -1;
 	}
-	/* The incarnation is a time: with a fabric key, a neighbour tells a
-	 * restarted node's words from a recording of its earlier life. */
-	d->epoch = dcn_auth_epoch_now();
-	if (d->epoch == 0)
-		d->epoch = 1;
+	/* The incarnation, drawn at random: with a fabric key, neighbours
+	 * prove a new one fresh by their own challenge (lib/auth). */
+	d->epoch = dcn_auth_epoch_new();
+	if (d->epoch == 0) {
+		fprintf(stderr, "dcnfwd: no random numbers for this incarnation\n");
+		return -1;
+	}
 	if (c->keyed) {
 		d->auth = dcn_auth_create(c->key);
 		memset(c->key, 0, sizeof(c->key));

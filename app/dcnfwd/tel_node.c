@@ -105,6 +105,7 @@ neighbour_entry(const struct dcnfwd *d, uint32_t ni, const struct dcnfwd_port *p
 					  p->auth_refused[DCN_AUTH_BAD_TAG]));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "auth_replayed",
 					  p->auth_refused[DCN_AUTH_REPLAYED]));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "hello_unproven", p->hello_unproven));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "ms_since_hello",
 					  p->peer_seen_tsc ? (now - p->peer_seen_tsc) *
 						  1000 / d->tsc_hz : UINT64_MAX));
@@ -255,7 +256,7 @@ struct fc_field {
 	uint64_t val;
 };
 
-#define FC_MAX_FIELDS 28
+#define FC_MAX_FIELDS 32
 
 static unsigned int
 fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
@@ -302,6 +303,7 @@ fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
 	f[n++] = (struct fc_field){ "credit_unsigned", ch->credit_unsigned };
 	f[n++] = (struct fc_field){ "credit_bad_tag", ch->credit_bad_tag };
 	f[n++] = (struct fc_field){ "credit_replayed", ch->credit_replayed };
+	f[n++] = (struct fc_field){ "credit_unproven", ch->credit_unproven };
 	/* refused whatever the key: fewer VCs than this node keeps, or
 	 * behind a switch port from no neighbour it knows */
 	f[n++] = (struct fc_field){ "credit_few_vcs", ch->credit_few_vcs };
@@ -441,6 +443,8 @@ link_entry(const struct dcnfwd_port *p, uint64_t us, struct rte_tel_data *e)
 	TEL_TRY(rte_tel_data_add_dict_string(e, "last_cause",
 					     dcn_link_cause_name(k->cause)));
 	TEL_TRY(rte_tel_data_add_dict_string(e, "carrier_from", src[p->carrier_src & 3]));
+	/* the PMD's link events by interrupt (else its link is polled) */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "carrier_interrupt", p->lsc_intr));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "carrier", k->carrier));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "ms_in_state", (us - k->since) / 1000));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "downs", k->downs));

@@ -223,25 +223,61 @@ dcn_auth_check(const struct dcn_auth *a, const uint8_t *frame,
 int
 dcn_auth_fresh_take(struct dcn_auth_fresh *f, uint32_t epoch, uint32_t seq)
 {
-	if (f->known) {
-		int32_t de = (int32_t)(epoch - f->epoch);
-
-		if (de < 0 || (de == 0 && (int32_t)(seq - f->seq) <= 0))
-			return 0;
-	}
+	if (f->known && epoch == f->epoch && (int32_t)(seq - f->seq) <= 0)
+		return 0;
 	f->epoch = epoch;
 	f->seq = seq;
 	f->known = 1;
 	return 1;
 }
 
-uint32_t
-dcn_auth_epoch_now(void)
+enum dcn_auth_peer_result
+dcn_auth_peer_take(struct dcn_auth_peer *p, const struct dcn_auth_hello *h,
+		   uint32_t own_epoch, uint32_t own_seq, uint32_t window)
 {
-	struct timespec ts;
+	unsigned int i;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint32_t)((uint64_t)ts.tv_sec * 100 + (uint64_t)ts.tv_nsec / 10000000);
+	for (i = 0; i < DCN_AUTH_PEER_RETIRED; i++)
+		if (h->epoch == p->retired[i] && h->epoch != 0)
+			return DCN_AUTH_PEER_REPLAYED;
+	if (p->taken.known && h->epoch == p->taken.epoch) {
+		if (!dcn_auth_fresh_take(&p->taken, h->epoch, h->seq))
+			return DCN_AUTH_PEER_REPLAYED;
+		p->heard_epoch = h->epoch;
+		p->heard_seq = h->seq;
+		return DCN_AUTH_PEER_TAKEN;
+	}
+	/* What to echo: whatever another incarnation says, so that it can
+	 * prove itself. A recording replayed here only makes the next echo
+	 * wrong, which its next hello mends. */
+	p->heard_epoch = h->epoch;
+	p->heard_seq = h->seq;
+	/* Another incarnation (or the first heard): it must have heard one
+	 * of our latest hellos. Unsigned distance: an echo from the future
+	 * is as wrong as one from long ago. */
+	if (h->echo_epoch != own_epoch || own_epoch == 0 ||
+	    (uint32_t)(own_seq - h->echo_seq) >= window)
+		return DCN_AUTH_PEER_UNPROVEN;
+	if (p->taken.known) {
+		memmove(&p->retired[1], &p->retired[0],
+			sizeof(p->retired) - sizeof(p->retired[0]));
+		p->retired[0] = p->taken.epoch;
+	}
+	p->taken = (struct dcn_auth_fresh){ h->epoch, h->seq, 1 };
+	return DCN_AUTH_PEER_TAKEN;
+}
+
+uint32_t
+dcn_auth_epoch_new(void)
+{
+	uint32_t e = 0;
+
+	/* libsodium's generator: the kernel's, without a file to open. */
+	if (sodium_init() < 0)
+		return 0;
+	while (e == 0)
+		randombytes_buf(&e, sizeof(e));
+	return e;
 }
 
 const char *

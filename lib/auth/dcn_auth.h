@@ -96,9 +96,10 @@ enum dcn_auth_result dcn_auth_check(const struct dcn_auth *a,
 				    uint32_t *epoch, uint32_t *seq);
 
 /**
- * Replay protection: the newest (epoch, sequence) taken from one writer.
- * Epochs are times (dcn_auth_epoch_now): a later incarnation has a later
- * one. Both compare in serial arithmetic (RFC 1982), so either may wrap.
+ * Replay protection within one incarnation: the newest sequence taken
+ * from one writer of a known epoch. Epochs are drawn at random
+ * (dcn_auth_epoch_new) and only compared for equality; sequences
+ * compare in serial arithmetic (RFC 1982), so they may wrap.
  */
 struct dcn_auth_fresh {
 	uint32_t epoch;
@@ -107,19 +108,72 @@ struct dcn_auth_fresh {
 };
 
 /**
- * Take (epoch, seq) if it is newer than what f has seen: a later epoch,
- * or the same epoch and a later sequence.
+ * Take (epoch, seq) unless it is of f's epoch and no newer than what f
+ * took: a frame of another epoch starts the count over. The caller must
+ * know that epoch to be the writer's current one (for a credit frame:
+ * the incarnation its hellos proved, dcn_auth_peer_take).
  * @return 1 taken, 0 replayed (f unchanged).
  */
 int dcn_auth_fresh_take(struct dcn_auth_fresh *f, uint32_t epoch, uint32_t seq);
 
 /**
- * An incarnation number for a process starting now: the wall clock in
- * units of 10 ms (wraps every 497 days; serial arithmetic compares two
- * within half of that). A node's clock must not step back across its
- * restarts, or its neighbours refuse it as a replay until it catches up.
+ * A neighbour's hellos: its incarnation, proven fresh by this node's own
+ * challenge. Each hello echoes the (epoch, seq) of the last hello its
+ * sender heard from the receiver; a hello of an incarnation other than
+ * the one taken is taken only when it echoes the receiver's own epoch
+ * and one of its last `window` hello sequences, so it was written after
+ * the receiver's recent hellos: no recording, however old, and no clock,
+ * however set, can pass for a new incarnation. An incarnation replaced
+ * never comes back (epochs are random), so its words are refused
+ * outright, even from within the window.
  */
-uint32_t dcn_auth_epoch_now(void);
+#define DCN_AUTH_PEER_RETIRED 4
+
+struct dcn_auth_peer {
+	struct dcn_auth_fresh taken; /**< the incarnation taken, its newest */
+	uint32_t retired[DCN_AUTH_PEER_RETIRED]; /**< replaced ones (0: none) */
+	uint32_t heard_epoch;        /**< newest heard (good tag), to echo */
+	uint32_t heard_seq;
+};
+
+/** What a hello says of freshness. */
+struct dcn_auth_hello {
+	uint32_t epoch, seq;          /**< the writer's, from the trailer */
+	uint32_t echo_epoch, echo_seq; /**< what it heard of the receiver */
+};
+
+/** dcn_auth_peer_take's verdicts. */
+enum dcn_auth_peer_result {
+	DCN_AUTH_PEER_TAKEN = 0,   /**< fresh: the neighbour is alive */
+	DCN_AUTH_PEER_REPLAYED,    /**< its incarnation's, and not newer; or
+				    *   an incarnation since replaced */
+	DCN_AUTH_PEER_UNPROVEN,    /**< another incarnation that does not
+				    *   yet echo the receiver's recent hellos
+				    *   (a restart's first hellos, or a
+				    *   recording) */
+};
+
+/**
+ * Weigh a hello with a good tag from the neighbour p keeps.
+ * @param own_epoch, own_seq  the receiver's incarnation and the sequence
+ *                            of its latest hello
+ * @param window              how many of its latest hellos an echo may
+ *                            name
+ * A hello taken, or of another incarnation, becomes what the receiver
+ * echoes next.
+ */
+enum dcn_auth_peer_result dcn_auth_peer_take(struct dcn_auth_peer *p,
+					     const struct dcn_auth_hello *h,
+					     uint32_t own_epoch, uint32_t own_seq,
+					     uint32_t window);
+
+/**
+ * An incarnation number for a process starting now: 32 random bits,
+ * never 0. Not a time: incarnations are told apart, never ordered, so
+ * neither a clock stepped back nor a long uptime can make one look old.
+ * @return 0 when the system has no randomness to give (not expected).
+ */
+uint32_t dcn_auth_epoch_new(void);
 
 /** @return "missing", "bad_tag" or "replayed". */
 const char *dcn_auth_result_name(enum dcn_auth_result r);

@@ -130,7 +130,6 @@ enum dcn_frame_type {
 	_(NO_NEIGHBOUR, "no_neighbour", "next hop's MAC not learnt yet")     \
 	_(NOT_OUR_MAC, "not_our_mac", "unicast to another station")          \
 	_(LINK_DOWN, "link_down", "every next hop's link is down")          \
-	_(TX_FULL, "tx_full", "output queue full")                            \
 	_(LOOP, "loop", "would go back out of the port it came in on")       \
 	_(TOO_LONG, "too_long", "route longer than its VCs allow (a loop)")   \
 	_(ENCAP_MISMATCH, "encap_mismatch",                                   \
@@ -244,6 +243,33 @@ struct dcn_hello {
 void dcn_fabric_read_hello(const uint8_t *p, struct dcn_hello *h);
 /** Write a hello payload (DCN_HELLO_LEN bytes). */
 void dcn_fabric_write_hello(uint8_t *p, const struct dcn_hello *h);
+
+/**
+ * With a fabric key, a hello's fixed payload is followed by an echo for
+ * each neighbour its sender hears behind that port (one on a cable): the
+ * last (epoch, sequence) heard from it, which lets the neighbour tell a
+ * hello written now from a recording (lib/auth, dcn_auth_peer_take).
+ */
+struct dcn_hello_echo {
+	uint32_t addr;      /**< the neighbour echoed */
+	uint32_t epoch;     /**< its incarnation, as last heard */
+	uint32_t seq;       /**< the sequence of its hello last heard */
+};
+
+#define DCN_HELLO_ECHO_LEN 12
+/** Echoes a hello carries at most. */
+#define DCN_HELLO_ECHO_MAX 64
+
+/** Write echo e at p (DCN_HELLO_ECHO_LEN bytes). */
+void dcn_fabric_write_hello_echo(uint8_t *p, const struct dcn_hello_echo *e);
+
+/**
+ * The echo for addr in a hello payload of len bytes (the header's len).
+ * @return 1 found (*e filled), 0 none, -1 a length that is not the fixed
+ *         payload and whole echoes (at most DCN_HELLO_ECHO_MAX).
+ */
+int dcn_fabric_hello_echo_find(const uint8_t *p, uint32_t len, uint32_t addr,
+			       struct dcn_hello_echo *e);
 
 /** FNV-1a hash of a canonical topology spec: both ends of a cable must
  * agree on the fabric. */

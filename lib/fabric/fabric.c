@@ -231,6 +231,38 @@ dcn_fabric_write_hello(uint8_t *p, const struct dcn_hello *h)
 	dcn_fabric_put32(p + 12, h->seq);
 }
 
+void
+dcn_fabric_write_hello_echo(uint8_t *p, const struct dcn_hello_echo *e)
+{
+	dcn_fabric_put32(p, e->addr);
+	dcn_fabric_put32(p + 4, e->epoch);
+	dcn_fabric_put32(p + 8, e->seq);
+}
+
+int
+dcn_fabric_hello_echo_find(const uint8_t *p, uint32_t len, uint32_t addr,
+			   struct dcn_hello_echo *e)
+{
+	uint32_t n, i;
+
+	if (len < DCN_HELLO_LEN || (len - DCN_HELLO_LEN) % DCN_HELLO_ECHO_LEN != 0)
+		return -1;
+	n = (len - DCN_HELLO_LEN) / DCN_HELLO_ECHO_LEN;
+	if (n > DCN_HELLO_ECHO_MAX)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const uint8_t *q = p + DCN_HELLO_LEN + i * DCN_HELLO_ECHO_LEN;
+
+		if (dcn_fabric_get32(q) != addr)
+			continue;
+		e->addr = addr;
+		e->epoch = dcn_fabric_get32(q + 4);
+		e->seq = dcn_fabric_get32(q + 8);
+		return 1;
+	}
+	return 0;
+}
+
 uint32_t
 dcn_fabric_topo_hash(const char *spec)
 {

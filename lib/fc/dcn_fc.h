@@ -301,6 +301,9 @@ struct dcn_fc_chan {
 	uint64_t credit_unsigned;  /**< too short for a trailer */
 	uint64_t credit_bad_tag;   /**< written without the key, or changed */
 	uint64_t credit_replayed;  /**< signed, but heard before */
+	uint64_t credit_unproven;  /**< signed by an incarnation of the peer
+				    *   its hellos have not proven (yet: a
+				    *   restart's first; or a recording) */
 } __rte_cache_aligned;
 
 /** A node's flow-control state: the memzone's head. */

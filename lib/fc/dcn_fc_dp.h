@@ -121,6 +121,10 @@ struct dcn_fc_dp_link {
 	/** with a fabric key: the newest credit frame taken from the peer
 	 * (the one worker that takes the link's credits) */
 	struct dcn_auth_fresh auth_fresh;
+	/** with a fabric key: the peer's incarnation its hellos proved
+	 * (written by the control thread, dcn_fc_dp_set_peer_epoch); 0:
+	 * none yet. Only its credit frames are taken. */
+	uint32_t peer_epoch;
 };
 
 /** What a lane's routers write on every pass: lines of the lane's own,
@@ -244,6 +248,15 @@ int dcn_fc_dp_bind_nbrs(struct dcn_fc_dp *dp, const struct dcn_fwd_nbrs *nb,
 
 /** The link of a neighbour-table entry, or -1 (control path). */
 int dcn_fc_dp_nbr_link(const struct dcn_fc_dp *dp, const struct dcn_fwd_nbr *e);
+
+/** With a fabric key: link takes credit frames of the peer's incarnation
+ * epoch only, from now on (the control thread, once the peer's hellos
+ * proved it: lib/auth's dcn_auth_peer_take). */
+static inline void
+dcn_fc_dp_set_peer_epoch(struct dcn_fc_dp *dp, uint16_t link, uint32_t epoch)
+{
+	__atomic_store_n(&dp->link[link].peer_epoch, epoch, __ATOMIC_RELEASE);
+}
 
 /**
  * A worker's scratch for nodes of at most max_chans channels.

@@ -14,9 +14,10 @@ static const struct dcn_auth_span credit_span = { .bind_macs = 1, .zero_at = -1 
 
 /*
  * With a fabric key: is credit frame m, which names link, signed with the
- * key and newer than the last taken on the link? (A recording would give
- * back credit the peer's queue no longer has, or take away what it has.)
- * A refusal is counted on the link's VC 0 channel.
+ * key, by the peer's incarnation its hellos proved, and newer than the
+ * last taken on the link? (A recording would give back credit the peer's
+ * queue no longer has, or take away what it has.) A refusal is counted
+ * on the link's VC 0 channel.
  */
 static int
 credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
@@ -35,6 +36,10 @@ credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
 		return 0;
 	default:
 		c0->credit_bad_tag++;
+		return 0;
+	}
+	if (epoch != __atomic_load_n(&dp->link[link].peer_epoch, __ATOMIC_ACQUIRE)) {
+		c0->credit_unproven++;
 		return 0;
 	}
 	if (!dcn_auth_fresh_take(&dp->link[link].auth_fresh, epoch, seq)) {

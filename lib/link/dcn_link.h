@@ -193,19 +193,21 @@ int dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin,
 
 /**
  * Announcements are signed (dcn_auth.h), so their numbers are the
- * origin's own: remember each origin's newest (epoch, seq) even once its
- * links are forgotten by ageing, and refuse older epochs. Without this a
- * recording of an announcement would be taken again each time the
- * original ages out. (Unsigned, that memory would let one forged high
- * sequence number silence an origin for good: ageing forgets all.)
+ * origin's own: remember, for each of an origin's last incarnations, the
+ * newest sequence taken, even once its links are forgotten by ageing or
+ * another incarnation took their place, and refuse what is no newer.
+ * Without this a recording of an announcement would be taken again each
+ * time the original ages out. Incarnations are random and never ordered,
+ * so neither a clock nor a long uptime can make a live origin's words
+ * look old. (Unsigned, that memory would let one forged high sequence
+ * number silence an origin for good: ageing forgets all.)
  */
 void dcn_link_db_ordered(struct dcn_link_db *db);
 
 /**
- * In an ordered database: is (epoch, seq) from origin a recording? An
- * epoch older than the newest heard, or numbers no newer than those of
- * an announcement already forgotten by ageing. (No newer than one still
- * held is a flood's duplicate, not counted as a replay.)
+ * In an ordered database: is (epoch, seq) from origin a recording? A
+ * sequence no newer than the newest taken of that incarnation, but for
+ * one still held (a flood's duplicate, not counted as a replay).
  * @return 1 replayed, 0 not (or the database is not ordered).
  */
 int dcn_link_db_replayed(const struct dcn_link_db *db, uint32_t origin,

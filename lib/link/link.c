@@ -224,11 +224,21 @@ dcn_link_lsa_read(const uint8_t *p, size_t len, struct dcn_link_lsa *a)
 	return 0;
 }
 
+/* Incarnations of an origin an ordered database remembers. */
+#define DB_SEEN 8
+
+/* The newest sequence taken from one incarnation of an origin. */
+struct db_seen {
+	uint32_t epoch, seq;
+};
+
 struct db_entry {
 	uint32_t epoch, seq;
 	uint64_t heard_us;
 	uint8_t valid, n;
 	uint8_t heard;            /* epoch and seq hold the newest ever taken */
+	uint8_t seen_next;        /* the slot a new incarnation takes */
+	struct db_seen seen[DB_SEEN]; /* ordered: epoch 0, none */
 	uint32_t vertex[DCN_LINK_LSA_MAX];
 	uint16_t port[DCN_LINK_LSA_MAX];
 };
@@ -260,6 +270,30 @@ dcn_link_db_free(struct dcn_link_db *db)
 	free(db);
 }
 
+/* An ordered database's slot of incarnation epoch of e, or -1. */
+static int
+db_seen_of(const struct db_entry *e, uint32_t epoch)
+{
+	int i;
+
+	for (i = 0; i < DB_SEEN; i++)
+		if (e->seen[i].epoch == epoch && epoch != 0)
+			return i;
+	return -1;
+}
+
+/* Is (epoch, seq) no newer than what e took of that incarnation (a copy
+ * of what it holds aside: the flood's own echo)? */
+static int
+db_heard_before(const struct db_entry *e, uint32_t epoch, uint32_t seq)
+{
+	int i = db_seen_of(e, epoch);
+
+	if (e->valid && e->epoch == epoch)
+		return 0;
+	return i >= 0 && (int32_t)(seq - e->seen[i].seq) <= 0;
+}
+
 int
 dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 		   uint32_t seq, unsigned int n, const uint32_t *vertex,
@@ -271,18 +305,28 @@ dcn_link_db_accept(struct dcn_link_db *db, uint32_t origin, uint32_t epoch,
 	if (origin >= db->n_vertices || n > DCN_LINK_LSA_MAX)
 		return -1;
 	e = &db->e[origin];
-	/* Signed words can be trusted to be in order: an epoch older than
-	 * the newest heard, even one forgotten since, is a recording. */
-	if (db->ordered && e->heard && (int32_t)(epoch - e->epoch) < 0)
+	/* Signed words are the origin's own: within an incarnation its
+	 * numbers only grow, so one no newer than what was taken of that
+	 * incarnation (held, forgotten by ageing, or replaced by another's)
+	 * is a recording. Incarnations are random (lib/auth), told apart,
+	 * never ordered: a recording of one not remembered is taken once,
+	 * until the origin's next words take its place again. */
+	if (db->ordered && db_heard_before(e, epoch, seq))
 		return -2;
 	/* Same incarnation: only a later sequence number is news (serial
 	 * arithmetic, so the counter may wrap). A new epoch is a restarted
 	 * origin, whose numbering starts over. */
-	if (db->ordered && e->heard && !e->valid && e->epoch == epoch &&
-	    (int32_t)(seq - e->seq) <= 0)
-		return -2;
 	if (e->valid && e->epoch == epoch && (int32_t)(seq - e->seq) <= 0)
 		return 0;
+	if (db->ordered) {
+		int i = db_seen_of(e, epoch);
+
+		if (i < 0) {
+			i = e->seen_next;
+			e->seen_next = (uint8_t)((e->seen_next + 1) % DB_SEEN);
+		}
+		e->seen[i] = (struct db_seen){ epoch, seq };
+	}
 	if (!e->valid)
 		db->origins++;
 	else if (e->n == n && !memcmp(e->vertex, vertex, n * sizeof(*vertex)) &&
@@ -309,19 +353,12 @@ int
 dcn_link_db_replayed(const struct dcn_link_db *db, uint32_t origin,
 		     uint32_t epoch, uint32_t seq)
 {
-	const struct db_entry *e;
-
 	if (!db->ordered || origin >= db->n_vertices)
 		return 0;
-	e = &db->e[origin];
-	if (!e->heard)
-		return 0;
-	if ((int32_t)(epoch - e->epoch) < 0)
-		return 1;
 	/* A copy of what is held is the flood's own echo; once forgotten,
 	 * no copy can still be on its way (ageing takes seconds, a flood
 	 * milliseconds). */
-	return !e->valid && epoch == e->epoch && (int32_t)(seq - e->seq) <= 0;
+	return db_heard_before(&db->e[origin], epoch, seq);
 }
 
 unsigned int

@@ -1604,9 +1604,47 @@ def keyed_cable(st):
     full_credit(st)
 
 
+FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+
+
+def keyed_clock(st):
+    """A keyed relay killed and started with its wall clock 100 days
+    ahead (Debian's faketime), then killed and started with the right
+    clock, 100 days back: each time every node takes it back, all links
+    up, and none refuses a frame of it (the incarnations are random,
+    proven by the neighbours' own challenge, whatever the clock says)."""
+    if not os.path.exists(FAKETIME_LIB):
+        check(False, "faketime installed (%s)" % FAKETIME_LIB)
+        return
+    node = sorted(st["nodes"].values(), key=lambda n: n["name"])[0]["name"]
+    ahead = dict(os.environ, LD_PRELOAD=FAKETIME_LIB, FAKETIME="+100d",
+                 FAKETIME_DONT_FAKE_MONOTONIC="1")
+    for how, env in (("its clock 100 days ahead", ahead),
+                     ("the right clock, 100 days back", None)):
+        fabric("kill", NAME, node)
+        time.sleep(0.3)
+        t0 = time.time()
+        r = subprocess.run([sys.executable, FABRIC, "start", NAME, node,
+                            "--wait-links", "0"], capture_output=True,
+                           text=True, timeout=120, env=env)
+        check(r.returncode == 0, "dcn-fabric start %s (%s): %s" %
+              (node, how, (r.stdout + r.stderr).strip()[-300:]))
+        back = None
+        while time.time() - t0 < 15:
+            if links_up(state()):
+                back = time.time() - t0
+                break
+            time.sleep(0.05)
+        check(back is not None, "%s started with %s: every link of the "
+              "fabric up again after %s" %
+              (node, how, "%.1f s" % back if back is not None else "15 s: no"))
+    auth_clean(state(), "after the restarts with the clock moved")
+
+
 def keyed_mode():
     """The fabric signed (dcn-fabric up --key): a rogue on a switch
-    segment (RRect, LaScaDa, Totoro) or on a cable changes nothing."""
+    segment (RRect, LaScaDa, Totoro) or on a cable changes nothing; a
+    relay restarted with its clock moved is taken back."""
     st = up("--host", "tap", "--key")
     auth_clean(st, "up")
     sw_ns = "dcnf-%s-sw" % NAME
@@ -1614,6 +1652,7 @@ def keyed_mode():
         keyed_switch(st, sw_ns)
     else:
         keyed_cable(st)
+    keyed_clock(state())
     down()
 
 

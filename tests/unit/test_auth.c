@@ -4,7 +4,10 @@
  * covers makes it fail (every byte tried); a link-state announcement's hop
  * count and MACs are left out, as relays change them; another key fails;
  * a frame without room for the trailer is "missing"; replay protection
- * takes only newer (epoch, sequence), across wrap; key files are read
+ * takes only newer sequences of an incarnation, across wrap; a
+ * neighbour's new incarnation is taken only when its hellos echo the
+ * receiver's latest, whatever its epoch's value (a jump of 2^31 and more,
+ * a clock stepped back), and no recording passes; key files are read
  * strictly, each mistake named.
  */
 #include <fcntl.h>
@@ -148,26 +151,144 @@ test_fresh(void **state)
 	assert_int_equal(dcn_auth_fresh_take(&f, 10, 5), 0);  /* again */
 	assert_int_equal(dcn_auth_fresh_take(&f, 10, 4), 0);  /* older */
 	assert_int_equal(dcn_auth_fresh_take(&f, 10, 7), 1);  /* a gap is fine */
-	assert_int_equal(dcn_auth_fresh_take(&f, 9, 100), 0); /* older life */
-	assert_int_equal(dcn_auth_fresh_take(&f, 11, 0), 1);  /* restarted */
+	/* Another incarnation (the caller proved it): its count starts
+	 * over, whatever the epochs' values. */
+	assert_int_equal(dcn_auth_fresh_take(&f, 9, 100), 1);
+	assert_int_equal(dcn_auth_fresh_take(&f, 9, 100), 0);
+	assert_int_equal(dcn_auth_fresh_take(&f, 11, 0), 1);
 	assert_int_equal(dcn_auth_fresh_take(&f, 11, UINT32_MAX), 0);
 	f.seq = UINT32_MAX - 1;                               /* wraps */
 	assert_int_equal(dcn_auth_fresh_take(&f, 11, 3), 1);
-	f.epoch = UINT32_MAX;
-	assert_int_equal(dcn_auth_fresh_take(&f, 2, 0), 1);
 }
 
-/* Incarnations are 10 ms ticks of the wall clock: a process started
- * 30 ms later has a later one. */
+/* Incarnations are random and never 0: sixteen draws, all different
+ * (a repeat would be a 1 in 2^25 chance). */
 static void
-test_epoch_grows(void **state)
+test_epoch_new(void **state)
 {
-	uint32_t e1 = dcn_auth_epoch_now(), e2;
+	uint32_t e[16];
+	unsigned int i, j;
 
 	(void)state;
-	usleep(30000);
-	e2 = dcn_auth_epoch_now();
-	assert_true((int32_t)(e2 - e1) >= 3);
+	for (i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+		e[i] = dcn_auth_epoch_new();
+		assert_int_not_equal(e[i], 0);
+		for (j = 0; j < i; j++)
+			assert_int_not_equal(e[i], e[j]);
+	}
+}
+
+/* Two keyed neighbours' hello state, as the control thread keeps it: an
+ * incarnation, a hello counter, and what each holds of the other. */
+struct hnode {
+	uint32_t epoch, seq;
+	struct dcn_auth_peer peer;
+};
+
+#define WINDOW 8
+
+/* The hello from sends now (its counter moved on). */
+static struct dcn_auth_hello
+hello_of(struct hnode *from)
+{
+	from->seq++;
+	return (struct dcn_auth_hello){ from->epoch, from->seq,
+					from->peer.heard_epoch, from->peer.heard_seq };
+}
+
+static enum dcn_auth_peer_result
+deliver(struct hnode *to, const struct dcn_auth_hello *h)
+{
+	return dcn_auth_peer_take(&to->peer, h, to->epoch, to->seq, WINDOW);
+}
+
+/* Hello intervals (a hello each way each) until a takes b's incarnation;
+ * fails past `most`. */
+static unsigned int
+rounds_until_taken(struct hnode *a, struct hnode *b, unsigned int most)
+{
+	unsigned int r;
+
+	for (r = 1; r <= most; r++) {
+		struct dcn_auth_hello ha = hello_of(a), hb = hello_of(b);
+
+		deliver(b, &ha);
+		if (deliver(a, &hb) == DCN_AUTH_PEER_TAKEN && a->peer.taken.epoch == b->epoch)
+			return r;
+	}
+	fail_msg("b's incarnation %08x not taken in %u hellos", b->epoch, most);
+	return 0;
+}
+
+/* b restarts with incarnation epoch: its counter and what it held of a
+ * start over. */
+static void
+restart(struct hnode *b, uint32_t epoch)
+{
+	b->epoch = epoch;
+	b->seq = 0;
+	memset(&b->peer, 0, sizeof(b->peer));
+}
+
+/*
+ * A keyed node restarting: its neighbour takes the new incarnation within
+ * the miss time (three hello intervals), whether its epoch jumped by 2^31
+ * and more or went back (the old time-based epochs' two failures), and
+ * refuses every recording: of the dead incarnation (however old, one
+ * that echoes an old life of its own included), and of the live one.
+ */
+static void
+test_peer_restart(void **state)
+{
+	struct hnode a = { .epoch = 0x10000000u }, b = { .epoch = 0x20000000u };
+	struct dcn_auth_hello old_b, b_now;
+	uint32_t i;
+
+	(void)state;
+	/* Both starting: a's first hello echoes nothing; two intervals. */
+	assert_true(rounds_until_taken(&a, &b, 3) <= 2);
+	assert_true(rounds_until_taken(&b, &a, 3) <= 1);
+	for (i = 0; i < 5; i++) {
+		struct dcn_auth_hello ha = hello_of(&a), hb = hello_of(&b);
+
+		assert_int_equal(deliver(&b, &ha), DCN_AUTH_PEER_TAKEN);
+		assert_int_equal(deliver(&a, &hb), DCN_AUTH_PEER_TAKEN);
+	}
+	old_b = hello_of(&b);
+	assert_int_equal(deliver(&a, &old_b), DCN_AUTH_PEER_TAKEN);
+	/* The same again, and an older one of the live incarnation. */
+	assert_int_equal(deliver(&a, &old_b), DCN_AUTH_PEER_REPLAYED);
+	b_now = old_b;
+	b_now.seq -= 3;
+	assert_int_equal(deliver(&a, &b_now), DCN_AUTH_PEER_REPLAYED);
+
+	/* b restarts with an epoch 2^31 + 5 on: taken within the miss
+	 * time; the dead incarnation's recording is refused after. */
+	restart(&b, b.epoch + 0x80000005u);
+	assert_true(rounds_until_taken(&a, &b, 3) <= 3);
+	/* Recorded a few hellos ago, its echo of a still recent: refused
+	 * as the incarnation it is, which has been replaced. */
+	assert_int_equal(deliver(&a, &old_b), DCN_AUTH_PEER_REPLAYED);
+	assert_int_equal(a.peer.taken.epoch, b.epoch);
+	/* ... and with its clock stepped back: an epoch below the last. */
+	restart(&b, b.epoch - 1000);
+	assert_true(rounds_until_taken(&a, &b, 3) <= 3);
+	/* A recording of b made 2^31 hellos of a's ago and more, which
+	 * echoes a's own incarnation: too old to prove anything. */
+	old_b = hello_of(&b);
+	old_b.epoch ^= 0x5a5a5a5au;       /* an incarnation since dead */
+	a.seq += 0x80000000u;
+	assert_int_equal(deliver(&a, &old_b), DCN_AUTH_PEER_UNPROVEN);
+	old_b.echo_seq = a.seq + 3;        /* an echo from the future */
+	assert_int_equal(deliver(&a, &old_b), DCN_AUTH_PEER_UNPROVEN);
+	/* a restarts too: b's hellos that echo its old life prove nothing
+	 * to the new one, however fresh b's own numbers. */
+	b_now = hello_of(&b);
+	restart(&a, a.epoch + 1);
+	assert_int_equal(deliver(&a, &b_now), DCN_AUTH_PEER_UNPROVEN);
+	assert_true(rounds_until_taken(&a, &b, 3) <= 2);
+	/* What is echoed next is b's latest. */
+	assert_int_equal(a.peer.heard_epoch, b.epoch);
 }
 
 /* Write text to a fresh file of the given mode; read it back as a key. */
@@ -256,7 +377,8 @@ main(void)
 		cmocka_unit_test(test_relayed_span),
 		cmocka_unit_test(test_key_and_length),
 		cmocka_unit_test(test_fresh),
-		cmocka_unit_test(test_epoch_grows),
+		cmocka_unit_test(test_epoch_new),
+		cmocka_unit_test(test_peer_restart),
 		cmocka_unit_test(test_key_files),
 	};
 
