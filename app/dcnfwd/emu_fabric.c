@@ -323,6 +323,7 @@ switch_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf 
 
 		if (rte_pktmbuf_data_len(m[i]) < 14) {
 			rte_pktmbuf_free(m[i]);
+			w->sw_dropped++;
 			continue;
 		}
 		memcpy(&dst, e, 6);
@@ -360,6 +361,8 @@ switch_rx(struct dcnfwd_worker *w, uint32_t pi, uint16_t queue, struct rte_mbuf 
 			c = rte_pktmbuf_copy(m[i], m[i]->pool, 0, UINT32_MAX);
 			if (c != NULL)
 				dcnfwd_txb_add(w, s->port[k], c);
+			else
+				w->sw_dropped++;   /* no mbuf for this port's copy */
 		}
 		w->sw_flooded++;
 		rte_pktmbuf_free(m[i]);

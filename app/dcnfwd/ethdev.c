@@ -165,6 +165,16 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 			ec.rx_adv_conf.rss_conf.rss_key_len = info.hash_key_size;
 		}
 	}
+	/* Carrier by interrupt where the PMD raises one (links.c takes the
+	 * event; its 10 ms poll stays as the net). Not for the PMDs over a
+	 * kernel interface, whose carrier comes from rtnetlink. */
+	if (info.dev_flags != NULL && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) &&
+	    strcmp(info.driver_name, "net_af_xdp") != 0 &&
+	    strcmp(info.driver_name, "net_af_packet") != 0 &&
+	    strcmp(info.driver_name, "net_tap") != 0) {
+		ec.intr_conf.lsc = 1;
+		p->lsc_intr = 1;
+	}
 	ret = rte_eth_dev_configure(p->dp.ethdev, p->dp.nb_rxq, p->dp.nb_txq, &ec);
 	if (ret == 0)
 		ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->dp.ethdev, &rxd, &txd);

@@ -180,15 +180,32 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 				RTE_CACHE_LINE_SIZE);
 	if (d->worker == NULL)
 		return -ENOMEM;
+	/* A configuration names each worker's lcore, enabled or not (the
+	 * check below names a missing one); else EAL's workers in order. */
 	RTE_LCORE_FOREACH_WORKER(lcore) {
-		if (i == n)
+		if (i == n || d->conf_file != NULL)
 			break;
-		d->worker[i].lcore = d->conf_file ? d->conf.worker[i].lcore : lcore;
-		i++;
+		d->worker[i++].lcore = lcore;
 	}
+	for (i = 0; d->conf_file != NULL && i < n; i++)
+		d->worker[i].lcore = d->conf.worker[i].lcore;
 	for (i = 0; i < n; i++) {
 		struct dcnfwd_worker *w = &d->worker[i];
+		int socket;
 
+		if (d->conf_file != NULL && !rte_lcore_is_enabled(w->lcore)) {
+			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is not in "
+				"EAL's lcore list (-l)\n", d->conf.file, w->lcore);
+			return -EINVAL;
+		}
+		if (d->conf_file != NULL && w->lcore == rte_get_main_lcore()) {
+			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is the main "
+				"lcore, which runs the control thread\n",
+				d->conf.file, w->lcore);
+			return -EINVAL;
+		}
+		/* What the worker writes for every frame, on its own node. */
+		socket = (int)rte_lcore_to_socket_id(w->lcore);
 		w->d = d;
 		w->idx = i;
 		w->rx = calloc(d->n_ports * DCN_CONF_MAX_QUEUES, sizeof(*w->rx));
@@ -196,10 +213,10 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 					sizeof(*w->rx_read_tsc));
 		w->node = calloc(d->n_nodes, sizeof(*w->node));
 		w->served = calloc(d->n_nodes, sizeof(*w->served));
-		w->pst = rte_zmalloc("dcn_pst", d->n_ports * sizeof(*w->pst),
-				     RTE_CACHE_LINE_SIZE);
-		w->txb = rte_zmalloc("dcn_txb", d->n_ports * sizeof(*w->txb),
-				     RTE_CACHE_LINE_SIZE);
+		w->pst = rte_zmalloc_socket("dcn_pst", d->n_ports * sizeof(*w->pst),
+					    RTE_CACHE_LINE_SIZE, socket);
+		w->txb = rte_zmalloc_socket("dcn_txb", d->n_ports * sizeof(*w->txb),
+					    RTE_CACHE_LINE_SIZE, socket);
 		w->dirty = calloc(d->n_ports, sizeof(*w->dirty));
 		w->ctl_ports = calloc(d->n_ports, sizeof(*w->ctl_ports));
 		w->fc_ports = calloc(d->n_ports, sizeof(*w->fc_ports));
@@ -216,17 +233,6 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		if (d->fc_on &&
 		    dcn_fc_worker_init(&w->fcw, i, DCN_FC_MAX_CHANS) != 0)
 			return -ENOMEM;
-		if (d->conf_file != NULL && !rte_lcore_is_enabled(w->lcore)) {
-			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is not in "
-				"EAL's lcore list (-l)\n", d->conf.file, w->lcore);
-			return -EINVAL;
-		}
-		if (d->conf_file != NULL && w->lcore == rte_get_main_lcore()) {
-			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is the main "
-				"lcore, which runs the control thread\n",
-				d->conf.file, w->lcore);
-			return -EINVAL;
-		}
 	}
 	return 0;
 }
@@ -237,10 +243,12 @@ static int
 wnode_make(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t ni)
 {
 	const struct dcnfwd_node *n = &d->node[ni];
-	struct dcnfwd_wnode *wn = rte_zmalloc("dcn_wnode", sizeof(*wn),
-					      RTE_CACHE_LINE_SIZE);
-	struct dcn_fwd_ctx *c = rte_zmalloc("dcn_fwd_ctx", sizeof(*c),
-					    RTE_CACHE_LINE_SIZE);
+	/* The worker's per-frame state, on its own node. */
+	int socket = (int)rte_lcore_to_socket_id(w->lcore);
+	struct dcnfwd_wnode *wn = rte_zmalloc_socket("dcn_wnode", sizeof(*wn),
+						     RTE_CACHE_LINE_SIZE, socket);
+	struct dcn_fwd_ctx *c = rte_zmalloc_socket("dcn_fwd_ctx", sizeof(*c),
+						   RTE_CACHE_LINE_SIZE, socket);
 	uint16_t l;
 
 	w->node[ni] = wn;
@@ -265,18 +273,18 @@ wnode_make(struct dcnfwd *d, struct dcnfwd_worker *w, uint32_t ni)
 	}
 	dcn_fwd_set_nbrs(c, &n->nbrs);
 	if (d->route_cache != 0) {
-		void *mem = rte_malloc("dcn_route_cache",
-				       dcn_fwd_cache_bytes(d->route_cache),
-				       RTE_CACHE_LINE_SIZE);
+		void *mem = rte_malloc_socket("dcn_route_cache",
+					      dcn_fwd_cache_bytes(d->route_cache),
+					      RTE_CACHE_LINE_SIZE, socket);
 
 		if (mem == NULL)
 			return -ENOMEM;
 		dcn_fwd_set_cache(c, mem, d->route_cache);
 	}
 	if (n->nbrs.slot != NULL) {
-		c->nbr_frames = rte_zmalloc("dcn_nbr_frames",
-					    (n->nbrs.mask + 1) * sizeof(uint64_t),
-					    RTE_CACHE_LINE_SIZE);
+		c->nbr_frames = rte_zmalloc_socket("dcn_nbr_frames",
+						   (n->nbrs.mask + 1) * sizeof(uint64_t),
+						   RTE_CACHE_LINE_SIZE, socket);
 		if (c->nbr_frames == NULL)
 			return -ENOMEM;
 	}

@@ -203,7 +203,8 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		uint64_t q = LOAD(d->worker[i].fcw.overflow) +
 			     LOAD(d->worker[i].fc_stray);
 
-		dr->fabric += q;
+		dr->fabric += q + LOAD(d->worker[i].sw_dropped);
+		dr->sw += LOAD(d->worker[i].sw_dropped);
 		dr->queue_overflow += q;
 		dr->control += LOAD(d->worker[i].ctl_drop);
 	}

@@ -47,7 +47,8 @@ unsigned int dcnfwd_mbufs_in_use(const struct dcnfwd *d);
 /* Drops by where they happened. */
 struct dcnfwd_drops {
 	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */
-	uint64_t sw;          /* of those, an emulated switch's egress full */
+	uint64_t sw;          /* of those, an emulated switch's: egress full,
+			       * a runt, a flood copy without an mbuf */
 	uint64_t wire;        /* of those, lost on emulated lossy cables */
 	uint64_t ingress;     /* host traffic refused on its way in */
 	uint64_t ingress_read; /* of those, read from a host port and then

@@ -4,11 +4,24 @@
  * frames, and the emulation's flood copies and generated frames), no
  * lock, no syscall but the idle sleep, no log.
  */
+#include <assert.h>
+#include <stddef.h>
+
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
 #include "worker.h"
+
+/* What the control thread writes of a worker lies on lines the worker's
+ * own counters do not. */
+static_assert(offsetof(struct dcnfwd_worker, loops_seen) / RTE_CACHE_LINE_SIZE !=
+	      offsetof(struct dcnfwd_worker, loops) / RTE_CACHE_LINE_SIZE &&
+	      offsetof(struct dcnfwd_worker, loops_seen) / RTE_CACHE_LINE_SIZE !=
+	      offsetof(struct dcnfwd_worker, busy_tsc) / RTE_CACHE_LINE_SIZE &&
+	      offsetof(struct dcnfwd_worker, ctl_posted) / RTE_CACHE_LINE_SIZE !=
+	      offsetof(struct dcnfwd_worker, loops_seen_us) / RTE_CACHE_LINE_SIZE,
+	      "control-written and worker-written fields share a cache line");
 
 static void
 flush_all(struct dcnfwd_worker *w)

@@ -362,7 +362,10 @@ out_frames(struct dcn_fc_wnode *x, uint32_t oc, struct rte_mbuf **m, uint32_t n,
 	__atomic_store_n(&x->dp->port[o].sender[x->sender[o]].out_waiting, 1,
 			 __ATOMIC_RELEASE);
 	if (unlikely(k < n)) {
+		/* Never queued: their share goes back, or the input's room
+		 * at this output would shrink for good. */
 		x->w->overflow += n - k;
+		ic_return(c, in_idx, n - k);
 		rte_pktmbuf_free_bulk(&m[k], n - k);
 	}
 }

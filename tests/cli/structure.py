@@ -8,7 +8,10 @@
   shared header hides it;
 - no circle among app/dcnfwd's headers (what includes what);
 - no circle among the libraries: lib/X depends on lib/Y when a file of X
-  includes a header of Y.
+  includes a header of Y;
+- every drop reason lib/fabric declares (DCN_DROP_REASONS) is one some
+  code of lib/ or app/ gives: a reason never counted would show as 0 in
+  every report, whatever is lost.
 
 A circle is printed when found.
 Usage: structure.py SOURCE_ROOT BUILD_ROOT      Exit 0 pass, 1 fail.
@@ -127,6 +130,24 @@ def lib_includes():
           % (len(libs), ": " + " -> ".join(cycle) if cycle else ""))
 
 
+def drop_reasons():
+    hdr = os.path.join(src, "lib", "fabric", "dcn_fabric.h")
+    with open(hdr) as f:
+        text = f.read()
+    block = text[text.index("#define DCN_DROP_REASONS"):]
+    block = block[:block.index("enum dcn_drop_reason")]
+    names = re.findall(r"_\((\w+),", block)
+    code = ""
+    for path in glob.glob(os.path.join(src, "lib", "*", "*.[ch]")) + \
+            glob.glob(os.path.join(src, "app", "*", "*.[ch]")):
+        if os.path.basename(path) != "dcn_fabric.h":
+            with open(path) as f:
+                code += f.read()
+    unused = [n for n in names if not re.search(r"\bDCN_DROP_%s\b" % n, code)]
+    check(names and not unused, "every one of the %d drop reasons is given by "
+          "some code%s" % (len(names), ": not " + ", ".join(unused) if unused else ""))
+
+
 def self_test():
     """The checker finds a circle it is shown."""
     check(find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
@@ -139,6 +160,7 @@ sizes()
 app_calls()
 app_includes()
 lib_includes()
+drop_reasons()
 if failed:
     print("FAIL: %d check(s)" % len(failed))
     sys.exit(1)

@@ -424,6 +424,54 @@ test_burst_through_queues(void **state)
 }
 
 /*
+ * An output queue that cannot take a routed burst (which the internal
+ * credits are there to prevent; here its ring is filled behind their
+ * back): the frames it refuses are freed and counted as overflow, and
+ * give their input's share back, so the share is whole again once the
+ * queue drains.
+ */
+/* What a sender does for n frames of input in_idx that left output
+ * channel out: give their internal credits back. */
+static void
+ic_give_back(struct dcn_fc_chan *out, uint32_t in_idx, uint32_t n)
+{
+	out->ic_returned[in_idx] += n;
+}
+
+static void
+test_output_overflow_returns_share(void **state)
+{
+	static int filler[4096];
+	static void *fill[4096], *got[4096 + 20];
+	uint32_t addr;
+	uint16_t o = out_port_to("(2,0)", &addr);
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
+	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
+	uint32_t in_idx = f.host * f.fn->n_vcs, oc = o * f.fn->n_vcs;
+	unsigned int room = 5, nfill, n, i;
+
+	(void)state;
+	nfill = rte_ring_free_count(out->out_q) - room;
+	assert_true(nfill <= RTE_DIM(fill));
+	for (i = 0; i < nfill; i++)
+		fill[i] = &filler[i];
+	assert_int_equal(rte_ring_enqueue_bulk(out->out_q, fill, nfill, NULL), nfill);
+	assert_int_equal(receive_host(0, addr, 20), 0);
+	assert_int_equal(dcn_fc_route(&f.x[1], f.host), 20);
+	assert_int_equal(f.w[1].overflow, 20 - room);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota - room);
+	/* The queue drained (the filler taken out, the frames sent): the
+	 * share is whole. */
+	n = rte_ring_dequeue_burst(out->out_q, got, RTE_DIM(got), NULL);
+	assert_int_equal(n, nfill + room);
+	for (i = 0; i < n; i++)
+		assert_true(i < nfill ? got[i] == fill[i] : got[i] != NULL);
+	rte_pktmbuf_free_bulk((struct rte_mbuf **)&got[nfill], room);
+	ic_give_back(out, in_idx, room);
+	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota);
+}
+
+/*
  * A host port's burst is one channel's (VC 0) but for its ARP frames,
  * whatever the packets' TOS bytes (mixed DSCP and ECN marks, which a
  * fabric frame's channel word would tell apart), and a runt whose stale
@@ -913,7 +961,13 @@ test_signed_credits(void **state)
 	assert_int_equal(out->credit_rx, 0);
 	assert_int_equal(dcn_fc_credits(out), 0);
 
-	/* Good: taken. A copy kept to replay later. */
+	/* Good, but of an incarnation the peer's hellos have not proven
+	 * yet: refused; once proven, taken. A copy kept to replay later. */
+	m = signed_credit(a, 100, 1, GRANT, 0);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_unproven, 1);
+	assert_int_equal(out->credit_rx, 0);
+	dcn_fc_dp_set_peer_epoch(&f.dp, o, 100);
 	m = signed_credit(a, 100, 1, GRANT, 0);
 	old = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
 	assert_non_null(old);
@@ -928,10 +982,12 @@ test_signed_credits(void **state)
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &old, 1), 0);
 	assert_int_equal(out->credit_replayed, 1);
 	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
-	/* An older incarnation's, however high its sequence: refused. */
+	/* Another incarnation's, however high its sequence: refused while
+	 * the hellos prove the one they do. */
 	m = signed_credit(a, 99, 1000, GRANT, 30);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
-	assert_int_equal(out->credit_replayed, 2);
+	assert_int_equal(out->credit_unproven, 2);
+	assert_int_equal(out->credit_replayed, 1);
 	assert_int_equal(out->credit_rx, 2);
 
 	/* This node's own: signed, its sequence growing. */
@@ -2534,6 +2590,8 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_output_overflow_returns_share,
+						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_burst_through_queues,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_host_burst_one_chan,

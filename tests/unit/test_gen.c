@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The generator's picks (lib/gen): a frame is picked, then put (built)
+ * The generator (lib/gen): the frames it builds, checked field by field
+ * against what they must be; a frame is picked, then put (built)
  * or skipped (counted as sent and lost at the first NIC, not built). A
  * share of a host's destinations sends only to them. What the sink makes
  * of a skipped frame: a gap (lost), never a reordering.
@@ -45,37 +46,78 @@ read_frame(const struct rte_mbuf *m, uint32_t *to, uint16_t *flow, uint32_t *seq
 	memcpy(seq, f + 42, sizeof(*seq));
 }
 
-/* dcn_gen_build is n picks, each put: the same frames, byte for byte,
- * from two generators of one seed. */
-static void
-test_build_is_pick_and_put(void **state)
+/* The IPv4 header checksum of a 20-byte header at p, as RFC 791 says:
+ * the ones' complement of the ones' complement sum of its words. */
+static uint16_t
+ipv4_sum(const uint8_t *p)
 {
-	struct dcn_gen a, b;
-	struct dcn_gen_conf c;
-	struct rte_mbuf *x[64], *y[64];
+	uint32_t sum = 0;
 	unsigned int i;
 
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/*
+ * What dcn_gen_build makes, checked against what a frame must be, not
+ * against the generator's own steps: each of 640 frames is conf's length,
+ * IPv4/UDP from the source to one of the destinations with a checksum
+ * that sums to 0, its UDP source port the destination's flow, its
+ * sequence number the next of that flow from 0; the uniform pattern
+ * reaches every destination, each near its fifth; the list pattern takes
+ * them in turn. Every frame is counted as sent.
+ */
+static void
+test_build_frames(void **state)
+{
+	static const enum dcn_gen_pattern pat[2] = { DCN_GEN_UNIFORM, DCN_GEN_LIST };
+	unsigned int p, i, seen[RTE_DIM(dst)];
+	struct rte_mbuf *m[640];
+
 	(void)state;
-	conf_of(&c, DCN_GEN_UNIFORM);
-	assert_int_equal(dcn_gen_init(&a, &c, 1000000000), 0);
-	assert_int_equal(dcn_gen_init(&b, &c, 1000000000), 0);
-	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, x, 64), 0);
-	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, y, 64), 0);
-	assert_int_equal(dcn_gen_build(&a, x, 64, 5), 64);
-	for (i = 0; i < 64; i++)
-		dcn_gen_put(&b, y[i], dcn_gen_pick(&b), 5);
-	for (i = 0; i < 64; i++) {
-		assert_int_equal(rte_pktmbuf_data_len(x[i]), rte_pktmbuf_data_len(y[i]));
-		assert_memory_equal(rte_pktmbuf_mtod(x[i], void *),
-				    rte_pktmbuf_mtod(y[i], void *),
-				    rte_pktmbuf_data_len(x[i]));
+	for (p = 0; p < 2; p++) {
+		struct dcn_gen g;
+		struct dcn_gen_conf c;
+
+		conf_of(&c, pat[p]);
+		assert_int_equal(dcn_gen_init(&g, &c, 1000000000), 0);
+		assert_int_equal(rte_pktmbuf_alloc_bulk(mp, m, RTE_DIM(m)), 0);
+		assert_int_equal(dcn_gen_build(&g, m, RTE_DIM(m), 5), RTE_DIM(m));
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < RTE_DIM(m); i++) {
+			const uint8_t *f = rte_pktmbuf_mtod(m[i], const uint8_t *);
+			uint32_t to, seq, from;
+			uint16_t flow;
+			unsigned int d;
+
+			assert_int_equal(rte_pktmbuf_data_len(m[i]), c.frame_len);
+			assert_int_equal(f[12] << 8 | f[13], 0x0800);
+			assert_int_equal(f[14], 0x45);
+			assert_int_equal(f[23], 17);
+			assert_int_equal(f[16] << 8 | f[17], c.frame_len - 14);
+			assert_int_equal(ipv4_sum(f + 14), 0);
+			from = (uint32_t)f[26] << 24 | (uint32_t)f[27] << 16 |
+			       (uint32_t)f[28] << 8 | f[29];
+			assert_int_equal(from, c.src_addr);
+			read_frame(m[i], &to, &flow, &seq);
+			for (d = 0; d < RTE_DIM(dst) && dst[d] != to; d++)
+				;
+			assert_true(d < RTE_DIM(dst));
+			if (pat[p] == DCN_GEN_LIST)
+				assert_int_equal(d, i % RTE_DIM(dst));
+			assert_int_equal(flow, c.flow_base + d);
+			assert_int_equal(seq, seen[d]);
+			seen[d]++;
+		}
+		for (i = 0; i < RTE_DIM(dst); i++)
+			assert_true(seen[i] > RTE_DIM(m) / RTE_DIM(dst) / 2);
+		assert_int_equal(g.sent, RTE_DIM(m));
+		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+		dcn_gen_fini(&g);
 	}
-	assert_int_equal(a.sent, 64);
-	assert_int_equal(b.sent, 64);
-	rte_pktmbuf_free_bulk(x, 64);
-	rte_pktmbuf_free_bulk(y, 64);
-	dcn_gen_fini(&a);
-	dcn_gen_fini(&b);
 }
 
 /* A share picks its destinations alone, uniformly or in turn, and its
@@ -176,7 +218,7 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_build_is_pick_and_put),
+		cmocka_unit_test(test_build_frames),
 		cmocka_unit_test(test_share_picks_its_own),
 		cmocka_unit_test(test_skip_is_a_gap),
 	};
