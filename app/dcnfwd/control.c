@@ -239,6 +239,9 @@ answer_unproven(struct dcnfwd *d, struct dcnfwd_node *n, struct dcnfwd_port *p,
 	    rte_ring_count(p->ctl_tx) != 0)
 		return;
 	p->unproven_answered_tsc = now;
+	/* A sequence of its own: every hello of an incarnation is newer
+	 * than the last, or its receivers refuse it as a replay. */
+	n->hello_seq++;
 	m = hello_frame(d, n, p);
 	if (m != NULL)
 		dcnfwd_inject(d, (uint32_t)(p - d->port), &m, 1);

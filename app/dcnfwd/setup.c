@@ -535,6 +535,8 @@ dcnfwd_teardown(struct dcnfwd *d)
 	rte_free(d->worker);
 	for (i = 0; i < d->n_nodes; i++) {
 		dcn_fc_node_free(d->node[i].fc);
+		if (d->node[i].fcdp != NULL)
+			dcn_fc_dp_release(d->node[i].fcdp);
 		rte_free(d->node[i].fcdp);
 		dcnfwd_fib_free(d->node[i].fib);
 		dcn_fwd_nbrs_free(&d->node[i].nbrs);

@@ -100,6 +100,9 @@ struct dcn_fc_dp_port {
 	uint32_t announce_hint __rte_cache_aligned;
 } __rte_cache_aligned;
 
+/** Credit frames a link holds while its peer's incarnation is unproven. */
+#define DCN_FC_CREDIT_HELD 2
+
 /** A node's link as the data path sends on it. */
 struct dcn_fc_dp_link {
 	/** Behind a switch port: the neighbour's entry, whose MAC tells its
@@ -125,6 +128,15 @@ struct dcn_fc_dp_link {
 	 * (written by the control thread, dcn_fc_dp_set_peer_epoch); 0:
 	 * none yet. Only its credit frames are taken. */
 	uint32_t peer_epoch;
+	/** with a fabric key: credit frames of an incarnation its hellos
+	 * have not proven yet (a restart's first words, among them the
+	 * dead incarnation's last, which no later frame repeats): the first
+	 * and the latest, signed by held_epoch, taken in order once it is
+	 * proven (the link's credit taker's). */
+	struct rte_mbuf *held[DCN_FC_CREDIT_HELD];
+	uint32_t held_seq[DCN_FC_CREDIT_HELD];
+	uint8_t n_held;
+	uint32_t held_epoch;
 };
 
 /** What a lane's routers write on every pass: lines of the lane's own,
@@ -248,6 +260,10 @@ int dcn_fc_dp_bind_nbrs(struct dcn_fc_dp *dp, const struct dcn_fwd_nbrs *nb,
 
 /** The link of a neighbour-table entry, or -1 (control path). */
 int dcn_fc_dp_nbr_link(const struct dcn_fc_dp *dp, const struct dcn_fwd_nbr *e);
+
+/** Free what the data path still holds (credit frames waiting for their
+ * peer's proof), before the structure is freed. */
+void dcn_fc_dp_release(struct dcn_fc_dp *dp);
 
 /** With a fabric key: link takes credit frames of the peer's incarnation
  * epoch only, from now on (the control thread, once the peer's hellos

@@ -12,41 +12,89 @@
  * be taken from another sender, or sent to another receiver. */
 static const struct dcn_auth_span credit_span = { .bind_macs = 1, .zero_at = -1 };
 
+/* What a fabric key says of a credit frame. */
+enum credit_auth { CREDIT_TAKE, CREDIT_REFUSED, CREDIT_UNPROVEN };
+
 /*
  * With a fabric key: is credit frame m, which names link, signed with the
- * key, by the peer's incarnation its hellos proved, and newer than the
- * last taken on the link? (A recording would give back credit the peer's
- * queue no longer has, or take away what it has.) A refusal is counted
- * on the link's VC 0 channel.
+ * key, by the peer's incarnation its hellos proved? A refusal is counted
+ * on the link's VC 0 channel; so is a frame of an incarnation not (yet)
+ * proven, which the caller may hold.
  */
-static int
-credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m)
+static enum credit_auth
+credit_signed(struct dcn_fc_dp *dp, uint16_t link, const struct rte_mbuf *m,
+	      uint32_t *epoch, uint32_t *seq)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct dcn_fc_chan *c0 = dcn_fc_chan(dp->fn, link, 0);
-	uint32_t epoch, seq;
 
 	switch (dcn_auth_check(dp->auth, f, rte_pktmbuf_data_len(m),
 			       dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6),
-			       &credit_span, &epoch, &seq)) {
+			       &credit_span, epoch, seq)) {
 	case DCN_AUTH_OK:
 		break;
 	case DCN_AUTH_MISSING:
 		c0->credit_unsigned++;
-		return 0;
+		return CREDIT_REFUSED;
 	default:
 		c0->credit_bad_tag++;
-		return 0;
+		return CREDIT_REFUSED;
 	}
-	if (epoch != __atomic_load_n(&dp->link[link].peer_epoch, __ATOMIC_ACQUIRE)) {
+	if (*epoch != __atomic_load_n(&dp->link[link].peer_epoch, __ATOMIC_ACQUIRE)) {
 		c0->credit_unproven++;
-		return 0;
+		return CREDIT_UNPROVEN;
 	}
-	if (!dcn_auth_fresh_take(&dp->link[link].auth_fresh, epoch, seq)) {
-		c0->credit_replayed++;
-		return 0;
+	return CREDIT_TAKE;
+}
+
+/* Is (epoch, seq) newer than the last credit frame taken on link? (A
+ * recording would give back credit the peer's queue no longer has, or
+ * take away what it has.) */
+static int
+credit_fresh(struct dcn_fc_dp *dp, uint16_t link, uint32_t epoch, uint32_t seq)
+{
+	if (dcn_auth_fresh_take(&dp->link[link].auth_fresh, epoch, seq))
+		return 1;
+	dcn_fc_chan(dp->fn, link, 0)->credit_replayed++;
+	return 0;
+}
+
+/* Drop what link holds. */
+static void
+held_drop(struct dcn_fc_dp_link *lk)
+{
+	rte_pktmbuf_free_bulk(lk->held, lk->n_held);
+	lk->n_held = 0;
+}
+
+/* Keep credit frame m of an unproven incarnation epoch on link: the
+ * first of that incarnation, and its latest (credit words are absolute:
+ * a later one says all an earlier one did, but for the first, which may
+ * be the dead incarnation's last word). */
+static void
+held_keep(struct dcn_fc_dp_link *lk, uint32_t epoch, uint32_t seq, struct rte_mbuf *m)
+{
+	unsigned int k = lk->n_held;
+
+	if (k != 0 && lk->held_epoch != epoch) {
+		held_drop(lk);
+		k = 0;
 	}
-	return 1;
+	lk->held_epoch = epoch;
+	if (k == DCN_FC_CREDIT_HELD)
+		rte_pktmbuf_free(lk->held[--k]);
+	lk->held[k] = m;
+	lk->held_seq[k] = seq;
+	lk->n_held = (uint8_t)(k + 1);
+}
+
+void
+dcn_fc_dp_release(struct dcn_fc_dp *dp)
+{
+	unsigned int l;
+
+	for (l = 0; l < DCN_FC_MAX_LINKS; l++)
+		held_drop(&dp->link[l]);
 }
 
 /* Frames the peer's count showed lost were freed on link (rare: a lost
@@ -66,6 +114,32 @@ credit_repaired(struct dcn_fc_dp *dp, uint16_t link, uint32_t repaired)
 	announce_hint(dp, link);
 }
 
+/* Credit frame m of link, taken: the peer's counts read (m is the
+ * caller's to free). */
+static void
+credit_apply(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
+	     const struct rte_mbuf *m)
+{
+	struct dcn_fc_node *fn = x->dp->fn;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dcn_fc_credit cr;
+
+	dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
+			   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
+	/* The peer's sent counts, read against the input queues by the one
+	 * worker that keeps them (between its passes): a port of one lane.
+	 * Frames of several lanes come in on several RX queues, in no order
+	 * with the credit frame: the peer then repairs by time (README.md). */
+	if (x->dp->port[local].owner == x->w->idx && x->dp->port[local].lanes == 1) {
+		credit_repaired(x->dp, link, dcn_fc_credit_sent(fn, link, &cr));
+		/* A kill's send settled by what the peer counts: the port's
+		 * one sender wrote the sent counts. */
+		if (unlikely(fn->ledger != NULL) && fn->senders[local] == 1)
+			dcn_fc_ledger_settle(fn, link, &cr);
+	}
+	dcn_fc_credit_rx(fn, link, &cr, rte_rdtsc());
+}
+
 /* A credit frame: the peer's input queues have room again. Only a
  * cable's peer, or a neighbour behind a switch port, can speak for the
  * input queue of its link; behind a switch, its source MAC names it, and
@@ -74,8 +148,9 @@ void
 dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct dcn_fc_credit cr;
+	struct dcn_fc_dp_link *lk;
+	uint32_t epoch, seq;
+	unsigned int k;
 	int link = -1;
 
 	if (fn->kind[local] == DCN_FC_PORT_CREDIT) {
@@ -85,26 +160,29 @@ dcn_fc_take_credit(struct dcn_fc_wnode *x, uint16_t local, struct rte_mbuf *m)
 		if (link < 0)
 			fn->chan[dcn_fc_port_chan0(fn, local)].credit_unknown++;
 	}
-	if (link >= 0 && x->dp->auth != NULL && !credit_signed(x->dp, (uint16_t)link, m))
-		link = -1;
-	if (link >= 0) {
-		dcn_fc_read_credit(f + DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN,
-				   dcn_fabric_get16(f + DCN_ETHER_HDR_LEN + 6), &cr);
-		/* The peer's sent counts, read against the input queues by
-		 * the one worker that keeps them (between its passes): a
-		 * port of one lane. Frames of several lanes come in on
-		 * several RX queues, in no order with the credit frame: the
-		 * peer then repairs by time (README.md). */
-		if (x->dp->port[local].owner == x->w->idx &&
-		    x->dp->port[local].lanes == 1) {
-			credit_repaired(x->dp, (uint16_t)link,
-					dcn_fc_credit_sent(fn, (uint16_t)link, &cr));
-			/* A kill's send settled by what the peer counts:
-			 * the port's one sender wrote the sent counts. */
-			if (unlikely(fn->ledger != NULL) && fn->senders[local] == 1)
-				dcn_fc_ledger_settle(fn, (uint16_t)link, &cr);
-		}
-		dcn_fc_credit_rx(fn, (uint16_t)link, &cr, rte_rdtsc());
+	if (link < 0 || x->dp->auth == NULL) {
+		if (link >= 0)
+			credit_apply(x, local, (uint16_t)link, m);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	lk = &x->dp->link[link];
+	switch (credit_signed(x->dp, (uint16_t)link, m, &epoch, &seq)) {
+	case CREDIT_UNPROVEN:
+		held_keep(lk, epoch, seq, m);
+		return;
+	case CREDIT_TAKE:
+		/* Proven since: what it said while unproven comes first, in
+		 * its order, each as fresh as any. */
+		for (k = 0; lk->held_epoch == epoch && k < lk->n_held; k++)
+			if (credit_fresh(x->dp, (uint16_t)link, epoch, lk->held_seq[k]))
+				credit_apply(x, local, (uint16_t)link, lk->held[k]);
+		held_drop(lk);
+		if (credit_fresh(x->dp, (uint16_t)link, epoch, seq))
+			credit_apply(x, local, (uint16_t)link, m);
+		break;
+	default:
+		break;
 	}
 	rte_pktmbuf_free(m);
 }

@@ -13,6 +13,9 @@
 # Restart= does, its runtime files left as a kill leaves them) has its
 # fabric address, MTU and route back with nothing else run, and every
 # pair pings again. A plan in public space is refused, naming the key.
+# The relays run on 2 MB pages the test reserves (and gives back), as
+# their net_af_xdp ports need: one started with --no-huge is refused,
+# saying why.
 # Usage: plan_servers.sh BUILD_DIR
 set -u
 BUILD=$(cd "$1" && pwd)
@@ -24,10 +27,13 @@ NET=10.88.0.0/16
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
 [ -s "$UNIT" ] || { echo "SKIP: no built unit $UNIT"; exit 77; }
 command -v iperf3 >/dev/null || { echo "SKIP: no iperf3 (tools/install-deps.sh)"; exit 77; }
+NR=/proc/sys/vm/nr_hugepages
+[ -w "$NR" ] || { echo "SKIP: cannot reserve hugepages"; exit 77; }
 dir=$(mktemp -d)
 tag=$$
 servers=()
 declare -A pid ns
+old_pages=$(cat "$NR")
 cleanup() {
 	local s
 	for s in "${servers[@]}"; do
@@ -37,6 +43,9 @@ cleanup() {
 		ip netns del "${ns[$s]}" 2>/dev/null
 		rm -rf "/var/run/dpdk/dcnfwd-$s"
 	done
+	umount "$dir/huge" 2>/dev/null
+	# Pages AF_XDP still pins become surplus, freed once released.
+	echo "$old_pages" > "$NR"
 	rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -53,11 +62,19 @@ out=$(python3 "$ROOT/tools/dcn-plan" "$SPEC" --prefix paper --out "$dir/public" 
 check "a plan in public space is refused, naming --prefix: $out" \
 	sh -c 'test ! -e "$1" && echo "$2" | grep -q -- "public address space.*--prefix"' _ "$dir/public" "$out"
 
+# Five relays of 128 MB, and one more: a relay started again while the
+# pages of the one it replaces come back late.
+echo $((old_pages + 6 * 64)) > "$NR"
+[ "$(cat "$NR")" -ge $((old_pages + 6 * 64)) ] ||
+	{ echo "SKIP: the kernel gave fewer hugepages than asked"; exit 77; }
+mkdir "$dir/huge"
+mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" ||
+	{ echo "SKIP: cannot mount hugetlbfs"; exit 77; }
 cat > "$dir/inventory.ini" <<INV
 [defaults]
 hostname = srv-{tag}-$tag
 port = net_af_xdp{port},iface=p{port}
-eal = --no-huge -m 512 --no-pci
+eal = --huge-dir $dir/huge -m 128 --no-pci
 idle_sleep_us = 1000
 mtu = 1500
 INV
@@ -107,6 +124,16 @@ while read -r a ia b ib; do
 	done
 done < "$dir/cables"
 check "seven cables, as cabling.csv says" test "$n" -eq 7
+
+# net_af_xdp on 4 KB pages would go deaf after a few thousand frames:
+# refused at start, saying why, before it touches an interface.
+s=${servers[0]}
+out=$(ip netns exec "${ns[$s]}" "$BUILD/app/dcnfwd/dcnfwd" -l 0-1 --no-huge -m 256 --no-pci \
+	--file-prefix="nohuge-$tag" -- --config "$dir/$s/etc/dcnfwd/$s.ini" 2>&1)
+rc=$?
+rm -rf "/var/run/dpdk/nohuge-$tag"
+check "a relay with net_af_xdp ports on --no-huge is refused (exit $rc): $(grep -m1 'needs hugepages' <<< "$out")" \
+	sh -c 'test "$1" -ne 0 && echo "$2" | grep -q "net_af_xdp.* needs hugepages, and EAL runs with --no-huge (on 4 KB pages"' _ "$rc" "$out"
 
 start() { # server: ExecStartPre, ExecStart (background), ExecStartPost
 	local s=$1 pre st post env

@@ -231,6 +231,7 @@ fix_close(void **state)
 	(void)state;
 	for (i = 0; i < 2; i++)
 		dcn_fc_worker_fini(&f.w[i]);
+	dcn_fc_dp_release(&f.dp);
 	dcn_fc_node_free(f.fn);
 	for (i = 0; i < f.n_ports; i++) {
 		drain(f.port[i].tx_ring[0]);
@@ -962,33 +963,46 @@ test_signed_credits(void **state)
 	assert_int_equal(dcn_fc_credits(out), 0);
 
 	/* Good, but of an incarnation the peer's hellos have not proven
-	 * yet: refused; once proven, taken. A copy kept to replay later. */
-	m = signed_credit(a, 100, 1, GRANT, 0);
-	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
-	assert_int_equal(out->credit_unproven, 1);
+	 * yet: held, not taken, its first and its latest (a restart's first
+	 * word may be its dead incarnation's last, said once). */
+	for (i = 1; i <= 3; i++) {
+		m = signed_credit(a, 100, i, GRANT, 0);
+		assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	}
+	assert_int_equal(out->credit_unproven, 3);
 	assert_int_equal(out->credit_rx, 0);
+	assert_int_equal(dcn_fc_credits(out), 0);
+	assert_int_equal(f.dp.link[o].n_held, 2);
+	/* Proven: the held ones are taken first, in order, then the frame
+	 * that came. A copy kept to replay later. */
 	dcn_fc_dp_set_peer_epoch(&f.dp, o, 100);
-	m = signed_credit(a, 100, 1, GRANT, 0);
+	m = signed_credit(a, 100, 4, GRANT, 0);
 	old = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
 	assert_non_null(old);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
-	assert_int_equal(out->credit_rx, 1);
+	assert_int_equal(out->credit_rx, 3);
+	assert_int_equal(f.dp.link[o].n_held, 0);
 	assert_int_equal(dcn_fc_credits(out), GRANT);
 	dcn_fc_sent(out, 30);
-	m = signed_credit(a, 100, 2, GRANT, 20);
+	m = signed_credit(a, 100, 5, GRANT, 20);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
 	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
 	/* The recording would give back the 20 freed since: refused. */
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &old, 1), 0);
 	assert_int_equal(out->credit_replayed, 1);
 	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
-	/* Another incarnation's, however high its sequence: refused while
-	 * the hellos prove the one they do. */
+	/* Another incarnation's, however high its sequence: held, never
+	 * taken while the hellos prove the one they do. */
 	m = signed_credit(a, 99, 1000, GRANT, 30);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
-	assert_int_equal(out->credit_unproven, 2);
+	assert_int_equal(out->credit_unproven, 4);
 	assert_int_equal(out->credit_replayed, 1);
-	assert_int_equal(out->credit_rx, 2);
+	assert_int_equal(out->credit_rx, 4);
+	m = signed_credit(a, 100, 6, GRANT, 20);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
+	assert_int_equal(out->credit_rx, 5);
+	assert_int_equal(f.dp.link[o].n_held, 0);
+	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
 
 	/* This node's own: signed, its sequence growing. */
 	for (i = 1; i <= 2; i++) {

@@ -62,6 +62,9 @@ local f = {
 	h_ivl     = ProtoField.uint16("dcn.hello.interval", "Interval (ms)", base.DEC),
 	h_topo    = ProtoField.uint32("dcn.hello.topo_hash", "Topology hash", base.HEX),
 	h_seq     = ProtoField.uint32("dcn.hello.seq", "Sequence", base.DEC),
+	h_echo    = ProtoField.ipv4("dcn.hello.echo.addr", "Echo for"),
+	h_echo_e  = ProtoField.uint32("dcn.hello.echo.epoch", "Its epoch heard", base.HEX),
+	h_echo_s  = ProtoField.uint32("dcn.hello.echo.seq", "Its sequence heard", base.DEC),
 	-- link state
 	l_origin  = ProtoField.ipv4("dcn.lsa.origin", "Origin"),
 	l_epoch   = ProtoField.uint32("dcn.lsa.epoch", "Origin epoch", base.DEC),
@@ -110,12 +113,22 @@ local function credit(buf, tree, len)
 	return string.format("grant %d, %d VC%s", buf(4, 4):uint(), n, n == 1 and "" or "s")
 end
 
-local function hello(buf, tree)
+-- With a fabric key, 12-byte echoes follow: each neighbour heard behind
+-- the port, and the epoch and sequence last heard from it.
+local function hello(buf, tree, len)
 	tree:add(f.h_addr, buf(0, 4))
 	tree:add(f.h_port, buf(4, 2))
 	tree:add(f.h_ivl, buf(6, 2))
 	tree:add(f.h_topo, buf(8, 4))
 	tree:add(f.h_seq, buf(12, 4))
+	local o = 16
+	while o + 12 <= len do
+		local e = tree:add(buf(o, 12), "Echo")
+		e:add(f.h_echo, buf(o, 4))
+		e:add(f.h_echo_e, buf(o + 4, 4))
+		e:add(f.h_echo_s, buf(o + 8, 4))
+		o = o + 12
+	end
 	return string.format("from %s port %d", tostring(buf(0, 4):ipv4()), buf(4, 2):uint())
 end
 
@@ -183,7 +196,7 @@ local function dissect(buf, pinfo, root, encap)
 	if ftype == 2 and len >= 28 then
 		info = credit(pl, pt, len)
 	elseif ftype == 3 and len >= 16 then
-		info = hello(pl, pt)
+		info = hello(pl, pt, len)
 	elseif ftype == 4 and len >= 16 then
 		info = linkstate(pl, pt, len)
 	else
