@@ -987,6 +987,18 @@ test_transit_fast_checks_as_classify(void **state)
 	dcn_topo_free(t);
 }
 
+/* A host packet to dst through c's host port (5), forwarded: its port. */
+static uint16_t
+host_out(struct dcn_fwd_ctx *c, uint32_t dst)
+{
+	struct rte_mbuf *m[1] = { host_packet(dst, 9) };
+	uint16_t out[1];
+
+	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
+	rte_pktmbuf_free(m[0]);
+	return out[0];
+}
+
 /*
  * A cached decision lasts as long as its table: the same publication
  * again keeps the cache (the worker refreshes every loop), a recompiled
@@ -1016,18 +1028,12 @@ test_route_cache_follows_table(void **state)
 	(void)state;
 	setup_ctx(c, r, tb, 0);
 	dcn_fwd_refresh(c, &pub);
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	first = out[0];
+	first = host_out(c, dst);
 	assert_true(first < 5);
-	rte_pktmbuf_free(m[0]);
 	miss = c->cache_miss;
 	dcn_fwd_refresh(c, &pub);
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	assert_int_equal(out[0], first);
+	assert_int_equal(host_out(c, dst), first);
 	assert_int_equal(c->cache_miss, miss);  /* a hit */
-	rte_pktmbuf_free(m[0]);
 	/* The flow's cable fails: the new table goes round it. */
 	assert_int_equal(dcn_topo_failset_add_link(fs, s00,
 						   (uint16_t)c->port[first].fabric_port), 0);
@@ -1037,26 +1043,17 @@ test_route_cache_follows_table(void **state)
 	assert_non_null(tb2);
 	pub2 = (struct dcn_fwd_table){ r2, tb2, 2 };
 	dcn_fwd_refresh(c, &pub2);
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	assert_int_not_equal(out[0], first);
+	assert_int_not_equal(host_out(c, dst), first);
 	assert_int_equal(c->cache_miss, miss + 1);
-	rte_pktmbuf_free(m[0]);
 	/* The first table again, as generation 3: routed afresh. */
 	pub.gen = 3;
 	dcn_fwd_refresh(c, &pub);
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	assert_int_equal(out[0], first);
+	assert_int_equal(host_out(c, dst), first);
 	assert_int_equal(c->cache_miss, miss + 2);
-	rte_pktmbuf_free(m[0]);
 	/* Its port marked down: the cached decision takes another
 	 * candidate; all down, it drops. */
 	dcn_fwd_set_port_down(c, first, 1);
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	assert_int_not_equal(out[0], first);
-	rte_pktmbuf_free(m[0]);
+	assert_int_not_equal(host_out(c, dst), first);
 	for (p = 0; p < 5; p++)
 		dcn_fwd_set_port_down(c, p, 1);
 	m[0] = host_packet(dst, 9);
@@ -1073,20 +1070,14 @@ test_route_cache_follows_table(void **state)
 	pub.gen = 4;
 	dcn_fwd_refresh(c, &pub);
 	g0 = c->cache_gen;
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	assert_int_equal(out[0], first);
-	rte_pktmbuf_free(m[0]);
+	assert_int_equal(host_out(c, dst), first);
 	c->cache_gen = 0 - DCN_FWD_GEN_STEP;
 	for (gen = 5; c->cache_gen != g0; gen++) {
 		assert_true(gen < 64);
 		pub2.gen = gen;
 		dcn_fwd_refresh(c, &pub2);
 	}
-	m[0] = host_packet(dst, 9);
-	assert_int_equal(dcn_fwd_burst(c, 5, m, 1, out), 1);
-	assert_int_not_equal(out[0], first);
-	rte_pktmbuf_free(m[0]);
+	assert_int_not_equal(host_out(c, dst), first);
 	assert_int_equal(rte_mempool_in_use_count(mp), base);
 	dcn_rtable_free(tb2);
 	dcn_rtable_free(tb);
