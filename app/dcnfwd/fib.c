@@ -85,22 +85,38 @@ dcnfwd_fib_reclaim(struct dcnfwd *d)
 		rte_rcu_qsbr_dq_reclaim(d->fib_dq, UINT32_MAX, NULL, NULL, NULL);
 }
 
-int
-dcnfwd_fib_first(struct dcnfwd *d, struct dcnfwd_node *n)
+/* Vertex's table of router r (its own when own_router, with the failures
+ * fs, both then the fib's) as generation gen; NULL (r and fs freed as
+ * they would be with it) when memory is short. */
+static struct dcnfwd_fib *
+fib_make(struct dcn_router *r, int own_router, struct dcn_failset *fs,
+	 uint32_t vertex, uint32_t gen)
 {
 	struct dcnfwd_fib *f = calloc(1, sizeof(*f));
 
-	if (f == NULL)
-		return -ENOMEM;
-	f->tab.r = d->r;
-	f->tab.gen = 1;
-	f->tab.tb = dcn_rtable_compile(d->r, n->vertex);
-	if (f->tab.tb == NULL) {
-		free(f);
-		return -ENOMEM;
+	if (f == NULL) {
+		if (own_router)
+			dcn_router_free(r);
+		dcn_topo_failset_free(fs);
+		return NULL;
 	}
-	n->fib = f;
-	return 0;
+	f->tab.r = r;
+	f->tab.gen = gen;
+	f->own_router = (uint8_t)own_router;
+	f->fs = fs;
+	f->tab.tb = dcn_rtable_compile(r, vertex);
+	if (f->tab.tb == NULL) {
+		dcnfwd_fib_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+int
+dcnfwd_fib_first(struct dcnfwd *d, struct dcnfwd_node *n)
+{
+	n->fib = fib_make(d->r, 0, NULL, n->vertex, 1);
+	return n->fib != NULL ? 0 : -ENOMEM;
 }
 
 int
@@ -108,24 +124,13 @@ dcnfwd_fib_publish(struct dcnfwd *d, uint32_t ni, struct dcn_router *r,
 		   int own_router, struct dcn_failset *fs)
 {
 	struct dcnfwd_node *n = &d->node[ni];
-	struct dcnfwd_fib *f = calloc(1, sizeof(*f)), *old = n->fib;
+	struct dcnfwd_fib *old = n->fib, *f;
 
-	if (f == NULL) {
-		if (own_router)
-			dcn_router_free(r);
-		dcn_topo_failset_free(fs);
-		return -ENOMEM;
-	}
-	f->tab.r = r;
-	f->own_router = (uint8_t)own_router;
-	f->fs = fs;
-	f->tab.tb = dcn_rtable_compile(r, n->vertex);
-	if (f->tab.tb == NULL) {
-		dcnfwd_fib_free(f);
-		return -ENOMEM;
-	}
 	/* Never 0, which no worker's context reads as a table. */
-	f->tab.gen = old->tab.gen + 1 != 0 ? old->tab.gen + 1 : 1;
+	f = fib_make(r, own_router, fs, n->vertex,
+		     old->tab.gen + 1 != 0 ? old->tab.gen + 1 : 1);
+	if (f == NULL)
+		return -ENOMEM;
 	__atomic_store_n(&n->fib, f, __ATOMIC_RELEASE);
 	if (rte_rcu_qsbr_dq_enqueue(d->fib_dq, &old) != 0) {
 		/* Full even after a reclaim: readers that have not passed

@@ -36,6 +36,8 @@ dcnfwd_hello_echoes(const struct dcnfwd *d, const struct dcnfwd_node *n,
 		if (n->nbrs.slot[s].vertex != DCN_FWD_NBR_EMPTY &&
 		    n->nbrs.slot[s].fabric_port == p->fabric_port)
 			k += (unsigned int)echo_of(&n->nbr_guard[s], &e[k]);
+	/* None behind a switch of this port: a cable of a node that also
+	 * has switch ports, whose one neighbour the port's guard keeps. */
 	return k ? k : (unsigned int)echo_of(&p->peer_guard, e);
 }
 
@@ -98,4 +100,3 @@ dcnfwd_hello_fresh(struct dcnfwd *d, struct dcnfwd_node *n, struct dcnfwd_port *
 		return -1;
 	}
 }
-

@@ -57,6 +57,7 @@ int
 dcnfwd_node_add(struct dcnfwd *d, uint32_t v)
 {
 	struct dcnfwd_node *n = &d->node[d->n_nodes];
+
 	memset(n, 0, sizeof(*n));
 	n->vertex = v;
 	n->addr = dcn_topo_addr(d->t, v);
@@ -182,13 +183,16 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		return -ENOMEM;
 	/* A configuration names each worker's lcore, enabled or not (the
 	 * check below names a missing one); else EAL's workers in order. */
-	RTE_LCORE_FOREACH_WORKER(lcore) {
-		if (i == n || d->conf_file != NULL)
-			break;
-		d->worker[i++].lcore = lcore;
+	if (d->conf_file != NULL) {
+		for (i = 0; i < n; i++)
+			d->worker[i].lcore = d->conf.worker[i].lcore;
+	} else {
+		RTE_LCORE_FOREACH_WORKER(lcore) {
+			if (i == n)
+				break;
+			d->worker[i++].lcore = lcore;
+		}
 	}
-	for (i = 0; d->conf_file != NULL && i < n; i++)
-		d->worker[i].lcore = d->conf.worker[i].lcore;
 	for (i = 0; i < n; i++) {
 		struct dcnfwd_worker *w = &d->worker[i];
 		int socket;

@@ -328,6 +328,21 @@ def status_picture(st, node, port, loaded_ends):
           "(drawn in %.1f s)" % (len(seen), pulled, busy[1], busy[0], took))
 
 
+def auth_refusals(st):
+    """Each node's refusals of signed frames so far: hellos and
+    announcements (/dcn/stats), credit frames (/dcn/fc); -1 counted for
+    a node whose stats do not say."""
+    out = {}
+    for n in st["nodes"].values():
+        refused = tel(st, n["name"], "/dcn/stats").get("auth_refused", -1)
+        for c in tel(st, n["name"], "/dcn/fc," + n["name"]).values():
+            if isinstance(c, dict):
+                refused += sum(c.get(k, 0) for k in
+                               ("credit_unsigned", "credit_bad_tag", "credit_replayed"))
+        out[n["name"]] = refused
+    return out
+
+
 def auth_clean(st, what):
     """With a fabric key, every node runs with it, and none refused an
     honest control frame: every hello, announcement and credit frame of
@@ -336,14 +351,11 @@ def auth_clean(st, what):
     forgotten: a relay still starting floods on what waited in its ring.
     Those are refused as heard before, and only shown.)"""
     bad, echoes = [], 0
+    refusals = auth_refusals(st)
     for n in st["nodes"].values():
         s = tel(st, n["name"], "/dcn/stats")
-        refused = s.get("auth_refused", -1)
+        refused = refusals[n["name"]]
         echoes += tel(st, n["name"], "/dcn/links").get("announcements_replayed", 0)
-        for key, c in tel(st, n["name"], "/dcn/fc," + n["name"]).items():
-            if isinstance(c, dict):
-                refused += sum(c.get(k, 0) for k in
-                               ("credit_unsigned", "credit_bad_tag", "credit_replayed"))
         if s.get("fabric_key") != 1 or refused != 0:
             bad.append("%s: key %s, refused %d" % (n["name"], s.get("fabric_key"),
                                                      refused))
@@ -1607,22 +1619,6 @@ def keyed_cable(st):
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
 # How long restart_relay hangs the transit relay (doc/testing.md).
 PAUSE_S = float(os.environ.get("DCN_TEST_PAUSE_S", "3"))
-
-
-def auth_refusals(st):
-    """Each node's refusals of signed frames so far: hellos and
-    announcements (/dcn/stats), credit frames (/dcn/fc)."""
-    out = {}
-    for n in st["nodes"].values():
-        refused = tel(st, n["name"], "/dcn/stats").get("auth_refused", 0)
-        for c in tel(st, n["name"], "/dcn/fc," + n["name"]).values():
-            if isinstance(c, dict):
-                refused += sum(c.get(k, 0) for k in
-                               ("credit_unsigned", "credit_bad_tag", "credit_replayed"))
-        out[n["name"]] = refused
-    return out
-
-
 
 
 def keyed_clock(st):
