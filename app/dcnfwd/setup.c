@@ -36,7 +36,9 @@ dcnfwd_make_router(struct dcnfwd *d)
 			dcn_topo_spec(d->t), DCN_FWD_MAX_FABRIC_PORTS);
 		return -EINVAL;
 	}
-	d->r = dcn_router_create_conf(d->t, &d->rconf, err, sizeof(err));
+	/* A relay's router while it knows nothing down (lib/route: TFR on
+	 * Totoro, which routes fresh frames as TRA does). */
+	d->r = dcn_router_for_failures(d->t, &d->rconf, NULL, err, sizeof(err));
 	if (d->r == NULL) {
 		fprintf(stderr, "dcnfwd: routing: %s\n", err);
 		return -EINVAL;

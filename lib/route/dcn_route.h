@@ -174,12 +174,13 @@ struct dcn_router *dcn_router_create_conf(const struct dcn_topo *t,
  * and those announced to it): base's configuration with fs as its
  * failures, after the relays every one of whose cables fs has down are
  * taken as failed (dcn_topo_failset_add_isolated); TRA, which has no
- * rule for failures, gives way to TFR (Totoro §3.2). What the control
- * thread compiles a relay's table from, and what the tests hold its
- * tables to.
+ * rule for failures, gives way to TFR (Totoro §3.2), even with nothing
+ * known down: TFR routes a fresh frame as TRA does, and goes on with one
+ * that another relay put on Alg. 3. What the control thread compiles a
+ * relay's table from, and what the tests hold its tables to.
  *
- * @param fs  the relay's known failures; must outlive the router, and is
- *            changed (isolated relays added)
+ * @param fs  the relay's known failures, or NULL for none; must outlive
+ *            the router, and is changed (isolated relays added)
  * @return the router, or NULL with errno and err as
  *         dcn_router_create_conf.
  */

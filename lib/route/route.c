@@ -95,7 +95,8 @@ route_vc_limit(struct dcn_router *r)
  * cycle while routes are no longer than the VCs (dcn-topo cdg checks it).
  * The count is the longest route each paper's routing takes, failures
  * included: RRect k+1 hops, one more for an indirect parallel path
- * (Alg. 2); Totoro 2K+1 server hops, two more for TFR's way out and back;
+ * (Alg. 2); Totoro 2K+1 server hops, two more for TFR's way out and back,
+ * two more from K = 2 for a TRA hop towards a crossing found dead;
  * LaScaDa its MaxLifeTime (16 when none is given); FAR 4 switch-to-switch
  * hops, one more for a detour round a failed cable.
  */
@@ -123,7 +124,12 @@ route_vc_rule(struct dcn_router *r)
 		v = p->k + 2;
 		break;
 	case DCN_TOPO_TOTORO:
-		v = 2 * p->K + 3;
+		/* From K = 2 a relay can take a TRA hop towards a crossing
+		 * beyond what it knows (its broadcast domain) that a relay
+		 * further on finds dead: the way there and back costs two
+		 * more (Totoro(4,4,2): 8 hops, (8,2,3): 11, every single
+		 * failure; tests/cli/cdg.py). */
+		v = 2 * p->K + 3 + (p->K >= 2 ? 2 : 0);
 		break;
 	case DCN_TOPO_LASCADA:
 		v = r->conf.max_life ? r->conf.max_life : DCN_ROUTE_MAX_VCS;
@@ -255,8 +261,17 @@ dcn_router_for_failures(const struct dcn_topo *t,
 {
 	struct dcn_route_conf rc = *base;
 
-	dcn_topo_failset_add_isolated(fs);
+	if (fs != NULL)
+		dcn_topo_failset_add_isolated(fs);
 	rc.fail = fs;
+	if (rc.algo == DCN_ALGO_DEFAULT)
+		rc.algo = default_algo(dcn_topo_kind(t));
+	/* Even with nothing known down: a frame that a relay which knows a
+	 * failure put on Alg. 3, or on its way out and back, must go on by
+	 * Alg. 3 at one that does not. Sent on by TRA, whose equal-length
+	 * hops include the way back, it returned to where it was detoured
+	 * from (test_fault_dp, totoro:N=4,n=4,K=2). TFR takes TRA's hops for
+	 * every other frame. */
 	if (rc.algo == DCN_ALGO_TRA)
 		rc.algo = DCN_ALGO_TFR;
 	return dcn_router_create_conf(t, &rc, err, errlen);
@@ -428,6 +443,12 @@ void
 dcn_route_advance(const struct dcn_router *r, uint32_t cur,
 		  const struct dcn_hop *h, struct dcn_route_state *st)
 {
+	/* A packet at its proxy has reached it, whatever the algorithm: a
+	 * relay that knows no failure routes by TRA, which has no advance of
+	 * its own, and sent on with the field still set the packet came back
+	 * here from the next relay, which goes to the proxy first. */
+	if (st->proxy == cur)
+		st->proxy = DCN_ROUTE_NONE;
 	if (r->ops->advance != NULL)
 		r->ops->advance(r, cur, h, st);
 	if (st->vc == DCN_VC_SPENT) {

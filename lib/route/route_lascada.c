@@ -409,6 +409,10 @@ row_compile_proxies(struct dcn_rtable *tb, void *dd)
 	unsigned int n = 0, i, j, m, k;
 	int id = 0;
 
+	/* Nothing failed: a detour's proxy is reached as any server is, by
+	 * the table's own hops toward it (dcn_rtable_lookup). */
+	if (r->fail == NULL)
+		return 0;
 	tb->proxy_set_of = rtable_index_alloc(ns);
 	if (tb->proxy_set_of == NULL)
 		return -ENOMEM;

@@ -496,6 +496,13 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 		     tfr_cut_off(r, cur))) {
 			best = tfr_pick_proxy(r, &g, &b, cur, dst,
 					      r->conf.bc_level + 1, g.n);
+			/* Cut off with no link of that level, only one of
+			 * its own higher (N = 2^K: one server a level in each
+			 * Totoro_0): out over that one. */
+			if (best == DCN_ROUTE_NONE && tfr_cut_off(r, cur) &&
+			    level_of(&g, cur) > r->conf.bc_level + 1)
+				best = tfr_pick_proxy(r, &g, &b, cur, dst,
+						      level_of(&g, cur), g.n);
 			*detour = best != DCN_ROUTE_NONE;
 		}
 		if (best != DCN_ROUTE_NONE) {

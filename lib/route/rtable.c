@@ -182,12 +182,13 @@ rtable_add_set(struct dcn_rtable *tb, void *dd, const struct dcn_hop *hops,
 	return (int)id;
 }
 
-/* The state classes of a table's router (route_ops.state_classes). */
+/* The state classes of a table's router (route_ops.state_classes): with
+ * nothing failed too, for the frames a relay that knows a failure put in
+ * a state of their own (TFR's Alg. 3) reach relays that know none. */
 static unsigned int
 flat_classes(const struct dcn_rtable *tb)
 {
-	return tb->r->fail != NULL && tb->r->ops->state_classes > 1 ?
-	       tb->r->ops->state_classes : 1;
+	return tb->r->ops->state_classes > 1 ? tb->r->ops->state_classes : 1;
 }
 
 static int
@@ -229,7 +230,7 @@ flat_compile(struct dcn_rtable *tb)
 			*slot = (uint16_t)id;
 		}
 	}
-	if (id >= 0 && tb->r->fail != NULL && tb->r->ops->compile_proxies != NULL)
+	if (id >= 0 && tb->r->ops->compile_proxies != NULL)
 		id = tb->r->ops->compile_proxies(tb, dd);
 	rtable_dedup_free(dd);
 	return id < 0 ? id : 0;

@@ -540,12 +540,120 @@ static uint64_t explore_pora(const struct dcn_router *r, uint32_t cur,
 
 static uint64_t revisits;
 
+static uint64_t cut_off_gaps;
+
+/*
+ * TFR's known gap (lib/route/README.md, Totoro): a server x whose link
+ * level L is bcLevel + 2 or more, cut off from its Totoro_0's switch,
+ * where its Totoro_0 has no other server of level L (N = 2^K), is reached
+ * only across its level-L link from another Totoro_(L-1), and reaches its
+ * own Totoro_(L-1) only that way out and back in through a third; Alg. 3
+ * leaves a Totoro_bcLevel by its local links alone, and one way out and
+ * back is not enough. Packets for x that enter its Totoro_(L-1) anywhere
+ * else are dropped there. Is x such a server under f, and (y not
+ * DCN_ROUTE_NONE) y in its Totoro_(L-1)?
+ */
+static int
+tfr_cut_off_gap(const struct dcn_topo *t, const struct dcn_failset *f,
+		uint32_t x, uint32_t y)
+{
+	const struct dcn_topo_params *p = dcn_topo_params(t);
+	struct dcn_adj a[2];
+	unsigned int bc = 0, ones, level, j;
+	uint64_t span, block = p->N;
+
+	if (dcn_topo_kind(t) != DCN_TOPO_TOTORO || p->N != 1u << p->K)
+		return 0;
+	for (span = p->N; span < (1ull << p->K); span *= p->n)
+		bc++;
+	ones = (unsigned int)__builtin_ctz(~(x % p->N));
+	level = ones < p->K ? ones + 1 : 0;
+	for (j = 1; j < level; j++)
+		block *= p->n;
+	dcn_topo_adj(t, x, a);
+	return level >= bc + 2 && (y == DCN_ROUTE_NONE || x / block == y / block) &&
+	       dcn_topo_failset_link_down(f, x, 0, a[0].peer);
+}
+
+static int walk_checked(const struct dcn_router *r, uint32_t s, uint32_t d,
+			uint64_t *rng, uint8_t *seen, uint32_t *path,
+			const char *what);
+
+/* Pairs that f leaves connected and the router of algo does not deliver
+ * (or, explore, no branch of PORA delivers); a route that visits a server
+ * twice fails the test, except LaScaDa's detours (counted). */
 static uint64_t
-single_failures(const char *spec, enum dcn_route_algo algo,
-		unsigned int max_life, uint32_t step, int explore)
+failure_missed(struct dcn_topo *t, struct dcn_failset *f,
+	       enum dcn_route_algo algo, unsigned int max_life, int explore,
+	       uint16_t *dist, uint8_t *seen)
+{
+	const char *spec = dcn_topo_spec(t);
+	uint32_t ns = dcn_topo_servers(t), s, d;
+	struct dcn_router *r = ft_router(t, f, algo, max_life);
+	uint64_t missed = 0, rng = 1;
+
+	for (s = 0; s < ns; s++) {
+		dcn_metrics_bfs_live(t, f, s, dist);
+		for (d = 0; d < ns; d++) {
+			uint32_t path[MAX_WALK];
+			int h, j;
+
+			if (d == s || dist[d] == 0xffff)
+				continue;
+			if (explore) {
+				struct dcn_route_state st;
+
+				dcn_route_state_init(r, s, d, &st);
+				seen[s] = 1;
+				missed += explore_pora(r, s, d, st, seen, 0) == 0;
+				seen[s] = 0;
+				continue;
+			}
+			/* TFR may pass a server again after its way out
+			 * and back: walk_checked holds it to that. */
+			if (algo == DCN_ALGO_TFR)
+				h = walk_checked(r, s, d, &rng, seen, path, spec);
+			else
+				h = dcn_route_walk(r, s, d, NULL, path, MAX_WALK, NULL);
+			if (h < 0 && algo == DCN_ALGO_TFR &&
+			    (tfr_cut_off_gap(t, f, d, DCN_ROUTE_NONE) ||
+			     tfr_cut_off_gap(t, f, s, d))) {
+				cut_off_gaps++;
+				continue;
+			}
+			if (h < 0) {
+				missed++;
+				continue;
+			}
+			if (max_life != 0 && h > (int)max_life)
+				fail_msg("%s: route longer than MaxLifeTime", spec);
+			for (j = 0; j <= h && algo != DCN_ALGO_TFR; j++) {
+				/* Alg. 4's detours may cross a server again,
+				 * within MaxLifeTime: counted. */
+				if (seen[path[j]] && algo == DCN_ALGO_ROW)
+					revisits++;
+				else if (seen[path[j]])
+					fail_msg("%s: #%u -> #%u visits #%u twice",
+						 spec, s, d, path[j]);
+				seen[path[j]] = 1;
+			}
+			for (j = 0; j <= h; j++)
+				seen[path[j]] = 0;
+		}
+	}
+	dcn_router_free(r);
+	return missed;
+}
+
+/* Connected pairs lost over every step-th single cable failure, and, with
+ * servers, over every single server failure too. */
+static uint64_t
+single_failures_of(const char *spec, enum dcn_route_algo algo,
+		   unsigned int max_life, uint32_t step, int explore,
+		   int servers)
 {
 	struct dcn_topo *t = topo_or_fail(spec);
-	uint32_t nv = dcn_topo_vertices(t), ns = dcn_topo_servers(t), v;
+	uint32_t nv = dcn_topo_vertices(t), v;
 	uint16_t *dist = malloc(nv * sizeof(*dist));
 	uint8_t *seen = calloc(nv, 1);
 	struct dcn_adj *adj = malloc(dcn_topo_max_degree(t) * sizeof(*adj));
@@ -557,62 +665,35 @@ single_failures(const char *spec, enum dcn_route_algo algo,
 
 		for (i = 0; i < n; i++) {
 			struct dcn_failset *f;
-			struct dcn_router *r;
-			uint32_t s, d;
 
 			if (adj[i].peer < v || cable++ % step != 0)
 				continue;
 			f = dcn_topo_failset_create(t);
 			assert_int_equal(dcn_topo_failset_add_link(f, v, adj[i].port), 0);
-			r = ft_router(t, f, algo, max_life);
-			for (s = 0; s < ns; s++) {
-				dcn_metrics_bfs_live(t, f, s, dist);
-				for (d = 0; d < ns; d++) {
-					uint32_t path[MAX_WALK];
-					int h, j;
-
-					if (d == s || dist[d] == 0xffff)
-						continue;
-					if (explore) {
-						struct dcn_route_state st;
-
-						dcn_route_state_init(r, s, d, &st);
-						seen[s] = 1;
-						missed += explore_pora(r, s, d, st, seen, 0) == 0;
-						seen[s] = 0;
-						continue;
-					}
-					h = dcn_route_walk(r, s, d, NULL, path, MAX_WALK,
-							   NULL);
-					if (h < 0) {
-						missed++;
-						continue;
-					}
-					if (max_life != 0 && h > (int)max_life)
-						fail_msg("%s: route longer than MaxLifeTime", spec);
-					for (j = 0; j <= h; j++) {
-						/* Alg. 4's detours may cross a server
-						 * again, within MaxLifeTime: counted. */
-						if (seen[path[j]] && algo == DCN_ALGO_ROW)
-							revisits++;
-						else if (seen[path[j]])
-							fail_msg("%s: #%u -> #%u visits #%u twice",
-								 spec, s, d, path[j]);
-						seen[path[j]] = 1;
-					}
-					for (j = 0; j <= h; j++)
-						seen[path[j]] = 0;
-				}
-			}
-			dcn_router_free(r);
+			missed += failure_missed(t, f, algo, max_life, explore,
+						 dist, seen);
 			dcn_topo_failset_free(f);
 		}
+	}
+	for (v = 0; servers && v < dcn_topo_servers(t); v++) {
+		struct dcn_failset *f = dcn_topo_failset_create(t);
+
+		assert_int_equal(dcn_topo_failset_add_vertex(f, v), 0);
+		missed += failure_missed(t, f, algo, max_life, explore, dist, seen);
+		dcn_topo_failset_free(f);
 	}
 	free(adj);
 	free(seen);
 	free(dist);
 	dcn_topo_free(t);
 	return missed;
+}
+
+static uint64_t
+single_failures(const char *spec, enum dcn_route_algo algo,
+		unsigned int max_life, uint32_t step, int explore)
+{
+	return single_failures_of(spec, algo, max_life, step, explore, 0);
 }
 
 /* Branches of PORA that deliver (no revisit allowed on any branch). */
@@ -691,6 +772,8 @@ walk_checked(const struct dcn_router *r, uint32_t s, uint32_t d, uint64_t *rng,
 		i = dcn_route_pick(dcn_router_pick_mode(r), h, k,
 				   (uint32_t)(dcn_rand(rng) >> 32));
 		dcn_route_advance(r, cur, &h[i], &st);
+		if (st.vc == DCN_VC_SPENT)
+			break;      /* past its VCs: the data path drops it */
 		next = h[i].next;
 		new_detour = (algo == DCN_ALGO_ROW && st.proxy != proxy &&
 			      st.proxy != DCN_ROUTE_NONE) ||
@@ -935,6 +1018,14 @@ test_single_failures(void **state)
 	assert_int_equal(single_failures("rrect:n=3,m=2,k=2", DCN_ALGO_RRECT, 0, 3, 0), 0);
 	assert_int_equal(single_failures("totoro:N=4,n=4,K=1", DCN_ALGO_TFR, 0, 1, 0), 0);
 	assert_int_equal(single_failures("totoro:N=8,n=4,K=2", DCN_ALGO_TFR, 0, 7, 0), 0);
+	/* One server of each level a Totoro_0 (N = 2^K): a relay may take a
+	 * TRA hop towards a crossing it cannot see is dead, and the way back
+	 * must fit the VCs (route_vc_rule). Every cable and every server. */
+	cut_off_gaps = 0;
+	assert_int_equal(single_failures_of("totoro:N=4,n=4,K=2", DCN_ALGO_TFR, 0, 1, 0, 1), 0);
+	print_message("totoro:N=4,n=4,K=2: %llu pairs not delivered, each to or "
+		      "from a cut-off server of level 2 (tfr_cut_off_gap)\n",
+		      (unsigned long long)cut_off_gaps);
 	/* As printed, TFR cannot leave a TBD whose intra cable failed. */
 	assert_true(single_failures("totoro:N=8,n=4,K=2", DCN_ALGO_TFR_LITERAL, 0, 7, 0) > 0);
 	revisits = 0;

@@ -80,7 +80,8 @@ struct relay {
 struct fabric {
 	struct dcn_topo *t;
 	struct dcn_route_conf conf;
-	struct dcn_router *r0;       /* nothing failed */
+	struct dcn_router *r0;       /* nothing failed: the model's */
+	struct dcn_router *quiet;    /* a relay's that knows nothing down */
 	uint32_t ns, nv, nr;
 	int32_t *ridx;               /* vertex -> relay, -1 */
 	struct relay *rl;
@@ -109,6 +110,9 @@ fabric_open(struct fabric *f, const char *spec)
 	if (f->r0 == NULL)
 		fail_msg("%s: %s", spec, err);
 	f->conf.algo = dcn_router_algo(f->r0);
+	f->quiet = dcn_router_for_failures(f->t, &f->conf, NULL, err, sizeof(err));
+	if (f->quiet == NULL)
+		fail_msg("%s: %s", spec, err);
 	f->ns = dcn_topo_servers(f->t);
 	f->nv = dcn_topo_vertices(f->t);
 	f->diamond = dcn_topo_kind(f->t) == DCN_TOPO_DIAMOND;
@@ -160,6 +164,7 @@ static void
 fabric_close(struct fabric *f)
 {
 	dcn_router_free(f->r0);
+	dcn_router_free(f->quiet);
 	dcn_topo_free(f->t);
 	free(f->ridx);
 	free(f->rl);
@@ -274,7 +279,7 @@ add_all(struct dcn_failset *to, const struct dcn_failset *from);
 static void
 knowledge(struct fabric *f, const struct dcn_failset *F)
 {
-	unsigned int hops = dcn_route_lsa_hops(f->r0);
+	unsigned int hops = dcn_route_lsa_hops(f->quiet);
 	struct dcn_failset **own = calloc(f->nr, sizeof(*own));
 	uint32_t *dist = malloc(f->nr * sizeof(*dist));
 	uint32_t *queue = malloc(f->nr * sizeof(*queue));
@@ -309,7 +314,7 @@ knowledge(struct fabric *f, const struct dcn_failset *F)
 
 			/* The origin floods; others pass on what they want. */
 			if (dist[y] >= hops ||
-			    (y != o && !dcn_route_lsa_wants(f->r0, f->rl[y].v, f->rl[o].v)))
+			    (y != o && !dcn_route_lsa_wants(f->quiet, f->rl[y].v, f->rl[o].v)))
 				continue;
 			m = live_neighbours(f, F, y, nb);
 			for (k = 0; k < m; k++) {
@@ -323,7 +328,7 @@ knowledge(struct fabric *f, const struct dcn_failset *F)
 		}
 		for (i = 0; i < f->nr; i++) {
 			if (i == o || dist[i] == UINT32_MAX || own[i] == NULL ||
-			    !dcn_route_lsa_wants(f->r0, f->rl[i].v, f->rl[o].v))
+			    !dcn_route_lsa_wants(f->quiet, f->rl[i].v, f->rl[o].v))
 				continue;
 			/* Refused whole when it contradicts i's own view: a
 			 * link it lists that i sees up (i's cables, or a
@@ -462,7 +467,7 @@ relays_build(struct fabric *f, const struct dcn_failset *F)
 		if (x->fs == NULL)
 			continue;          /* dead */
 		if (dcn_topo_failset_empty(x->fs)) {
-			x->r = f->r0;
+			x->r = f->quiet;
 		} else {
 			x->r = dcn_router_for_failures(f->t, &f->conf, x->fs, err,
 						       sizeof(err));
@@ -517,7 +522,7 @@ relays_free(struct fabric *f)
 	for (i = 0; i < f->nr; i++) {
 		struct relay *x = &f->rl[i];
 
-		if (x->r != NULL && x->r != f->r0)
+		if (x->r != NULL && x->r != f->quiet)
 			dcn_router_free(x->r);
 		dcn_rtable_free(x->tb);
 		free(x->c);
