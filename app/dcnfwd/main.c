@@ -239,6 +239,7 @@ main(int argc, char **argv)
 	}
 	dcnfwd_telemetry_register();
 	dcnfwd_telemetry_open(d);
+	dcnfwd_telemetry_mark(d);
 	for (i = 0; i < (int)d->n_workers; i++)
 		rte_eal_remote_launch(dcnfwd_worker_main, &d->worker[i],
 				      d->worker[i].lcore);

@@ -12,8 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_telemetry.h>
 
 #include "events.h"
@@ -51,6 +54,27 @@ dcnfwd_telemetry_close(struct dcnfwd *d)
 		rte_rcu_qsbr_thread_unregister(d->rcu, d->n_workers);
 	tel_d = NULL;
 	pthread_mutex_unlock(&tel_lock);
+}
+
+void
+dcnfwd_telemetry_mark(const struct dcnfwd *d)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" DCNFWD_RELAY_FILE,
+		 rte_eal_get_runtime_dir());
+	f = fopen(path, "w");
+	if (f == NULL) {
+		DCNFWD_LOG(WARNING, "%s: %s (dcn-exporter --all will not report "
+			   "this relay once it stops answering)\n", path, strerror(errno));
+		return;
+	}
+	/* Names are the topology's (digits, brackets, commas): no quoting. */
+	fprintf(f, "{\"node\": \"%s\", \"topology\": \"%s\", \"pid\": %d}\n",
+		d->n_nodes == 1 ? d->node[0].name : "", dcn_topo_spec(d->t),
+		(int)getpid());
+	fclose(f);
 }
 
 /* A command's handler. */

@@ -21,5 +21,10 @@ void dcnfwd_telemetry_register(void);
  * _close (before it is torn down); until then they answer an error. */
 void dcnfwd_telemetry_open(struct dcnfwd *d);
 void dcnfwd_telemetry_close(struct dcnfwd *d);
+/* Leave DCNFWD_RELAY_FILE in the process's runtime directory, naming its
+ * node: there after the process is gone (killed or stopped), it tells
+ * dcn-exporter --all that a relay of that node no longer answers. */
+void dcnfwd_telemetry_mark(const struct dcnfwd *d);
+#define DCNFWD_RELAY_FILE "dcnfwd.relay"
 
 #endif /* DCNFWD_TELEMETRY_H */

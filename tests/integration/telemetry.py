@@ -246,6 +246,53 @@ def exporter_node(prefix, node):
            ": " + "; ".join(without[:3]) if without else ""))
 
 
+def dead_relays_alert(prefixes, nodes):
+    """Relays gone (one stopped, one killed), scraped as the exporter's
+    unit does (--all): each is still listed, dcnfwd_up 0 with its node,
+    and promtool fires DcnfwdNotAnswering on exactly that series."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "dcn-exporter"),
+                        "--all", "--once"], capture_output=True, text=True,
+                       timeout=120)
+    rules = os.path.join(ROOT, "tools", "prometheus", "dcnfwd-alerts.yml")
+    for prefix, node in zip(prefixes, nodes):
+        series = 'dcnfwd_up{dcnfwd="%s",node="%s"}' % (prefix, node)
+        check(series + " 0" in r.stdout.splitlines(),
+              "dcn-exporter --all after relay %s went: %s not listed 0 (%s)" %
+              (node, series, [l for l in r.stdout.splitlines()
+                              if prefix in l][:3]))
+        if shutil.which("promtool") is None:
+            continue
+        d = tempfile.mkdtemp(prefix="dcn-alert.")
+        try:
+            test = os.path.join(d, "dead.yml")
+            labels = "{severity: critical, dcnfwd: '%s', node: '%s'}" % (prefix, node)
+            with open(test, "w") as f:
+                f.write(
+                    "rule_files: ['%s']\nevaluation_interval: 15s\ntests:\n"
+                    "  - interval: 15s\n    input_series:\n"
+                    "      - series: '%s'\n        values: '1 0x8'\n"
+                    "    alert_rule_test:\n"
+                    "      - eval_time: 30s\n        alertname: DcnfwdNotAnswering\n"
+                    "        exp_alerts: []\n"
+                    "      - eval_time: 2m\n        alertname: DcnfwdNotAnswering\n"
+                    "        exp_alerts:\n          - exp_labels: %s\n"
+                    "            exp_annotations:\n"
+                    "              summary: 'dcnfwd %s (node %s) does not answer its telemetry'\n"
+                    "              description: \"The relay's process is gone or hung: "
+                    "its node is cut off from the fabric.\"\n"
+                    % (rules, series, labels, prefix, node))
+            t = subprocess.run(["promtool", "test", "rules", test],
+                               capture_output=True, text=True, timeout=60)
+            check(t.returncode == 0, "promtool test rules: DcnfwdNotAnswering "
+                  "for %s: %s%s" % (node, t.stdout[-600:], t.stderr[-600:]))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    print("dead relays: %s listed by dcn-exporter --all as dcnfwd_up 0 with "
+          "their nodes; DcnfwdNotAnswering fires%s" %
+          (", ".join(nodes), "" if shutil.which("promtool") else
+           " (not tested: no promtool)"))
+
+
 def dashboard_per_node(prefixes, nodes):
     """Two relays from configuration files, one exporter, and a real
     Prometheus server scraping it: every query of the Grafana dashboard
@@ -513,6 +560,9 @@ def from_config(commands, prefix):
             check_idle_sleeps(tel)
         procs[0].send_signal(signal.SIGTERM)
         check(procs[0].wait(timeout=30) == 0, "relay (0,0) stopped cleanly")
+        procs[1].kill()
+        procs[1].wait()
+        dead_relays_alert([prefix + "-a", prefix + "-b"], ["(0,0)", "(1,0)"])
     finally:
         for p in procs:
             if p.poll() is None:
