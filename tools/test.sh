@@ -6,11 +6,17 @@
 #   tools/test.sh --suite unit
 # Warnings are errors. Ends with the ten slowest tests, each suite's time,
 # and one summary line "N passed, N failed, N skipped".
-# PKTGEN=/path/to/pktgen runs pktgen-relay with that Pktgen (else it
-# skips); SANITIZE=0 skips the sanitizer build.
+# PKTGEN=/path/to/pktgen runs pktgen-relay with that Pktgen; without it,
+# a Pktgen at ../shared/pktgen/pktgen beside the project (built for the
+# machine; the project does not ship one) or on PATH, else pktgen-relay
+# skips. SANITIZE=0 skips the sanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
+if [ -z "${PKTGEN:-}" ] && [ -x ../shared/pktgen/pktgen ]; then
+	PKTGEN=$(cd ../shared/pktgen && pwd)/pktgen
+	export PKTGEN
+fi
 
 tools/install-deps.sh
 BUILD=${BUILD:-build}

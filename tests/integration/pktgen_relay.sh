@@ -24,10 +24,14 @@ fi
 # of line rate; 10,000 frames a step (tools/pktgen/pktgen-relay runs
 # any sizes and rates: DCN_SIZES, DCN_RATES).
 export DCN_SIZES=${DCN_SIZES:-64,1498} DCN_RATES=${DCN_RATES:-5}
+# The first run names pktgen by a path relative to here, as a user who
+# built it beside the project would (../shared/pktgen/pktgen).
+pktgen=$(realpath --relative-to=. "$pktgen")
 for via in memif veth; do
 	for kind in host transit "transit --fc"; do
 		# shellcheck disable=SC2086
 		"$relay" "$pktgen" --build "$build" --via "$via" --kind $kind \
 			--count 10000 || exit $?
+		pktgen=$(realpath "$pktgen")
 	done
 done
