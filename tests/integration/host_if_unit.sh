@@ -7,7 +7,8 @@
 # as systemd reads it. After the start the TAP (dcn0) has the relay's
 # fabric address, the MTU (the cables' less the fabric header) and the
 # route to the fabric's prefix; after a kill -9 and the start again that
-# Restart= makes, the TAP is a new one and has them again.
+# Restart= makes, the TAP is a new one and has them again; and started
+# while its hugepages are held, ExecStartPost waits for the late TAP.
 # Usage: host_if_unit.sh BUILD_DIR
 set -u
 BUILD=$(cd "$1" && pwd)
@@ -18,8 +19,13 @@ UNIT=$BUILD/tools/systemd/dcnfwd@.service
 dir=$(mktemp -d)
 ns=dcn-hif-$$
 pid=
+holder= old_nr=
 cleanup() {
 	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	rm -f "$dir/huge/held"
+	umount "$dir/huge" 2>/dev/null
+	[ -n "$old_nr" ] && echo "$old_nr" > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 	ip netns del "$ns" 2>/dev/null
 	rm -rf "$dir" "/var/run/dpdk/dcnfwd-relay-0-0-$$"
 }
@@ -68,11 +74,12 @@ start=${start/--file-prefix=dcnfwd-$host/--file-prefix=dcnfwd-relay-0-0-$$}
 check "the unit has an ExecStartPost that runs dcn-host-if" grep -q "dcn-host-if" <<<"$post"
 ip netns add "$ns"
 
+env_file=$dir/etc/dcnfwd/$host.env
 run_unit() { # what: ExecStart in the background, then ExecStartPost
-	ip netns exec "$ns" sh -c "set -a; . '$dir/etc/dcnfwd/$host.env'; set +a; exec $start" \
+	ip netns exec "$ns" sh -c "set -a; . '$env_file'; set +a; exec $start" \
 		> "$dir/dcnfwd.log" 2>&1 &
 	pid=$!
-	ip netns exec "$ns" sh -c "set -a; . '$dir/etc/dcnfwd/$host.env'; set +a; $post" \
+	ip netns exec "$ns" sh -c "set -a; . '$env_file'; set +a; $post" \
 		> "$dir/post.log" 2>&1
 	local rc=$?
 	check "$1: ExecStartPost exits 0 ($(tail -1 "$dir/post.log"))" test $rc -eq 0
@@ -97,4 +104,40 @@ idx2=$(ip -n "$ns" -o link show dev dcn0 | cut -d: -f1)
 look "after the restart (a new TAP: ifindex $idx1 then $idx2)"
 check "the TAP after the restart is a new one" test "$idx1" != "$idx2"
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
+rm -rf "/var/run/dpdk/dcnfwd-relay-0-0-$$"
+
+# Started while its hugepages are still held (the process it replaces
+# giving them back): dcnfwd waits for them (DCNFWD_HUGEPAGE_WAIT_MS, from
+# the environment file as the unit reads it), its TAP comes late, and
+# ExecStartPost waits as long. The pages are held 17 s: longer than a
+# fixed wait of 15 s, within the hugepage wait and 30 s.
+NR=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+FREE=/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages
+other=$(cat /sys/kernel/mm/hugepages/hugepages-*/free_hugepages | awk '{s += $1} END {print s + 0}')
+other=$((other - $(cat "$FREE" 2>/dev/null || echo 0)))
+if [ ! -w "$NR" ] || [ "$other" -gt 0 ]; then
+	echo "SKIP (part): no 2 MB hugepages to reserve, or free pages of another size"
+	exit $fail
+fi
+old_nr=$(cat "$NR")
+[ "$(cat "$FREE")" -lt 40 ] && echo $((old_nr + 40 - $(cat "$FREE"))) > "$NR"
+mkdir "$dir/huge"
+mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" || { echo "FAIL: cannot mount hugetlbfs"; exit 1; }
+# Every free 2 MB page held by a file, given back 17 s on.
+fallocate -l $(( $(cat "$FREE") * 2 ))M "$dir/huge/held"
+(sleep 17; rm -f "$dir/huge/held") &
+holder=$!
+cp "$env_file" "$dir/huge.env"
+printf 'DCNFWD_EAL_ARGS="-m 64 --no-pci --huge-dir %s"\nDCNFWD_HUGEPAGE_WAIT_MS=40000\n' \
+	"$dir/huge" >> "$dir/huge.env"
+env_file=$dir/huge.env
+t0=$SECONDS
+run_unit "start with the hugepages held"
+check "dcnfwd waited for its hugepages, saying so ($(grep -o 'waiting up to [0-9]* ms' "$dir/dcnfwd.log"))" \
+	grep -q "waiting up to 40000 ms for 64 MB of free hugepages" "$dir/dcnfwd.log"
+check "ExecStartPost waited for the late TAP ($((SECONDS - t0)) s, more than 15)" \
+	test $((SECONDS - t0)) -gt 15
+look "after the late start"
+kill "$pid"; wait "$pid" 2>/dev/null; pid=
+wait "$holder"; holder=
 exit $fail
