@@ -3,7 +3,11 @@
 # Install, build and run the whole test suite from a clean clone:
 #   tools/test.sh            all suites (unit, integration, bench), then
 #                            the unit suite under ASan and UBSan
-#   tools/test.sh --suite unit
+#   tools/test.sh --fast     the unit tests (but the larger "nosan" ones)
+#                            and the five emulated fabrics ("smoke"), no
+#                            sanitizer build: a few minutes
+#   tools/test.sh --suite unit   one suite (and the sanitizer build)
+# Any other arguments go to meson test.
 # Warnings are errors. Ends with the ten slowest tests, each suite's time,
 # and one summary line "N passed, N failed, N skipped".
 # PKTGEN=/path/to/pktgen runs pktgen-relay with that Pktgen; without it,
@@ -13,6 +17,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
+if [ "${1:-}" = --fast ]; then
+	shift
+	set -- --suite unit --suite smoke --no-suite nosan "$@"
+	SANITIZE=0
+fi
 if [ -z "${PKTGEN:-}" ] && [ -x ../shared/pktgen/pktgen ]; then
 	PKTGEN=$(cd ../shared/pktgen && pwd)/pktgen
 	export PKTGEN
