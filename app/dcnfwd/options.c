@@ -321,6 +321,34 @@ dcnfwd_options_parse(struct dcnfwd_options *o, struct dcnfwd *d, int argc,
 	return 0;
 }
 
+/* An unplug whose times the run cannot keep, or with --pairs (which
+ * traces every pair on the fabric as it stands: it has no unplug). */
+static int
+emu_unplug_times_bad(const struct dcnfwd *d)
+{
+	double unplug = d->emu.unplug_at > 0 ? d->emu.unplug_at : d->duration / 3;
+
+	if (d->emu.pairs) {
+		fprintf(stderr, "dcnfwd: --pairs traces the fabric as it stands, with "
+			"no --unplug (a failure's pairs: dcn-topo route with --fail-links)\n");
+		return 1;
+	}
+	if (d->duration > 0 && unplug >= d->duration) {
+		fprintf(stderr, "dcnfwd: --unplug-at %g is not before the end of the "
+			"run (--duration %g)\n", unplug, d->duration);
+		return 1;
+	}
+	if (d->emu.replug_set && d->emu.replug_at > 0 &&
+	    (d->emu.replug_at <= unplug ||
+	     (d->duration > 0 && d->emu.replug_at >= d->duration))) {
+		fprintf(stderr, "dcnfwd: --replug-at %g is not between the unplug "
+			"(%g s) and the end of the run (--duration %g; 0: never)\n",
+			d->emu.replug_at, unplug, d->duration);
+		return 1;
+	}
+	return 0;
+}
+
 int
 dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 {
@@ -403,6 +431,8 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	d->rconf.algo = c->algo;
 	if (!o->duration_set)
 		d->duration = d->emulate ? 10 : 0;
+	if (d->emulate != NULL && d->emu.unplug != NULL && emu_unplug_times_bad(d))
+		return -1;
 	d->fc_on = c->fc_enabled;
 	d->rconf.vcs = c->fc_vcs;
 	/* 0: each node's own, by its ports (dcnfwd_setup_fc). */

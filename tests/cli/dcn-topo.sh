@@ -163,6 +163,8 @@ csv=$("$BIN" --sample 2 --fail-links 0:0.2:0.1 sweep rrect:n=4,m=2,k=1)
 check "sweep CSV" grep -q '^rrect:n=4 m=2 k=1,rrect,links,0,0.2000,' <<<"$csv"
 check "sweep needs a range" expect_fail 2 "sweep needs" sweep rrect:n=4,m=2,k=1
 check "sweep refuses NaN" expect_fail 2 "sweep needs" --fail-links nan:1:0.1 sweep rrect:n=4,m=2,k=1
+check "sweep refuses a step that never ends" expect_fail 2 "1000000001 ratios, more than 1000" \
+	--fail-links 0:1:1e-9 sweep rrect:n=4,m=2,k=1
 check "sweep refuses an infinite step" expect_fail 2 "sweep needs" --fail-links 0:1:inf sweep rrect:n=4,m=2,k=1
 check "a NaN ratio is refused" expect_fail 2 "" --fail-links nan% stats rrect:n=4,m=2,k=1
 

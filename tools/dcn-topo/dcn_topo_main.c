@@ -525,6 +525,9 @@ out:
 	return ret;
 }
 
+/* Ratios one sweep runs at most. */
+#define SWEEP_MAX_RATIOS 1000u
+
 enum sweep_col {
 	SWEEP_R_UNREACH, SWEEP_S_UNREACH, SWEEP_R_APL, SWEEP_S_APL,
 	SWEEP_R_MAX, SWEEP_S_MAX, SWEEP_LOST, SWEEP_DISCONNECTED, SWEEP_COLS
@@ -565,6 +568,15 @@ cmd_sweep(const char *spec, const struct opts *o)
 	if (idx < 0 || !(step > 0 && step <= 1 && a >= 0 && b <= 1 && a <= b)) {
 		fprintf(stderr,
 			"dcn-topo: sweep needs one --fail-KIND A:B:STEP with 0 <= A <= B <= 1\n");
+		goto out;
+	}
+	/* A step so small that the sweep would never end (each ratio is a
+	 * whole fabric's routing) is a typing slip. */
+	if ((b - a) / step + 1 > SWEEP_MAX_RATIOS) {
+		fprintf(stderr,
+			"dcn-topo: sweep --fail-%s %s: %.0f ratios, more than %u: give a larger STEP\n",
+			fail_names[o->fail[idx].kind], o->fail[idx].arg, (b - a) / step + 1,
+			SWEEP_MAX_RATIOS);
 		goto out;
 	}
 	/* The spec's commas become spaces: one CSV field. */

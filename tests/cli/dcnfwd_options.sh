@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# dcnfwd's run options that cannot go together, or times a run cannot
+# keep: each refused with exit 2 and a message that names it, before any
+# frame is sent.
+set -u
+BIN=${1:?usage: dcnfwd_options.sh path/to/dcnfwd}
+prefix=dcn-opts-$$
+trap 'rm -rf "/var/run/dpdk/$prefix"' EXIT
+fails=0
+
+# refused PATTERN RUN-ARGS...: exit 2, stderr says PATTERN.
+refused() {
+	local pat=$1 err rc
+	shift
+	err=$("$BIN" -l 0-1 --no-huge -m 256 --no-pci --log-level=3 \
+		--file-prefix="$prefix" -- --emulate rrect:n=2,m=2,k=1 "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -- "$pat" <<<"$err"; then
+		echo "ok   $*: $(grep -- "$pat" <<<"$err" | head -1)"
+	else
+		echo "FAIL $*: exit $rc: $err"
+		fails=$((fails + 1))
+	fi
+}
+
+refused "--unplug-at 12 is not before the end of the run (--duration 10)" \
+	--unplug busiest --unplug-at 12
+refused "--unplug-at 4 is not before the end of the run (--duration 4)" \
+	--duration 4 --unplug busiest --unplug-at 4
+refused "--replug-at 2 is not between the unplug (3 s)" \
+	--unplug busiest --unplug-at 3 --replug-at 2
+refused "--replug-at 11 is not between" --unplug busiest --replug-at 11
+refused "--pairs traces the fabric as it stands, with no --unplug" \
+	--unplug busiest --pairs 1
+refused "--flaps and --replug-at need --unplug" --replug-at 5
+exit $((fails > 0))
