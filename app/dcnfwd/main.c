@@ -10,10 +10,13 @@
  * control thread's run, and the orderly stop.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -43,6 +46,43 @@ on_signal(int sig)
 {
 	(void)sig;
 	__atomic_store_n(&dcnfwd_g.quit, 1, __ATOMIC_RELAXED);
+}
+
+/* The --file-prefix EAL is given (its default "rte"). */
+static const char *
+eal_prefix(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--file-prefix=", 14) == 0)
+			return argv[i] + 14;
+		if (strcmp(argv[i], "--file-prefix") == 0 && i + 1 < argc)
+			return argv[i + 1];
+	}
+	return "rte";
+}
+
+/* The process holding the lock on the runtime directory's config of the
+ * prefix (a primary that runs), or 0. EAL stops on that lock without an
+ * errno. */
+static pid_t
+eal_primary_holder(const char *prefix)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/dpdk/%s/config",
+		 getuid() == 0 || xdg == NULL ? "/var/run" : xdg, prefix);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	if (fcntl(fd, F_GETLK, &lk) != 0 || lk.l_type == F_UNLCK)
+		lk.l_pid = 0;
+	close(fd);
+	return lk.l_pid;
 }
 
 /* What usually stops EAL, told from its arguments and error. */
@@ -158,6 +198,7 @@ main(int argc, char **argv)
 	int app_argc = argc, eal_argc = argc, i, ret;
 	char **app_argv = argv;
 	unsigned int lcore, mz_start = 0, mz_end = 0;
+	const char *prefix;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0)
@@ -203,10 +244,22 @@ main(int argc, char **argv)
 		return 2;
 	}
 	dcnfwd_hugepages_wait(eal_argc, argv);
+	/* Read before EAL, which reorders its arguments. */
+	prefix = eal_prefix(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "dcnfwd: EAL init failed: %s%s\n",
-			rte_strerror(rte_errno), eal_hint(eal_argc, argv, rte_errno));
+		pid_t holder = eal_primary_holder(prefix);
+
+		if (holder > 0)
+			fprintf(stderr, "dcnfwd: EAL init failed: another DPDK primary "
+				"process (pid %d) runs with --file-prefix=%s: give each "
+				"process its own --file-prefix, or stop that one\n",
+				(int)holder, prefix);
+		else
+			fprintf(stderr, "dcnfwd: EAL init failed: %s%s\n",
+				rte_errno != 0 ? rte_strerror(rte_errno) :
+				"see EAL's lines above",
+				eal_hint(eal_argc, argv, rte_errno));
 		return 1;
 	}
 	dcnfwd_logtype = rte_log_register_type_and_pick_level("dcnfwd",

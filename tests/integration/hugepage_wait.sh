@@ -61,6 +61,17 @@ run() { # prefix mb seconds
 run "$pa" 200 3 > "$dir/a.out" 2> "$dir/a.err" &
 pid=$!
 sleep 1
+# Its prefix again, while it runs: EAL stops on the runtime directory's
+# lock with no errno; dcnfwd names the process that holds it.
+run "$pa" 20 1 > /dev/null 2> "$dir/dup.err"
+named=$(grep -o "another DPDK primary process (pid [0-9]*) runs with --file-prefix=$pa" \
+	"$dir/dup.err" | grep -o '[0-9]*' | head -1)
+# The relay the first run started (a child of the shell that runs it).
+if [ -n "$named" ] && [ "$(ps -o ppid= -p "$named" | tr -d ' ')" = "$pid" ]; then
+	echo "ok   the same prefix again: $(grep 'EAL init failed' "$dir/dup.err")"
+else
+	echo "FAIL: the same prefix again:"; tail -3 "$dir/dup.err"; fail=1
+fi
 DCNFWD_HUGEPAGE_WAIT_MS=15000 run "$pb" 200 1 > "$dir/b.out" 2> "$dir/b.err"
 rc=$?
 wait "$pid"; rca=$?; pid=
