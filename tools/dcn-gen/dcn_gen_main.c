@@ -111,6 +111,10 @@ on_signal(int s)
 	signals = signals + 1;
 }
 
+/* The ports this run set up and started (--tx, --rx). */
+static uint16_t started[2];
+static uint16_t n_started;
+
 static int
 open_port(const char *dev, struct rte_mempool *mp, uint16_t nq, uint16_t *pid)
 {
@@ -125,13 +129,18 @@ open_port(const char *dev, struct rte_mempool *mp, uint16_t nq, uint16_t *pid)
 		return -ENAMETOOLONG;
 	memcpy(name, dev, len);
 	name[len] = '\0';
-	if (rte_eth_dev_get_port_by_name(name, pid) == 0)
-		return 0; /* already set up (--rx equal to --tx) */
-	ret = rte_dev_probe(dev);
-	if (ret == 0)
-		ret = rte_eth_dev_get_port_by_name(name, pid);
-	if (ret != 0)
-		return ret;
+	if (rte_eth_dev_get_port_by_name(name, pid) == 0) {
+		for (q = 0; q < n_started; q++)
+			if (started[q] == *pid)
+				return 0; /* set up already (--rx equal to --tx) */
+		/* Made by EAL (--vdev, -a) and not set up yet: set it up. */
+	} else {
+		ret = rte_dev_probe(dev);
+		if (ret == 0)
+			ret = rte_eth_dev_get_port_by_name(name, pid);
+		if (ret != 0)
+			return ret;
+	}
 	memset(&ec, 0, sizeof(ec));
 	ret = rte_eth_dev_configure(*pid, nq, nq, &ec);
 	for (q = 0; q < nq && ret == 0; q++)
@@ -142,8 +151,10 @@ open_port(const char *dev, struct rte_mempool *mp, uint16_t nq, uint16_t *pid)
 					     rte_eth_dev_socket_id(*pid), NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(*pid);
-	if (ret == 0)
+	if (ret == 0) {
 		rte_eth_promiscuous_enable(*pid);
+		started[n_started++] = *pid;
+	}
 	return ret;
 }
 
@@ -807,5 +818,11 @@ main(int argc, char **argv)
 	}
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
+	/* A port that took nothing in the whole run: no traffic was made. */
+	if (tx_dev != NULL && gen.sent == 0 && tx_fail > 0) {
+		fprintf(stderr, "dcn-gen: %s took none of the %lu frames offered "
+			"(its link never came up?)\n", tx_dev, (unsigned long)tx_fail);
+		return 1;
+	}
 	return 0;
 }
