@@ -30,9 +30,12 @@ def check(cond, what):
         print("FAIL: " + what)
 
 
+DCNFWD = None     # the dcnfwd under test (main)
+
+
 def plan(dcn_topo, spec, out, *more):
     return subprocess.run([sys.executable, PLAN, spec, "--out", out,
-                           "--dcn-topo", dcn_topo] + list(more),
+                           "--dcn-topo", dcn_topo, "--dcnfwd", DCNFWD] + list(more),
                           capture_output=True, text=True)
 
 
@@ -180,6 +183,15 @@ def inventory(dcnfwd, dcn_topo, root):
         check(r.returncode == 1 and want in r.stderr and word in r.stderr,
               "inventory error %r: %r, wanted %s and %s" %
               (text, r.stderr.strip(), want, word))
+    # A setting the inventory's reader takes and dcnfwd refuses: found
+    # when the plan is written (dcnfwd --check-config on each file), the
+    # written file's line and key named, exit 1.
+    with open(inv, "w") as f:
+        f.write("[defaults]\nhello_interval_ms = 0\n")
+    r = plan(dcn_topo, spec, out, "--inventory", inv)
+    check(r.returncode == 1 and "hello_interval_ms" in r.stderr and
+          ".ini:" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+          "inventory hello_interval_ms = 0: %r" % r.stderr.strip())
     # --out naming a file: one line, no traceback
     for bad in ("/dev/null", inv):
         r = plan(dcn_topo, spec, bad)
@@ -361,7 +373,9 @@ def patch_views(dcn_topo, root):
 
 
 def main():
+    global DCNFWD
     dcnfwd, dcn_topo = sys.argv[1], sys.argv[2]
+    DCNFWD = dcnfwd
     import shutil
     if not shutil.which("dot"):
         print("SKIP: Graphviz's dot is not installed (tools/install-deps.sh)")

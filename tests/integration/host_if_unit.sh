@@ -52,7 +52,7 @@ INV
 # The operator's private network for the fabric's addresses.
 python3 "$ROOT/tools/dcn-plan" novacube:k=4,n=2 --prefix 10.77.0.0/16 \
 	--inventory "$dir/inventory.ini" --out "$dir/etc/dcnfwd" --no-picture \
-	--dcn-topo "$BUILD/tools/dcn-topo/dcn-topo" >/dev/null || exit 1
+	--dcn-topo "$BUILD/tools/dcn-topo/dcn-topo" --dcnfwd "$BUILD/app/dcnfwd/dcnfwd" >/dev/null || exit 1
 host=relay-0-0-$$
 set -a; . "$dir/etc/dcnfwd/$host.env"; set +a
 want_addr=$DCNFWD_HOST_ADDR want_prefix=$DCNFWD_FABRIC_PREFIX want_mtu=$DCNFWD_HOST_MTU

@@ -79,7 +79,7 @@ idle_sleep_us = 1000
 mtu = 1500
 INV
 python3 "$ROOT/tools/dcn-plan" "$SPEC" --prefix "$NET" --inventory "$dir/inventory.ini" \
-	--out "$dir/plan" --no-picture --dcn-topo "$TOPO" || exit 1
+	--out "$dir/plan" --no-picture --dcn-topo "$TOPO" --dcnfwd "$BUILD/app/dcnfwd/dcnfwd" || exit 1
 
 # The unit's commands, its paths pointed at a server's own folders.
 bindir=$(sed -n 's|^ExecStart=\(.*\)/dcnfwd .*|\1|p' "$UNIT")
