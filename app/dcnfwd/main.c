@@ -25,6 +25,7 @@
 #include <rte_log.h>
 #include <rte_memzone.h>
 #include <rte_pdump.h>
+#include <rte_version.h>
 
 #include "control.h"
 #include "emu_fabric.h"
@@ -219,6 +220,10 @@ main(int argc, char **argv)
 		return 2;
 	if (o.help) {
 		dcnfwd_usage(stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("dcnfwd %s (%s)\n", DCN_VERSION, rte_version());
 		return 0;
 	}
 	if (o.reference) {

@@ -23,7 +23,7 @@ enum run_opt {
 	O_CONFIG = 1000, O_CHECK, O_REFERENCE, O_EMULATE, O_STATS, O_DURATION,
 	O_JSON, O_XDP_PROG, O_NO_BACKOFF, O_CREDIT_DROP, O_RATE, O_SIZE,
 	O_PATTERN, O_SENDERS, O_LINK_RATE, O_SWITCH_BUFFER, O_WIRE_LOSS, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
-	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_LANES, O_HELP,
+	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_LANES, O_HELP, O_VERSION,
 	O_KEY = 2000,  /* + the index of a configuration key */
 };
 
@@ -99,6 +99,7 @@ static const struct run_opt_def run_opts[] = {
 	  "instead of traffic: for every ordered pair of hosts, send N (1..64) "
 	  "frames of one flow alone and print (JSON lines) where they went" },
 	{ "help", O_HELP, NULL, "run", "this text" },
+	{ "version", O_VERSION, NULL, "run", "the release, and the DPDK it runs on" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -225,6 +226,7 @@ run_option(struct dcnfwd_options *o, struct dcnfwd *d, int id, const char *name,
 	case O_JSON: d->json = 1; return 0;
 	case O_XDP_PROG: d->xdp_prog = v; return 0;
 	case O_HELP: o->help = 1; return 0;
+	case O_VERSION: o->version = 1; return 0;
 	case O_NO_BACKOFF:
 		o->ovr[o->n_ovr].key = dcn_conf_key_by_option("backoff");
 		o->ovr[o->n_ovr++].value = "no";
@@ -311,7 +313,7 @@ dcnfwd_options_parse(struct dcnfwd_options *o, struct dcnfwd *d, int argc,
 			"before --)\n", argv[optind]);
 		return -1;
 	}
-	if (o->help || o->check != NULL || o->reference)
+	if (o->help || o->version || o->check != NULL || o->reference)
 		return 0;
 	if ((d->conf_file == NULL) == (d->emulate == NULL)) {
 		fprintf(stderr, "dcnfwd: give --config FILE or --emulate SPEC "

@@ -12,6 +12,7 @@ struct dcnfwd_options {
 	const char *check;          /* --check-config FILE */
 	int reference;              /* --config-reference */
 	int help;
+	int version;                /* --version */
 	int duration_set;
 	unsigned int n_ovr;
 	struct {

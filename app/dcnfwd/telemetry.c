@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include "events.h"
 #include "stats.h"
@@ -152,6 +153,8 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	dcnfwd_drop_totals(d, &dr);
 	rte_tel_data_start_dict(t);
 	TEL_TRY(rte_tel_data_add_dict_string(t, "topology", dcn_topo_spec(d->t)));
+	TEL_TRY(rte_tel_data_add_dict_string(t, "version", DCN_VERSION));
+	TEL_TRY(rte_tel_data_add_dict_string(t, "dpdk", rte_version()));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "nodes", d->n_nodes));
 	/* A relay of one node (a configuration file): its name, which the
 	 * exporter puts on every sample (a rack's servers told apart). */

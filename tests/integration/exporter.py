@@ -155,6 +155,10 @@ def main():
         print("scrape: %d samples in %d families" % (len(b), len(names)))
         check(b.get(("dcnfwd_up", '{dcnfwd="%s"}' % prefix)) == 1.0,
               "dcnfwd_up is not 1")
+        built = [k for k in b if k[0] == "dcnfwd_build_info"]
+        check(len(built) == 1 and re.search(r'version="\d+\.\d+\.\d+"', built[0][1])
+              and 'dpdk="DPDK ' in built[0][1],
+              "dcnfwd_build_info with the release and DPDK's: %s" % built)
 
         def series(name, **labels):
             return {k: v for k, v in b.items() if k[0] == name and

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_version.h>
 #include <rte_errno.h>
 #include <rte_memzone.h>
 
@@ -220,7 +221,8 @@ usage(FILE *f)
 		"\n"
 		"  --interval SEC   print again every SEC seconds (default 1)\n"
 		"  --count N        print N times, then exit (default 1; 0: forever)\n"
-		"  --json           one JSON object per print\n");
+		"  --json           one JSON object per print\n"
+		"  --version        the release, and the DPDK it runs on\n");
 }
 
 int
@@ -244,6 +246,10 @@ main(int argc, char **argv)
 		if (!strcmp(argv[i], "--")) {
 			sep = i;
 			break;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("dcn-fcview %s (%s)\n", DCN_VERSION, rte_version());
+			return 0;
 		}
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);

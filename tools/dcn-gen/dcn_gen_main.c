@@ -17,6 +17,7 @@
 #include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_version.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -82,6 +83,7 @@ usage(FILE *f)
 		"                    dcnfwd's RSS setup would give it (a memif peer\n"
 		"                    then sees its queues filled as by a NIC's RSS)\n"
 		"  --json            report as JSON\n"
+		"  --version         the release, and the DPDK it runs on\n"
 		"\n"
 		"Zero-loss search (RFC 2544 throughput) of what is between --tx and\n"
 		"--rx: a trial at full load, then bisection on the offered rate;\n"
@@ -441,6 +443,12 @@ main(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			usage(stdout);
+			return 0;
+		}
+	/* --version anywhere, without starting EAL. */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("dcn-gen %s (%s)\n", DCN_VERSION, rte_version());
 			return 0;
 		}
 	ret = rte_eal_init(argc, argv);

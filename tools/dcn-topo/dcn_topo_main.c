@@ -101,7 +101,8 @@ usage(FILE *f)
 		"  --rrect-mode M     RRect redundancy: mirror, standby (§5)\n"
 		"  --alpha N          RRect standby: working servers have a_0 < alpha n\n"
 		"  --vcs N            virtual channels, at most the routing's (cdg)\n"
-		"  -h, --help     this text\n");
+		"  -h, --help     this text\n"
+		"  --version      the release\n");
 }
 
 static struct dcn_topo *
@@ -1259,6 +1260,7 @@ main(int argc, char **argv)
 		{ "rrect-mode", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .seed = 1 };
@@ -1361,6 +1363,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'v':
+			printf("dcn-topo %s\n", DCN_VERSION);
 			return 0;
 		default:
 			usage(stderr);
