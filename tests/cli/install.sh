@@ -30,7 +30,7 @@ for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn
 	check "$bin/$p installed, executable" test -x "$bin/$p"
 done
 man1=$root$(abs "$mandir")/man1
-for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if; do
+for p in dcnfwd dcn-topo dcn-gen dcn-fcview dcn-fabric dcn-plan dcn-exporter dcn-telemetry dcn-pktgen dcn-host-if pktgen-relay; do
 	check "manual page $p.1 in $man1" test -s "$man1/$p.1"
 done
 if command -v man >/dev/null; then
@@ -55,6 +55,26 @@ check "Prometheus alerts in $share/prometheus" test -s "$share/prometheus/dcnfwd
 docs=$root$(abs "$datadir")/doc/dcnfwd
 n=$(ls "$docs/doc/"*.md 2>/dev/null | wc -l)
 check "the guides in $docs/doc ($n), where README.md links them" test "$n" -ge 8
+# Every relative link of the installed docs finds its file.
+links=$(python3 - "$docs" <<'PY'
+import os, re, sys
+root, n, bad = sys.argv[1], 0, []
+for d, _, files in os.walk(root):
+    for f in (f for f in files if f.endswith(".md")):
+        p = os.path.join(d, f)
+        with open(p) as fh:
+            text = re.sub(r"```.*?```", "", fh.read(), flags=re.S)
+        for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+            t = m.group(1)
+            if re.match(r"^[a-z]+:", t) or t.startswith("#"):
+                continue
+            n += 1
+            if not os.path.exists(os.path.join(d, t.split("#")[0])):
+                bad.append("%s: %s" % (os.path.relpath(p, root), t))
+print("%d relative links, %d broken%s" % (n, len(bad), "".join("; " + b for b in bad[:5])))
+PY
+)
+check "installed docs: $links" sh -c 'echo "$1" | grep -q "[1-9][0-9]* relative links, 0 broken"' _ "$links"
 if [ "$xdp" = 1 ]; then
 	# An installed dcnfwd loads the installed XDP program, never the
 	# build tree's (which may be gone, or of another version).

@@ -15,7 +15,7 @@ import sys
 
 PROGRAMS = ["dcnfwd", "dcn-topo", "dcn-gen", "dcn-fcview", "dcn-plan",
             "dcn-fabric", "dcn-exporter", "dcn-telemetry", "dcn-host-if",
-            "dcn-pktgen"]
+            "dcn-pktgen", "pktgen-relay"]
 
 
 def roff_text(line):
