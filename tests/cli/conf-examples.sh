@@ -16,6 +16,9 @@ for f in "$CONF"/*.ini; do
 	n=$((n + 1))
 	if ! out=$("$DCNFWD" --check-config "$f" 2>&1); then
 		echo "FAIL: $f: $out"; fail=1
+	elif ! grep -q "addresses in .* (private)" <<<"$out"; then
+		# Copied onto a server, an example must not route public space.
+		echo "FAIL: $f: not in private address space: $(grep -m1 addresses <<<"$out")"; fail=1
 	fi
 done
 [ "$n" -ge 6 ] || { echo "FAIL: only $n examples"; fail=1; }
