@@ -34,4 +34,20 @@ refused "--replug-at 11 is not between" --unplug busiest --replug-at 11
 refused "--pairs traces the fabric as it stands, with no --unplug" \
 	--unplug busiest --pairs 1
 refused "--flaps and --replug-at need --unplug" --replug-at 5
+# A configuration's worker on an lcore EAL was not given (-l): refused,
+# the lcore named, before any port starts.
+dir=$(mktemp -d)
+sed -e 's/^lcore = 1/lcore = 3/' -e "s|socket=/tmp/|socket=$dir/|" \
+	"$(dirname "$0")/../../conf/pktgen-relay.ini" > "$dir/relay.ini"
+err=$("$BIN" -l 0-1 --no-huge -m 256 --no-pci --log-level=3 --file-prefix="$prefix" -- \
+	--config "$dir/relay.ini" 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "relay.ini: \[worker\] lcore 3 is not in EAL's lcore list (-l)" <<<"$err" &&
+   ! ls "$dir"/*.sock >/dev/null 2>&1; then
+	echo "ok   worker on lcore 3 with -l 0-1: $(grep -m1 'lcore 3' <<<"$err")"
+else
+	echo "FAIL worker on lcore 3 with -l 0-1: exit $rc: $err"
+	fails=$((fails + 1))
+fi
+rm -rf "$dir"
 exit $((fails > 0))
