@@ -240,7 +240,7 @@ main(int argc, char **argv)
 	long count = 1, k;
 	char why[512];
 	const char *cause;
-	int json = 0, neal = 0, i, c, sep = argc, has_proc = 0;
+	int json = 0, neal = 0, i, c, sep = argc, has_proc = 0, has_pci = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -257,6 +257,10 @@ main(int argc, char **argv)
 		}
 		if (!strncmp(argv[i], "--proc-type", 11))
 			has_proc = 1;
+		if (!strcmp(argv[i], "--no-pci") || !strncmp(argv[i], "-a", 2) ||
+		    !strncmp(argv[i], "-b", 2) || !strncmp(argv[i], "--allow", 7) ||
+		    !strncmp(argv[i], "--block", 7))
+			has_pci = 1;
 	}
 	if (sep > 60) {
 		fprintf(stderr, "dcn-fcview: too many EAL options\n");
@@ -268,6 +272,11 @@ main(int argc, char **argv)
 	/* It only ever reads another process's memory. */
 	if (!has_proc)
 		eal[neal++] = (char *)(uintptr_t)"--proc-type=secondary";
+	/* Nor any device: a secondary that probes PCI attaches to ports the
+	 * primary may not have (one started with --no-pci has no ethdev
+	 * shared data, and EAL panics). */
+	if (!has_pci)
+		eal[neal++] = (char *)(uintptr_t)"--no-pci";
 	eal[neal++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
 	eal[neal] = NULL;
 	if (sep < argc) {
