@@ -49,6 +49,31 @@ on_signal(int sig)
 	__atomic_store_n(&dcnfwd_g.quit, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * EAL's arguments, and one more unless the user set the level himself:
+ * telemetry's level at error. DPDK 22.11's telemetry says at warning level
+ * that it opened no legacy socket, at every start, which nobody needs in a
+ * relay's journal. @return a copy (the life of the process), or NULL.
+ */
+static char **
+eal_args_quiet(int *argc, char **argv)
+{
+	static char quiet[] = "--log-level=lib.telemetry:error";
+	char **out = calloc((size_t)*argc + 2, sizeof(*out));
+	int i, set = 0;
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < *argc; i++) {
+		out[i] = argv[i];
+		set |= strncmp(argv[i], "--log-level=lib.telemetry", 25) == 0;
+	}
+	if (!set)
+		out[(*argc)++] = quiet;
+	out[*argc] = NULL;
+	return out;
+}
+
 /* The --file-prefix EAL is given (its default "rte"). */
 static const char *
 eal_prefix(int argc, char **argv)
@@ -200,6 +225,7 @@ main(int argc, char **argv)
 	char **app_argv = argv;
 	unsigned int lcore, mz_start = 0, mz_end = 0;
 	const char *prefix;
+	char **eal_argv;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0)
@@ -248,10 +274,13 @@ main(int argc, char **argv)
 			"dcnfwd -l 0-1 --no-huge -m 1024 -- ...\n");
 		return 2;
 	}
-	dcnfwd_hugepages_wait(eal_argc, argv);
+	eal_argv = eal_args_quiet(&eal_argc, argv);
+	if (eal_argv == NULL)
+		return 1;
+	dcnfwd_hugepages_wait(eal_argc, eal_argv);
 	/* Read before EAL, which reorders its arguments. */
-	prefix = eal_prefix(eal_argc, argv);
-	ret = rte_eal_init(eal_argc, argv);
+	prefix = eal_prefix(eal_argc, eal_argv);
+	ret = rte_eal_init(eal_argc, eal_argv);
 	if (ret < 0) {
 		pid_t holder = eal_primary_holder(prefix);
 
@@ -264,7 +293,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "dcnfwd: EAL init failed: %s%s\n",
 				rte_errno != 0 ? rte_strerror(rte_errno) :
 				"see EAL's lines above",
-				eal_hint(eal_argc, argv, rte_errno));
+				eal_hint(eal_argc, eal_argv, rte_errno));
 		return 1;
 	}
 	dcnfwd_logtype = rte_log_register_type_and_pick_level("dcnfwd",

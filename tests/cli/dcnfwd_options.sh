@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # dcnfwd's run options that cannot go together, or times a run cannot
 # keep: each refused with exit 2 and a message that names it, before any
-# frame is sent.
+# frame is sent; a worker lcore missing from -l refused by name; and no
+# start-up noise from DPDK's telemetry.
 set -u
 BIN=${1:?usage: dcnfwd_options.sh path/to/dcnfwd}
 prefix=dcn-opts-$$
@@ -34,6 +35,19 @@ refused "--replug-at 11 is not between" --unplug busiest --replug-at 11
 refused "--pairs traces the fabric as it stands, with no --unplug" \
 	--unplug busiest --pairs 1
 refused "--flaps and --replug-at need --unplug" --replug-at 5
+# No noise at start: DPDK's telemetry line about its legacy socket
+# (at warning level, every start) is not in a relay's log.
+out=$("$BIN" -l 0-1 --no-huge -m 1024 --no-pci --file-prefix="$prefix" -- \
+	--emulate rrect:n=2,m=2,k=1 --duration 0.3 --stats 0 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q "^TELEMETRY:" <<<"$out"; then
+	echo "ok   a start says nothing of telemetry's legacy socket"
+else
+	echo "FAIL a start's log: exit $rc: $(grep TELEMETRY <<<"$out")"
+	fails=$((fails + 1))
+fi
+rm -rf "/var/run/dpdk/$prefix"
+
 # A configuration's worker on an lcore EAL was not given (-l): refused,
 # the lcore named, before any port starts.
 dir=$(mktemp -d)
