@@ -15,12 +15,34 @@
 #include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_ethdev.h>
+#include <rte_log.h>
 #include <rte_mempool.h>
 
 #include "dcn_port_rss.h"
 #include "ethdev.h"
 #include "setup.h"
 #include "xdp.h"
+
+/*
+ * A TAP port, its PMD's lines below critical unsaid while it is made: it
+ * sets up a multiq qdisc for rte_flow, which dcnfwd does not use, and on a
+ * kernel without sch_multiq says so in four error lines at every start.
+ * A probe that fails is said by the caller, with its errno.
+ */
+static int
+probe_tap_quietly(const char *dev)
+{
+	int type = rte_log_register("pmd.net.tap"), level = 0, ret;
+
+	if (type >= 0) {
+		level = rte_log_get_level((uint32_t)type);
+		rte_log_set_level((uint32_t)type, RTE_LOG_CRIT);
+	}
+	ret = rte_dev_probe(dev);
+	if (type >= 0 && level > 0)
+		rte_log_set_level((uint32_t)type, (uint32_t)level);
+	return ret;
+}
 
 /* "net_memif0,socket=/x" names the device "net_memif0". */
 static int
@@ -37,7 +59,10 @@ probe_port(const char *dev, uint16_t *port_id)
 	name[len] = '\0';
 	if (rte_eth_dev_get_port_by_name(name, port_id) == 0)
 		return 0;
-	ret = rte_dev_probe(dev);
+	if (strncmp(name, "net_tap", 7) == 0)
+		ret = probe_tap_quietly(dev);
+	else
+		ret = rte_dev_probe(dev);
 	if (ret < 0)
 		return ret;
 	return rte_eth_dev_get_port_by_name(name, port_id);

@@ -94,6 +94,10 @@ look() { # what
 }
 run_unit "start"
 look "after the start"
+# The TAP's PMD, which sets up a multiq qdisc for rte_flow (not used),
+# says nothing of a kernel without sch_multiq; nor does telemetry speak.
+check "no start-up noise in the relay's log ($(grep -c 'multiq\|^TELEMETRY' "$dir/dcnfwd.log") lines)" \
+	sh -c '! grep -q "multiq\|^TELEMETRY" "$1"' _ "$dir/dcnfwd.log"
 idx1=$(ip -n "$ns" -o link show dev dcn0 | cut -d: -f1)
 # Killed, and started again as Restart=on-failure does.
 kill -9 "$pid"; wait "$pid" 2>/dev/null; pid=
