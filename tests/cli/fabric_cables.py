@@ -7,6 +7,7 @@ veth into the switches' namespace, each port a relay is given has its
 veth in that relay's namespace and no veth is given to none, no port
 twice; a Diamond edge keeps the port of the one server its host
 interface stands for, and leaves out the others (they have no namespace).
+And a node is found by every name status shows.
 
     fabric_cables.py DCN_TOPO
 """
@@ -97,11 +98,27 @@ def one(fab, dcn_topo, spec):
     return len(routers), max((len(p) for p in servers.values()), default=0)
 
 
+def node_names(fab):
+    """Every subcommand takes a node by any name status shows: the
+    paper's (RRect's "05" is a name, not vertex 5), with or without its
+    brackets, the vertex as N or vN, the address, the namespace."""
+    st = {"name": "t", "nodes": {
+        "5": {"name": "(0,5)", "host_addr": "10.0.0.5", "ns": "dcnf-t-v5"},
+        "12": {"name": "05", "host_addr": "10.0.0.12", "ns": "dcnf-t-v12"}}}
+    for what, want in (("05", "12"), ("5", "5"), ("v5", "5"), ("(0,5)", "5"),
+                       ("0,5", "5"), ("10.0.0.5", "5"), ("dcnf-t-v5", "5"),
+                       ("v12", "12"), ("12", "12")):
+        got = fab.find_node(st, what)[0]
+        check(got == want, "node %r is vertex %s, not %s" % (what, got, want))
+    print("node names: every form found")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
     fab = load_fabric()
+    node_names(fab)
     for spec in SPECS:
         relays, most = one(fab, sys.argv[1], spec)
         print("%-22s %3d relays%s" % (spec, relays,
