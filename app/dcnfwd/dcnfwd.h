@@ -141,6 +141,9 @@ struct dcnfwd_port {
 	int socket;
 	struct rte_mempool *rx_mp;
 	uint64_t missed_base, packet_missed, rx_missed;
+	/* bytes the device received and sent (its own count, control frames
+	 * and all; 0 where a PMD keeps none), as of the last poll */
+	uint64_t rx_bytes, tx_bytes;
 	int32_t cable_peer;      /* emulation: the other end, -1: none */
 	/* emulation with lanes: how its NIC spreads frames over its RX
 	 * queues (the senders into it point here) */

@@ -211,6 +211,8 @@ kernel_drops_poll(struct dcnfwd *d, uint64_t now)
 			if (es.imissed >= p->missed_base)
 				__atomic_store_n(&p->rx_missed, es.imissed - p->missed_base +
 						 p->packet_missed, __ATOMIC_RELAXED);
+			__atomic_store_n(&p->rx_bytes, es.ibytes, __ATOMIC_RELAXED);
+			__atomic_store_n(&p->tx_bytes, es.obytes, __ATOMIC_RELAXED);
 		}
 		if (p->ifindex <= 0)
 			continue;

@@ -28,6 +28,11 @@ port_entry(const struct dcnfwd *d, uint32_t ni, uint16_t l, struct rte_tel_data 
 	TEL_TRY(rte_tel_data_add_dict_string(e, "kind", p->is_host ? "host" : "fabric"));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "rx", ps.rx));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "tx", ps.tx));
+	/* the device's byte counts, polled once a second */
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "rx_bytes",
+		__atomic_load_n(&p->rx_bytes, __ATOMIC_RELAXED)));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "tx_bytes",
+		__atomic_load_n(&p->tx_bytes, __ATOMIC_RELAXED)));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "tx_drop", ps.tx_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "in_drop", ps.in_drop));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "down_drop", ps.down_drop));

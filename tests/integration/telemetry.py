@@ -235,11 +235,21 @@ def exporter_node(prefix, node):
     """A relay from a configuration file scraped by dcn-exporter: every
     sample carries its node (so that sums by node keep a rack's servers
     apart), and /dcn/stats names it."""
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "dcn-exporter"),
-                        "-p", prefix, "--once"], capture_output=True, text=True,
-                       timeout=60)
-    lines = [l for l in r.stdout.splitlines() if l and not l.startswith("#")]
+    # The memif cable's bytes, both ways (hellos and credits at least),
+    # which dcnfwd reads from the device once a second.
+    for _ in range(4):
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "dcn-exporter"),
+                            "-p", prefix, "--once"], capture_output=True, text=True,
+                           timeout=60)
+        lines = [l for l in r.stdout.splitlines() if l and not l.startswith("#")]
+        moved = [l for l in lines if l.startswith("dcnfwd_port_bytes_total{") and
+                 'port="cable"' in l and float(l.rsplit(" ", 1)[1]) > 0]
+        if len(moved) == 2:
+            break
+        time.sleep(1)
     without = [l for l in lines if 'node="%s"' % node not in l]
+    check(len(moved) == 2, "dcnfwd_port_bytes_total of the cable, rx and tx, "
+          "above 0: %s" % [l for l in lines if l.startswith("dcnfwd_port_bytes")])
     check(r.returncode == 0 and lines and not without,
           "dcn-exporter: %d samples of the relay, %d without node=\"%s\"%s" %
           (len(lines), len(without), node,
