@@ -478,6 +478,15 @@ row_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 	st->proxy = proxy == h->next ? DCN_ROUTE_NONE : proxy;
 }
 
+/* VCs by hop count: Alg. 4 bounds a route by MaxLifeTime (every VC the
+ * header has when none is given). */
+static unsigned int
+row_vc_rule(const struct dcn_router *r, int *by_hops)
+{
+	*by_hops = 1;
+	return r->conf.max_life ? r->conf.max_life : DCN_ROUTE_MAX_VCS;
+}
+
 const struct route_ops route_row_ops = {
 	.kind = DCN_TOPO_LASCADA,
 	.pick = DCN_PICK_EQUAL,
@@ -487,4 +496,5 @@ const struct route_ops route_row_ops = {
 	.candidates = row_ft_candidates,
 	.advance = row_advance,
 	.compile_proxies = row_compile_proxies,
+	.vc_rule = row_vc_rule,
 };

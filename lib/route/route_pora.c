@@ -663,6 +663,37 @@ dor_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
 	return dor_core(x, d, out);
 }
 
+/*
+ * VCs: the paper's dateline (§5.3) in pairs, one pair per break of
+ * dimension order (nc_vc_advance): PORA takes three pairs without
+ * failures, n + 3 pairs cover the detours of failures in the
+ * configurations dcn-topo cdg was run on (tests/cli/cdg.py), and PORA's
+ * detours round failures (above) take one VC a hop above where they
+ * begin: every VC the header has. The advance sets the VC.
+ */
+static unsigned int
+nc_vc_rule(const struct dcn_router *r, int *by_hops)
+{
+	*by_hops = 0;
+	if (r->algo == DCN_ALGO_PORA)
+		return DCN_ROUTE_MAX_VCS;
+	return 2 * (dcn_topo_params(r->t)->n + 3);
+}
+
+/* PORA as printed, and DOR, repair at the relay that sees a failure: no
+ * announcement travels. PORA with its corrections hears the fabric's. */
+static unsigned int
+nc_lsa_hops(const struct dcn_router *r)
+{
+	return r->algo == DCN_ALGO_PORA ? 255 : 0;
+}
+
+static int
+nc_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
+{
+	return r->algo == DCN_ALGO_PORA || node == origin;
+}
+
 const struct route_ops route_pora_ops = {
 	.kind = DCN_TOPO_NOVACUBE,
 	.pick = DCN_PICK_WEIGHTED,
@@ -671,6 +702,9 @@ const struct route_ops route_pora_ops = {
 	.advance = pora_advance,
 	.compile = nc_compile,
 	.digit_lookup = pora_digit_lookup,
+	.vc_rule = nc_vc_rule,
+	.lsa_hops = nc_lsa_hops,
+	.lsa_wants = nc_lsa_wants,
 };
 
 const struct route_ops route_dor_ops = {
@@ -681,4 +715,7 @@ const struct route_ops route_dor_ops = {
 	.advance = dor_advance,
 	.compile = nc_compile,
 	.digit_lookup = dor_digit_lookup,
+	.vc_rule = nc_vc_rule,
+	.lsa_hops = nc_lsa_hops,
+	.lsa_wants = nc_lsa_wants,
 };

@@ -44,6 +44,15 @@ struct route_ops {
 				     uint32_t addr,
 				     const struct dcn_route_state *st,
 				     struct dcn_hop *out);
+	/* The VCs the routing needs (the longest route it takes, failures
+	 * included); *by_hops 0 where its advance sets the VC itself. */
+	unsigned int (*vc_rule)(const struct dcn_router *r, int *by_hops);
+	/* How far a relay's failure announcements travel, in relays (0: not
+	 * at all; NULL: the whole fabric, 255), and who keeps one of origin
+	 * (NULL: every relay). */
+	unsigned int (*lsa_hops)(const struct dcn_router *r);
+	int (*lsa_wants)(const struct dcn_router *r, uint32_t node,
+			 uint32_t origin);
 };
 
 /* LaScaDa: distances in the 2-layer sub-fabric of two coordinates. */
@@ -198,9 +207,9 @@ void route_err(char *err, size_t len, const char *fmt, ...);
 uint32_t route_rrect_identity(const struct dcn_router *r, uint32_t v);
 
 /* Find cur's port whose cable leads to vertex peer; -1 if none. */
-int route_tt_lsa_wants(const struct dcn_router *r, uint32_t node,
-		       uint32_t origin);
 int route_port_to(const struct dcn_topo *t, uint32_t cur, uint32_t peer);
+/* Free the live distances route_live_dist kept. */
+void route_live_free(struct dcn_router *r);
 
 
 /* Add a set of candidates to a table under construction. @return set id. */

@@ -459,6 +459,15 @@ rr_digit_lookup(const struct dcn_rtable *tb, uint32_t dst, uint32_t addr,
 	return rr_core(x, b, s >> 16, dst, out);
 }
 
+/* VCs by hop count: k + 1 hops, one more for an indirect parallel path
+ * (Alg. 2). */
+static unsigned int
+rr_vc_rule(const struct dcn_router *r, int *by_hops)
+{
+	*by_hops = 1;
+	return dcn_topo_params(r->t)->k + 2;
+}
+
 const struct route_ops route_rrect_ops = {
 	.kind = DCN_TOPO_RRECT,
 	.pick = DCN_PICK_EQUAL,
@@ -466,4 +475,5 @@ const struct route_ops route_rrect_ops = {
 	.candidates = rr_candidates,
 	.compile = rr_compile,
 	.digit_lookup = rr_digit_lookup,
+	.vc_rule = rr_vc_rule,
 };

@@ -167,11 +167,59 @@ tra_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	return n;
 }
 
+/*
+ * Who uses the link states of origin (failure announcements): a server
+ * knows its broadcast domain (TBD) and the outer servers across the TBD's
+ * high-level links (§3.2). The TBD is the Totoro_bcLevel, with the
+ * least bcLevel the paper allows when the router does not set one (TRA
+ * before any failure: its first failure brings TFR in).
+ */
+static int
+tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
+{
+	const struct dcn_topo *t = r->t;
+	struct tt_geo g;
+	unsigned int bc = r->algo == DCN_ALGO_TRA ? 0 : r->conf.bc_level, lo, w;
+	uint64_t span;
+	uint32_t size;
+
+	tt_geo_load(t, &g);
+	if (r->algo == DCN_ALGO_TRA)
+		for (span = g.N; span < (1ull << g.K); span *= g.n)
+			bc++;
+	size = g.block[bc];
+	if (node / size == origin / size)
+		return 1;
+	lo = level_of(&g, origin);
+	if (lo <= bc)
+		return 0;
+	for (w = 0; w < g.n; w++)
+		if (dcn_topo_tt_across(t, origin, lo, w) / size == node / size)
+			return 1;
+	return 0;
+}
+
+/* VCs by hop count: 2K + 1 server hops, two more for TFR's way out and
+ * back; from K = 2 a relay can take a TRA hop towards a crossing beyond
+ * what it knows (its broadcast domain) that a relay further on finds
+ * dead, and the way there and back costs two more (Totoro(4,4,2): 8 hops,
+ * (8,2,3): 11, every single failure; tests/cli/cdg.py). */
+static unsigned int
+tt_vc_rule(const struct dcn_router *r, int *by_hops)
+{
+	unsigned int K = dcn_topo_params(r->t)->K;
+
+	*by_hops = 1;
+	return 2 * K + 3 + (K >= 2 ? 2 : 0);
+}
+
 const struct route_ops route_tra_ops = {
 	.kind = DCN_TOPO_TOTORO,
 	.pick = DCN_PICK_EQUAL,
 	.init = tra_init,
 	.candidates = tra_candidates,
+	.vc_rule = tt_vc_rule,
+	.lsa_wants = tt_lsa_wants,
 };
 
 /*
@@ -520,7 +568,7 @@ out:
 /* Is hop h from v up as far as server cur knows: each end's cable to the
  * switch, and the end itself, where cur has that end's states (its TBD,
  * and the outer servers across its high-level links: who it hears the
- * announcements of, route_tt_lsa_wants). */
+ * announcements of, tt_lsa_wants). */
 static int
 tfr_known_up(const struct dcn_router *r, uint32_t cur, uint32_t v,
 	     const struct dcn_hop *h)
@@ -531,7 +579,7 @@ tfr_known_up(const struct dcn_router *r, uint32_t cur, uint32_t v,
 	if (r->fail == NULL)
 		return 1;
 	for (i = 0; i < 2; i++)
-		if (route_tt_lsa_wants(r, cur, end[i]) &&
+		if (tt_lsa_wants(r, cur, end[i]) &&
 		    (!rt_up(r, end[i]) ||
 		     dcn_topo_failset_link_down(r->fail, end[i], h->port, h->via)))
 			return 0;
@@ -711,37 +759,6 @@ const struct route_ops route_tfr_ops = {
 	.state_class = tfr_state_class,
 	.class_state = tfr_class_state,
 	.compile_proxies = tfr_compile_proxies,
+	.vc_rule = tt_vc_rule,
+	.lsa_wants = tt_lsa_wants,
 };
-
-
-/*
- * Who uses the link states of origin (failure announcements): a server
- * knows its broadcast domain (TBD) and the outer servers across the TBD's
- * high-level links (§3.2). The TBD is the Totoro_bcLevel, with the
- * least bcLevel the paper allows when the router does not set one (TRA
- * before any failure: its first failure brings TFR in).
- */
-int
-route_tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
-{
-	const struct dcn_topo *t = r->t;
-	struct tt_geo g;
-	unsigned int bc = r->algo == DCN_ALGO_TRA ? 0 : r->conf.bc_level, lo, w;
-	uint64_t span;
-	uint32_t size;
-
-	tt_geo_load(t, &g);
-	if (r->algo == DCN_ALGO_TRA)
-		for (span = g.N; span < (1ull << g.K); span *= g.n)
-			bc++;
-	size = g.block[bc];
-	if (node / size == origin / size)
-		return 1;
-	lo = level_of(&g, origin);
-	if (lo <= bc)
-		return 0;
-	for (w = 0; w < g.n; w++)
-		if (dcn_topo_tt_across(t, origin, lo, w) / size == node / size)
-			return 1;
-	return 0;
-}

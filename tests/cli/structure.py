@@ -6,6 +6,7 @@
 - no circle among app/dcnfwd's files: A depends on B when A's object file
   uses a symbol B's defines (nm), so a circle is found even where a
   shared header hides it;
+- no circle among the files of each library, by the same rule;
 - no circle among app/dcnfwd's headers (what includes what);
 - no circle among the libraries: lib/X depends on lib/Y when a file of X
   includes a header of Y;
@@ -76,6 +77,38 @@ def sizes():
             big.append("%s (%d)" % (os.path.relpath(f, src), n))
     check(files and not big, "%d files in app/, none over %d lines%s"
           % (len(files), MAX_LINES, ": " + ", ".join(big) if big else ""))
+
+
+def call_graph(objs):
+    """File -> the files whose symbols it uses, from the objects' nm."""
+    defined, used = {}, {}
+    for o in objs:
+        mod = os.path.basename(o).split(".")[0]
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        used[mod] = set()
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 2 and f[0] == "U":
+                used[mod].add(f[1])
+            elif len(f) == 3 and f[1] in "TDBRC":
+                defined[f[2]] = mod
+    return {m: {defined[s] for s in syms if s in defined and defined[s] != m}
+            for m, syms in used.items()}
+
+
+def lib_calls():
+    """No circle among the files of any library (lib/route's route.c,
+    route_tra.c and rtable.c used to make one)."""
+    libs = sorted(glob.glob(os.path.join(build, "lib", "*", "*.a.p")))
+    bad = []
+    for d in libs:
+        cycle = find_cycle(call_graph(glob.glob(os.path.join(d, "*.o"))))
+        if cycle:
+            bad.append("%s: %s" % (os.path.basename(os.path.dirname(d)),
+                                   " -> ".join(cycle)))
+    check(len(libs) >= 8 and not bad, "no call circle among the files of "
+          "any of %d libraries%s" % (len(libs), ": " + "; ".join(bad) if bad else ""))
 
 
 def app_calls():
@@ -158,6 +191,7 @@ def self_test():
 self_test()
 sizes()
 app_calls()
+lib_calls()
 app_includes()
 lib_includes()
 drop_reasons()
