@@ -113,20 +113,7 @@ def lib_calls():
 
 def app_calls():
     objs = glob.glob(os.path.join(build, "app", "dcnfwd", "dcnfwd.p", "*.o"))
-    defined, used = {}, {}
-    for o in objs:
-        mod = os.path.basename(o).split(".")[0]
-        out = subprocess.run(["nm", o], capture_output=True, text=True,
-                             check=True).stdout
-        used[mod] = set()
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) == 2 and f[0] == "U":
-                used[mod].add(f[1])
-            elif len(f) == 3 and f[1] in "TDBRC":
-                defined[f[2]] = mod
-    graph = {m: {defined[s] for s in syms if s in defined and defined[s] != m}
-             for m, syms in used.items()}
+    graph = call_graph(objs)
     cycle = find_cycle(graph)
     check(len(objs) >= 10 and cycle is None,
           "no call circle among %d app files%s"
