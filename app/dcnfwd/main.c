@@ -53,8 +53,16 @@ on_signal(int sig)
  * EAL's arguments, and one more unless the user set the level himself:
  * telemetry's level at error. DPDK 22.11's telemetry says at warning level
  * that it opened no legacy socket, at every start, which nobody needs in a
- * relay's journal. @return a copy (the life of the process), or NULL.
+ * relay's journal. @return a copy (freed at exit), or NULL.
  */
+static char **eal_args_copy;
+
+static void
+eal_args_free(void)
+{
+	free(eal_args_copy);
+}
+
 static char **
 eal_args_quiet(int *argc, char **argv)
 {
@@ -64,6 +72,8 @@ eal_args_quiet(int *argc, char **argv)
 
 	if (out == NULL)
 		return NULL;
+	eal_args_copy = out;
+	atexit(eal_args_free);
 	for (i = 0; i < *argc; i++) {
 		out[i] = argv[i];
 		set |= strncmp(argv[i], "--log-level=lib.telemetry", 25) == 0;
