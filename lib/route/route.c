@@ -29,7 +29,6 @@ static const struct {
 	[DCN_ALGO_TFR_LITERAL] = { "tfr-literal", &route_tfr_ops },
 };
 
-
 const char *
 dcn_route_algo_name(enum dcn_route_algo algo)
 {
@@ -272,7 +271,6 @@ dcn_router_pick_mode(const struct dcn_router *r)
 	return r->ops->pick;
 }
 
-
 unsigned int
 dcn_route_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 		     const struct dcn_route_state *st, struct dcn_hop *out)
@@ -286,10 +284,10 @@ void
 dcn_route_advance(const struct dcn_router *r, uint32_t cur,
 		  const struct dcn_hop *h, struct dcn_route_state *st)
 {
-	/* A packet at its proxy has reached it, whatever the algorithm: a
-	 * relay that knows no failure routes by TRA, which has no advance of
-	 * its own, and sent on with the field still set the packet came back
-	 * here from the next relay, which goes to the proxy first. */
+	/* A packet at its proxy has reached it, whatever the algorithm: an
+	 * algorithm with no advance of its own (TRA) would send it on with
+	 * the field still set, and the next relay, which goes to the proxy
+	 * first, back here. */
 	if (st->proxy == cur)
 		st->proxy = DCN_ROUTE_NONE;
 	if (r->ops->advance != NULL)
@@ -419,8 +417,6 @@ dcn_route_walk(const struct dcn_router *r, uint32_t src, uint32_t dst,
 		*len = acc;
 	return (int)nh;
 }
-
-
 
 /*
  * How far failure news travels is each algorithm's to say (route_ops'

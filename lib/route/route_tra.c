@@ -56,6 +56,18 @@ tt_geo_load(const struct dcn_topo *t, struct tt_geo *g)
 		g->block[j] = j == 0 ? p->N : g->block[j - 1] * p->n;
 }
 
+/* The least broadcast-domain level the paper allows, log_n(2^K / N): the
+ * least bc with N n^bc >= 2^K. */
+static unsigned int
+least_bc_level(const struct tt_geo *g)
+{
+	unsigned int bc = 0;
+
+	while (bc < g->K && g->block[bc] < (1ull << g->K))
+		bc++;
+	return bc;
+}
+
 /* Link level of a server (Alg. 1 line 10); with N a multiple of 2^K it
  * depends on a_0 alone. */
 static inline unsigned int
@@ -179,14 +191,11 @@ tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
 {
 	const struct dcn_topo *t = r->t;
 	struct tt_geo g;
-	unsigned int bc = r->algo == DCN_ALGO_TRA ? 0 : r->conf.bc_level, lo, w;
-	uint64_t span;
+	unsigned int bc, lo, w;
 	uint32_t size;
 
 	tt_geo_load(t, &g);
-	if (r->algo == DCN_ALGO_TRA)
-		for (span = g.N; span < (1ull << g.K); span *= g.n)
-			bc++;
+	bc = r->algo == DCN_ALGO_TRA ? least_bc_level(&g) : r->conf.bc_level;
 	size = g.block[bc];
 	if (node / size == origin / size)
 		return 1;
@@ -280,18 +289,14 @@ struct tfr_bfs {
 static int
 tfr_init(struct dcn_router *r, char *err, size_t len)
 {
-	const struct dcn_topo_params *p = dcn_topo_params(r->t);
-	uint64_t span = p->N;
-	unsigned int bc = r->conf.bc_level, least = 0;
+	unsigned int bc = r->conf.bc_level, least;
+	struct tt_geo g;
 
-	/* The least level with N n^bc >= 2^K. */
-	while (span < (1ull << p->K)) {
-		span *= p->n;
-		least++;
-	}
+	tt_geo_load(r->t, &g);
+	least = least_bc_level(&g);
 	if (bc == 0)
 		bc = least;
-	if (bc < least || bc > p->K) {
+	if (bc < least || bc > g.K) {
 		route_err(err, len,
 			  "tfr: bcLevel %u breaks bcLevel >= log_n(2^K/N) = %u (and <= K)",
 			  bc, least);

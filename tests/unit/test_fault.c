@@ -1020,7 +1020,7 @@ test_single_failures(void **state)
 	assert_int_equal(single_failures("totoro:N=8,n=4,K=2", DCN_ALGO_TFR, 0, 7, 0), 0);
 	/* One server of each level a Totoro_0 (N = 2^K): a relay may take a
 	 * TRA hop towards a crossing it cannot see is dead, and the way back
-	 * must fit the VCs (route_vc_rule). Every cable and every server. */
+	 * must fit the VCs (tt_vc_rule). Every cable and every server. */
 	cut_off_gaps = 0;
 	assert_int_equal(single_failures_of("totoro:N=4,n=4,K=2", DCN_ALGO_TFR, 0, 1, 0, 1), 0);
 	print_message("totoro:N=4,n=4,K=2: %llu pairs not delivered, each to or "
