@@ -435,7 +435,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"rate_pps_per_host\": %.0f, \"frame_bytes\": %u, "
 		       "\"seconds\": %.3f, \"workers\": %u, \"flow_control\": %s, "
 		       "\"encap\": \"%s\", "
-		       "\"forwarded\": %lu, "
+		       "\"forwarded\": %lu, \"bounced\": %lu, \"parked\": %lu, "
 		       "\"sent\": %lu, \"received\": %lu, \"lost\": %ld, "
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
 		       "\"fabric_drops\": %lu, \"switch_drops\": %lu, "
@@ -450,7 +450,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       dcn_topo_spec(d->t), n, pattern ? pattern : "uniform", rate,
 		       size, elapsed, d->n_workers, d->fc_on ? "true" : "false",
 		       wrapping(d) ? "udp" : "ether",
-		       (unsigned long)(fs.encap + fs.transit + fs.decap), (unsigned long)sent,
+		       (unsigned long)(fs.encap + fs.transit + fs.decap),
+		       (unsigned long)fs.bounced, (unsigned long)fs.parked, (unsigned long)sent,
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
 		       (unsigned long)dr.fabric, (unsigned long)dr.sw,

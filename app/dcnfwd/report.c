@@ -153,6 +153,10 @@ dcnfwd_final_report(const struct dcnfwd *d)
 	       "control %lu\n", (unsigned long)all.rx, (unsigned long)all.encap,
 	       (unsigned long)all.transit, (unsigned long)all.decap,
 	       (unsigned long)all.control);
+	if (all.bounced)
+		printf("  sent back where they came from %lu, held while tables "
+		       "disagreed %lu\n", (unsigned long)all.bounced,
+		       (unsigned long)all.parked);
 	dcnfwd_loop_totals(d, &lt);
 	/* What a frame costs a worker: cycles of the loops that had work
 	 * (memif or NIC calls included, idle polling not). */

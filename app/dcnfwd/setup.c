@@ -459,6 +459,8 @@ dcnfwd_workers_finish(struct dcnfwd *d)
 			wn->fc.dp = d->node[ni].fcdp;
 			wn->fc.w = &w->fcw;
 			wn->fc.fwd = wn->fwd;
+			/* Flow control's queues keep what bounces twice. */
+			wn->fwd->park = 1;
 		}
 	}
 	for (i = 0; d->fc_on && i < d->n_ports; i++)

@@ -97,6 +97,8 @@ dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
 			s->transit += LOAD(c->transit);
 			s->decap += LOAD(c->decap);
 			s->control += LOAD(c->control);
+			s->bounced += LOAD(c->bounced);
+			s->parked += LOAD(c->parked);
 			for (r = 0; r < DCN_DROP_MAX; r++)
 				s->drop[r] += LOAD(c->drop[r]);
 		}

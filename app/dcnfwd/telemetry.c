@@ -169,6 +169,10 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "transit", all.transit));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "decap", all.decap));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "control", all.control));
+	/* Sent back where they came from; held as bouncing between relays
+	 * whose tables disagree (lib/fwd/README.md, "Bounces"). */
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "bounced", all.bounced));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "parked", all.parked));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "hello_rx", hellos));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "hello_refused", refused));
 	/* A fabric key is in force, and what it refused (hellos and

@@ -10,7 +10,8 @@
  * own EtherType (default 0x88B5, IEEE local experimental). The header
  * carries what hop-by-hop routing cannot recompute: version, frame type,
  * virtual channel, TTL, PORA phase, quadrant and jump flag, RRect path,
- * and the source, destination and proxy fabric addresses. A data frame's
+ * the bounce flag, and the source, destination and proxy fabric
+ * addresses. A data frame's
  * payload is the host's IPv4 packet; control frames (credit, hello,
  * link state) carry their own payloads.
  *
@@ -103,6 +104,10 @@ dcn_fabric_vc_of(uint8_t b1)
 	return (b1 & 1u) | ((b1 >> 4) & 7u) << 1;
 }
 
+/** Byte 1's bounce flag: the relay that sent the frame got it from the
+ * neighbour it sent it to (dcn_fabric_hdr.bounced). */
+#define DCN_FABRIC_BOUNCED 0x80u
+
 /** Fabric frame types. */
 enum dcn_frame_type {
 	DCN_FT_DATA = 1,      /**< a host's IPv4 packet in transit */
@@ -165,6 +170,11 @@ struct dcn_fabric_hdr {
 			    *   bits 4-6 (bit 0 alone was the first format's
 			    *   two VCs, which it still reads the same) */
 	uint8_t jumped;    /**< PORA: a jump-over link was taken */
+	/** The last hop went back to the neighbour the frame came from
+	 * (byte 1, bit 7): a relay that would send it back again holds it
+	 * until its tables change (lib/fwd/README.md, "Bounces"). Not
+	 * routing state: no route depends on it. */
+	uint8_t bounced;
 	uint8_t phase;     /**< PORA: enum dcn_pora_phase */
 	uint8_t ttl;
 	uint8_t quadrant;  /**< PORA quadrant bits */

@@ -53,6 +53,7 @@ dcn_fabric_read_hdr(const uint8_t *p, struct dcn_fabric_hdr *h)
 	h->type = p[0] & 0x0f;
 	h->vc = (uint8_t)dcn_fabric_vc_of(p[1]);
 	h->jumped = (p[1] >> 1) & 1;
+	h->bounced = (p[1] & DCN_FABRIC_BOUNCED) != 0;
 	h->phase = (p[1] >> 2) & 3;
 	h->ttl = p[2];
 	h->quadrant = p[3];
@@ -69,7 +70,7 @@ dcn_fabric_write_hdr(uint8_t *p, const struct dcn_fabric_hdr *h)
 {
 	p[0] = (uint8_t)(h->version << 4 | (h->type & 0x0f));
 	p[1] = (uint8_t)((h->vc & 1) | (h->jumped & 1) << 1 | (h->phase & 3) << 2 |
-			 ((h->vc >> 1) & 7) << 4);
+			 ((h->vc >> 1) & 7) << 4 | (h->bounced ? DCN_FABRIC_BOUNCED : 0));
 	p[2] = h->ttl;
 	p[3] = h->quadrant;
 	p[4] = h->path;
@@ -164,6 +165,7 @@ dcn_fabric_hdr_from_state(const struct dcn_topo *t,
 	h->version = DCN_FABRIC_VERSION;
 	h->vc = st->vc;
 	h->jumped = st->jumped;
+	h->bounced = 0;
 	h->phase = st->phase;
 	h->ttl = st->ttl;
 	h->quadrant = st->quadrant;

@@ -188,6 +188,9 @@ struct dcn_fc_keep_out {
 
 struct dcn_fc_ledger;
 
+/** held_oc of a frame the forwarding step held back (DCN_FWD_PARK). */
+#define DCN_FC_PARKED UINT16_MAX
+
 /** One (link, VC) of a node. Lives in the node's memzone. */
 struct dcn_fc_chan {
 	/* Set up once, then read by every worker: a line of their own, so
@@ -199,8 +202,9 @@ struct dcn_fc_chan {
 	 * from the front; a head index, not a move of the rest, so that a
 	 * pass over a long list that frees a few costs what it frees. */
 	struct rte_mbuf **held;
-	/** Output channel of each held frame: a pass over the list reads
-	 * these, not the mbufs, so waiting frames stay out of the cache. */
+	/** Output channel of each held frame (DCN_FC_PARKED: none yet): a
+	 * pass over the list reads these, not the mbufs, so waiting frames
+	 * stay out of the cache. */
 	uint16_t *held_oc;
 	uint32_t *ic_taken;        /**< per output channel: slots taken there */
 	/* output side: out_q on every lane (sender k's queue); the rest
@@ -222,6 +226,12 @@ struct dcn_fc_chan {
 	 * it whole, never a frame between the queue and freed) */
 	uint32_t arrived;
 	uint32_t announced;        /**< freed in the last credit frame */
+	/** Held frames the forwarding step held back (DCN_FWD_PARK, their
+	 * held_oc DCN_FC_PARKED): stepped again once the router's table
+	 * generation is no longer park_gen, or park_wait after park_tsc. */
+	uint32_t parked;
+	uint32_t park_gen;
+	uint64_t park_tsc;
 	/** arrived and freed written again here as they change: the
 	 * node's ledger slot, which outlives a kill (dcn_fc_ledger_attach),
 	 * or keep_here */

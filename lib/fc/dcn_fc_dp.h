@@ -165,6 +165,11 @@ struct dcn_fc_dp {
 	uint32_t credit_batch;        /**< announce after this many freed */
 	uint64_t credit_refresh_tsc;  /**< and at least this often */
 	uint32_t credit_drop_ppm;     /**< testing: credit frames thrown away */
+	/** How long a frame held back by the forwarding step (DCN_FWD_PARK)
+	 * waits for its router's table to change before it goes back all
+	 * the same: longer than a busy relay takes to hear of a failure and
+	 * publish its table (DCN_FC_PARK_WAIT_MS). */
+	uint64_t park_wait_tsc;
 	/** The fabric key: credit frames signed and checked; NULL: none. */
 	const struct dcn_auth *auth;
 	uint32_t auth_epoch;          /**< this node's incarnation */
@@ -172,6 +177,9 @@ struct dcn_fc_dp {
 	struct dcn_fc_dp_link link[DCN_FC_MAX_LINKS];
 	struct dcn_fc_dp_lane lane[DCN_FC_MAX_LANES];
 };
+
+/** The default of dcn_fc_dp.park_wait_tsc, in ms. */
+#define DCN_FC_PARK_WAIT_MS 200
 
 /** One worker's scratch: frames staged per output channel during a pass
  * (a pass routes from one input channel: all staged frames are its). */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "dcn_topo.h"
@@ -33,6 +34,7 @@ dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 	dp->burst = (uint16_t)burst;
 	dp->credit_batch = credit_batch;
 	dp->credit_refresh_tsc = credit_refresh_tsc;
+	dp->park_wait_tsc = rte_get_tsc_hz() * DCN_FC_PARK_WAIT_MS / 1000;
 	for (i = 0; i < DCN_FC_MAX_PORTS; i++) {
 		unsigned int k;
 

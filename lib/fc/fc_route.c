@@ -288,7 +288,8 @@ group_runs(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 		for (g = 0; g < gs->ng && gs->key[g] != key; g++)
 			;
 		if (g == gs->ng) {
-			if (unlikely(out[i] == DCN_FWD_CONTROL))
+			/* A control frame, or one held back. */
+			if (unlikely(out[i] >= DCN_FWD_PARK))
 				return 0;
 			c = out_chan(x, m[i], out[i]);
 			if (unlikely(c == NO_CHAN))
@@ -362,6 +363,74 @@ route_grouped(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct rte_mbuf **
 	return n;
 }
 
+/*
+ * Parked frames: the forwarding step held them back (DCN_FWD_PARK), as
+ * they would go back to the relay that just sent them back, whose table
+ * disagrees with this one's. They wait in the held list, as frames of
+ * their input queue (their credits not given back: the sender is held
+ * back too), until this relay's table changes, or park_wait passes, and
+ * are then stepped again. A frame that bounces between two relays thus
+ * waits for the news to arrive instead of spending its VCs.
+ */
+static inline void
+park(struct dcn_fc_wnode *x, struct dcn_fc_chan *in)
+{
+	if (in->parked++ == 0) {
+		in->park_gen = x->fwd->table_gen;
+		in->park_tsc = rte_rdtsc();
+	}
+}
+
+/* park_due: not yet; again, with the new table (may be held again);
+ * again, and they go whatever the table says (waited long enough). */
+#define PARK_WAIT 0
+#define PARK_AGAIN 1
+#define PARK_GO 2
+
+static inline int
+park_due(const struct dcn_fc_wnode *x, const struct dcn_fc_chan *in)
+{
+	if (likely(in->parked == 0))
+		return PARK_WAIT;
+	if (x->fwd->table_gen != in->park_gen)
+		return PARK_AGAIN;
+	return rte_rdtsc() - in->park_tsc >= x->dp->park_wait_tsc ? PARK_GO : PARK_WAIT;
+}
+
+/* unpark: the frame was dropped, or sent on, by its new step. */
+#define UNPARK_GONE UINT32_MAX
+
+/* Step parked frame m (received on local port local) again, due as
+ * park_due says. @return its output channel, DCN_FC_PARKED when it is
+ * still held back, or UNPARK_GONE. */
+static uint32_t
+unpark(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint16_t local,
+       struct rte_mbuf *m, int due, struct pass *ps)
+{
+	uint16_t o;
+	uint32_t oc;
+
+	if (due == PARK_WAIT)
+		return DCN_FC_PARKED;
+	if (!dcn_fwd_restep(x->fwd, local, m, &o, due == PARK_AGAIN)) {
+		ps->done++;
+		return UNPARK_GONE;
+	}
+	if (o == DCN_FWD_PARK) {
+		park(x, in);
+		return DCN_FC_PARKED;
+	}
+	oc = o == DCN_FWD_CONTROL ? NO_CHAN : out_chan(x, m, o);
+	if (unlikely(oc == NO_CHAN)) {
+		if (o < DCN_FC_MAX_PORTS)
+			x->st[o].unknown_dst++;
+		rte_pktmbuf_free(m);
+		ps->done++;
+		return UNPARK_GONE;
+	}
+	return oc;
+}
+
 /* Send or hold the kept frames m of the pass's input channel, with
  * their output ports out, as the forwarding step left them: frames
  * that cannot move yet join the held list. */
@@ -388,6 +457,12 @@ route_kept(struct dcn_fc_wnode *x, struct rte_mbuf **m, const uint16_t *out,
 		if (unlikely(out[i] == DCN_FWD_CONTROL)) {
 			rte_pktmbuf_free(m[i]);
 			ps->done++;
+			continue;
+		}
+		if (unlikely(out[i] == DCN_FWD_PARK)) {
+			park(x, ch);
+			ch->held_oc[at] = DCN_FC_PARKED;
+			ch->held[at++] = m[i];
 			continue;
 		}
 		oc = out_chan(x, m[i], out[i]);
@@ -450,6 +525,17 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 		__atomic_store_n(&x->dp->lane[lane].in_waiting[fn->link_port[link]], 1,
 				 __ATOMIC_RELEASE);
 	}
+}
+
+/* Parked frames of the held list from slot i to last (unread). */
+static uint32_t
+parked_in(const struct dcn_fc_chan *in, uint32_t i, uint32_t last)
+{
+	uint32_t n = 0;
+
+	for (; i < last; i++)
+		n += in->held_oc[i] == DCN_FC_PARKED;
+	return n;
 }
 
 /* Has any output channel that blocked input in_idx room again? */
@@ -537,11 +623,13 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 		struct pass ps;
 		uint32_t held = in->held_n, head, i, k, r;
 		uint16_t n;
+		int due;
 
 		if (held == 0 && rte_ring_empty(in->in_q))
 			continue;
 		pass_init(x, &ps, lane, chan);
-		if (held != 0 && !any_room(fn, in, in_idx)) {
+		due = park_due(x, in);
+		if (held != 0 && due == PARK_WAIT && !any_room(fn, in, in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
 			memcpy(ps.blocked.w, in->held_blocked,
@@ -553,10 +641,23 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 			 * relay under backpressure holds hundreds). */
 			uint32_t last = in->held_head + held;
 
+			/* Parked frames due count again as they park again. */
+			if (due != PARK_WAIT)
+				in->parked = 0;
 			head = in->held_head;
 			for (i = head, k = head; i < last; i++) {
 				uint32_t oc = in->held_oc[i];
 
+				if (unlikely(oc == DCN_FC_PARKED)) {
+					oc = unpark(x, in, local, in->held[i], due, &ps);
+					if (oc == UNPARK_GONE)
+						continue;
+					if (oc == DCN_FC_PARKED) {
+						in->held_oc[k] = DCN_FC_PARKED;
+						in->held[k++] = in->held[i];
+						continue;
+					}
+				}
 				if (cs_has(&ps.blocked, oc) ||
 				    !admit(x, in, oc, in->held[i], &ps)) {
 					if (cs_covers(&ps.blocked, in->held_blocked, fn)) {
@@ -574,6 +675,8 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 						}
 						head = i - kept;
 						k = last;
+						if (due != PARK_WAIT)
+							in->parked += parked_in(in, i, last);
 						break;
 					}
 					in->held_oc[k] = (uint16_t)oc;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
@@ -48,6 +49,17 @@ dcn_fwd_router_vc(uint8_t ttl)
 
 /** out_port value of a control frame handed back to the caller. */
 #define DCN_FWD_CONTROL 0xfffe
+
+/** How long after a change of its routing a relay marks the frames it
+ * sends back (dcn_fwd_ctx.news_tsc): longer than a busy fabric takes
+ * to spread a failure's news and publish its tables. */
+#define DCN_FWD_NEWS_MS 200
+
+/** out_port value of a frame held back (with dcn_fwd_ctx.park): it was
+ * sent back here and would go back again, so the tables of the two
+ * relays disagree; the caller keeps it, untouched, and steps it again
+ * with dcn_fwd_restep() once this relay's table has changed. */
+#define DCN_FWD_PARK 0xfffd
 
 /**
  * Neighbours reached through an L2 switch (RRect, LaScaDa, Totoro), keyed
@@ -220,6 +232,8 @@ struct dcn_fwd_stats {
 	uint64_t transit;     /**< fabric frames passed on */
 	uint64_t decap;       /**< fabric frames delivered to the host */
 	uint64_t control;     /**< control frames handed back */
+	uint64_t bounced;     /**< sent back to the neighbour they came from */
+	uint64_t parked;      /**< held back as DCN_FWD_PARK (each time) */
 	uint64_t drop[DCN_DROP_MAX];
 };
 
@@ -240,6 +254,20 @@ struct dcn_fwd_ctx {
 	/** Diamond: a packet from a switch with a TTL this low or lower
 	 * would leave on a VC past the rule's (DCN_VC_SPENT). */
 	uint8_t router_spent_ttl;
+	/** 1: a frame that bounced here and would bounce back comes out as
+	 * DCN_FWD_PARK (a caller with queues to keep it in: flow control);
+	 * 0: it goes back (without flow control the fabric is not lossless
+	 * anyway, and its hop limit ends a lasting loop). */
+	uint8_t park;
+	uint8_t park_off;       /**< dcn_fwd_restep's: park not allowed */
+	/** When this relay's routing last changed (a table, a port down or
+	 * up); 0: never. A frame it sends back within news_window of that
+	 * is marked bounced: the relay knows what its neighbour may not
+	 * yet. Later, a bounce is the routing's own (Totoro's way out and
+	 * back, a detour under two failures) and the frame is not marked,
+	 * so that no frame of a settled fabric is ever held. */
+	uint64_t news_tsc;
+	uint64_t news_window;   /**< DCN_FWD_NEWS_MS, in TSC cycles */
 	uint64_t rng;
 	uint16_t n_ports;
 	int16_t host_port;      /**< local port delivering to the host, -1 */
@@ -309,6 +337,7 @@ dcn_fwd_set_port_down(struct dcn_fwd_ctx *c, uint16_t idx, int down)
 	uint32_t m = __atomic_load_n(&c->port_down, __ATOMIC_RELAXED);
 
 	m = down ? m | 1u << idx : m & ~(1u << idx);
+	__atomic_store_n(&c->news_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 	__atomic_store_n(&c->port_down, m, __ATOMIC_RELEASE);
 }
 
@@ -342,6 +371,7 @@ dcn_fwd_refresh(struct dcn_fwd_ctx *c, const struct dcn_fwd_table *t)
 	c->r = t->r;
 	c->tb = t->tb;
 	c->table_gen = t->gen;
+	__atomic_store_n(&c->news_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 	c->pick = dcn_router_pick_mode(t->r);
 	dcn_fwd_cache_next_gen(c);
 }
@@ -403,6 +433,18 @@ uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
 
 /** The bytes a frame needs for its channel bytes to be its own. */
 #define DCN_FWD_CHAN_MIN_LEN 16
+
+/**
+ * Step again a frame that came out as DCN_FWD_PARK, received on local
+ * port in, as dcn_fwd_burst() does (not counted again as received).
+ * @param may_park  0: a frame that would bounce again goes back all the
+ *                  same (its holder waited long enough: the tables do
+ *                  not change)
+ * @return 1 with its port in *out (DCN_FWD_PARK again: still held), or
+ *         0 when it was dropped (counted, freed).
+ */
+int dcn_fwd_restep(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf *m,
+		   uint16_t *out, int may_park);
 
 /**
  * dcn_fwd_burst() over a burst's first frames of one input channel, for

@@ -31,6 +31,7 @@ dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	c->node_addr = dcn_topo_addr(t, c->node);
 	c->ethertype = ethertype;
 	c->per_packet = per_packet;
+	c->news_window = rte_get_tsc_hz() * DCN_FWD_NEWS_MS / 1000;
 	c->router_mode = dcn_topo_kind(t) == DCN_TOPO_DIAMOND;
 	/* Its next hop between switches would travel on VC 64 - TTL. */
 	c->router_spent_ttl = (uint8_t)(DCN_FWD_ROUTER_TTL - dcn_route_rule_vcs(r));
@@ -836,22 +837,69 @@ transit_emit(struct dcn_fwd_ctx *c, struct rte_mbuf *m, uint32_t l3_end,
 	return emit_transit(c, m, d->local, d->mac, d->hdr, out);
 }
 
+/* Frame e, its header written, goes back where it came from: marked
+ * while this relay's news is fresh (dcn_fwd_ctx.news_tsc). */
+static inline void
+mark_bounced(struct dcn_fwd_ctx *c, uint8_t *e)
+{
+	c->st.bounced++;
+	if (rte_rdtsc() - __atomic_load_n(&c->news_tsc, __ATOMIC_RELAXED) < c->news_window)
+		e[DCN_ETHER_HDR_LEN + 1] |= DCN_FABRIC_BOUNCED;
+}
+
+/*
+ * A frame whose hop goes back to the neighbour it came from: a relay
+ * that knows what that neighbour does not yet (a failure), or by the
+ * routing itself (Totoro's way out and back). The frame leaves marked
+ * bounced. Bounced here already, it would go back and forth between two
+ * relays whose tables disagree until its VCs ran out: with c->park it is
+ * held instead (DCN_FWD_PARK, untouched) until this relay's table
+ * changes. Behind a switch, back out of the port is back to the sender
+ * only when the MAC is its.
+ */
+static __rte_noinline enum dcn_drop_reason
+transit_bounce(struct dcn_fwd_ctx *c, struct rte_mbuf *m, const struct dcn_fwd_port *ip,
+	       uint32_t l3_end, const struct decision *d, uint16_t *out)
+{
+	uint8_t *e = rte_pktmbuf_mtod(m, uint8_t *);
+	uint64_t sender = 0;
+
+	if (ip->shared) {
+		memcpy(&sender, e + RTE_ETHER_ADDR_LEN, RTE_ETHER_ADDR_LEN);
+		if (sender != d->mac)
+			return transit_emit(c, m, l3_end, d, out);
+	}
+	if ((e[DCN_ETHER_HDR_LEN + 1] & DCN_FABRIC_BOUNCED) && c->park && !c->park_off) {
+		*out = DCN_FWD_PARK;
+		c->st.parked++;
+		return DCN_DROP_NONE;
+	}
+	emit_transit(c, m, d->local, d->mac, d->hdr, out);
+	mark_bounced(c, e);
+	return DCN_DROP_NONE;
+}
+
 static __rte_always_inline enum dcn_drop_reason
-transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m,
-	const struct dcn_frame_info *fi, uint16_t *out)
+transit(struct dcn_fwd_ctx *c, struct rte_mbuf *m, const struct dcn_frame_info *fi,
+	const struct dcn_fwd_port *ip, uint16_t *out)
 {
 	const struct dcn_fabric_hdr *fh = &fi->hdr;
-	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
+	const uint8_t *ip4 = rte_pktmbuf_mtod_offset(m, const uint8_t *, fi->l3_off);
 	struct cache_key k = transit_key(rte_pktmbuf_mtod_offset(m, const uint8_t *,
 								 DCN_ETHER_HDR_LEN));
+	uint32_t l3_end = (uint32_t)fi->l3_off + fi->l3_len;
 	struct decision d;
 	enum dcn_drop_reason why;
 
-	why = decide(c, transit_route, k, DCN_FWD_ACT_DECAP, 1, fi, ip, fh->src, fh->dst,
+	why = decide(c, transit_route, k, DCN_FWD_ACT_DECAP, 1, fi, ip4, fh->src, fh->dst,
 		     &d);
 	if (why != DCN_DROP_NONE)
 		return why;
-	return transit_emit(c, m, (uint32_t)fi->l3_off + fi->l3_len, &d, out);
+	/* Only a forwarded frame can go back: the host port is never the
+	 * port a fabric frame came in on. */
+	if (unlikely(&c->port[d.local] == ip))
+		return transit_bounce(c, m, ip, l3_end, &d, out);
+	return transit_emit(c, m, l3_end, &d, out);
 }
 
 /*
@@ -904,6 +952,10 @@ load32(const uint8_t *p)
  * first, and more (the version). */
 #define VC_BITS rte_cpu_to_be_32(0x00000071u)
 
+/* Of the same load, the bounce flag of byte 15: a bounced frame takes
+ * the full step, which may hold it (transit_bounce). */
+#define BOUNCED_BITS rte_cpu_to_be_32(DCN_FABRIC_BOUNCED)
+
 static __rte_always_inline uint32_t
 fast_data_tag(const struct dcn_fwd_ctx *c)
 {
@@ -931,7 +983,7 @@ fast_data_tag(const struct dcn_fwd_ctx *c)
  */
 static __rte_always_inline int
 transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf *m,
-	     uint32_t data_tag, const uint32_t tag_mask)
+	     uint16_t in, uint32_t data_tag, const uint32_t tag_mask)
 {
 	uint8_t *e = rte_pktmbuf_mtod(m, uint8_t *);
 	const uint8_t *h = e + DCN_ETHER_HDR_LEN, *ip = e + FAST_L3_OFF;
@@ -980,13 +1032,21 @@ transit_fast(struct dcn_fwd_ctx *c, const struct cache_view *v, struct rte_mbuf 
 		rewrite_transit(c, e, local,
 				__atomic_load_n(&c->port[local].peer_mac, __ATOMIC_ACQUIRE),
 				ce->hdr[0]);
+		/* Back to the neighbour it came from (transit_bounce): not
+		 * bounced before, or it would not be here. */
+		if (unlikely(local == in))
+			mark_bounced(c, e);
 		return local;
 	}
 	why = decide_hit(c, ce, 1, ip, dcn_fabric_get32(h + 8), dcn_fabric_get32(h + 12),
 			 &d);
 	if (why == DCN_DROP_NONE)
 		why = transit_emit(c, m, FAST_L3_OFF + l3_len, &d, &out);
-	return why == DCN_DROP_NONE ? (int)out : -(int)why;
+	if (why != DCN_DROP_NONE)
+		return -(int)why;
+	if (unlikely(out == in))
+		mark_bounced(c, e);
+	return (int)out;
 }
 
 static inline int
@@ -1020,7 +1080,7 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
 			return DCN_DROP_BAD_TYPE;
 		if (ip->shared && !mac_is_ours(m, ip))
 			return DCN_DROP_NOT_OUR_MAC;
-		return transit(c, m, &fi, out);
+		return transit(c, m, &fi, ip, out);
 	case DCN_FC_HOST_IPV4:
 		return router_mode ? route_ipv4(c, m, &fi, (int)(ip - c->port), out) :
 				     encap(c, m, &fi, out);
@@ -1064,7 +1124,7 @@ of_chan(const struct rte_mbuf *m, uint32_t chan_word)
  * path did not take is first checked to be of the channel; @return 0
  * when it is not, and it was left untouched; else 1. */
 static __rte_always_inline int
-fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip,
+fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, uint16_t in,
 	  const struct cache_view *v, struct rte_mbuf *m, struct rte_mbuf **pkts,
 	  uint16_t *out_port, uint16_t *keep, uint32_t data_tag, uint32_t chan_word,
 	  const int fast, const int router_mode, const int chan)
@@ -1075,8 +1135,9 @@ fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip,
 	if (fast) {
 		/* Of one channel, the fast path's check takes the VC too:
 		 * a frame it passes is of the channel. */
-		int port = transit_fast(c, v, m, data_tag,
-					chan ? TYPE_VERSION_BYTES | VC_BITS : TYPE_VERSION_BYTES);
+		int port = transit_fast(c, v, m, in, data_tag,
+					chan ? TYPE_VERSION_BYTES | VC_BITS | BOUNCED_BITS :
+					       TYPE_VERSION_BYTES | BOUNCED_BITS);
 
 		if (likely(port >= 0)) {
 			/* Always a port of the node: no control frame here. */
@@ -1124,7 +1185,7 @@ fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	 * pointer: an index kept for the end (*taken) costs a register,
 	 * which the frame's step has none to spare for. */
 	for (; p != end; p++)
-		if (!fwd_frame(c, ip, &v, *p, pkts, out_port, &keep, data_tag, chan_word,
+		if (!fwd_frame(c, ip, in, &v, *p, pkts, out_port, &keep, data_tag, chan_word,
 			       fast, router_mode, chan))
 			break;
 	c->st.rx += (uint64_t)(p - pkts);
@@ -1203,4 +1264,25 @@ dcn_fwd_burst_chan(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 		;
 	*taken = i;
 	return dcn_fwd_burst(c, in, pkts, i, out_port);
+}
+
+int
+dcn_fwd_restep(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf *m, uint16_t *out,
+	       int may_park)
+{
+	enum dcn_drop_reason why;
+	uint16_t o = 0;
+
+	c->park_off = (uint8_t)!may_park;
+	why = fwd_one(c, &c->port[in], m, &o, 0);
+	c->park_off = 0;
+	if (unlikely(why != DCN_DROP_NONE)) {
+		c->st.drop[why]++;
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	if (o < DCN_FWD_MAX_PORTS)
+		c->out_frames[o]++;
+	*out = o;
+	return 1;
 }

@@ -11,6 +11,9 @@ Usage: failover.py DCNFWD unplug SPEC   one flow at a fixed rate; the cable
                                         pulled and mended N times
        failover.py DCNFWD held SPEC CABLE  all-to-all traffic; CABLE (NODE:PORT)
                                         pulled for the rest of the run
+       failover.py DCNFWD converge SPEC NODE  all-to-all traffic; the busiest
+                                        cable pulled, then (another run)
+                                        relay NODE killed
 
 Checks, for each pull: delivery resumes on another path while the cable is
 out (the flow's delivery ratio in the second half of the cut), the cable
@@ -18,7 +21,10 @@ carries traffic again once mended, and the process exits with every mbuf
 back and no memzone left. held: only what was in flight while the
 failure was detected is lost (the frames the cable carried in 50 ms at
 most: tables that disagreed used to loop some pairs for as long as the
-failure lasted), every pair delivers in the last second. The outage (frames lost / the cable's rate) and
+failure lasted), every pair delivers in the last second. converge: no
+frame is lost to a loop while the relays' tables disagree (too_long,
+loop): one that two relays would bounce between them waits for the news
+instead (lib/fwd/README.md, "Bounces"). The outage (frames lost / the cable's rate) and
 the detection and convergence times are printed, not asserted: these
 machines are shared. Exit 77 when the EAL cannot start here.
 """
@@ -166,6 +172,32 @@ def held(dcnfwd, spec, cable):
     return bad + check_exit(out, "held")
 
 
+def converge(dcnfwd, spec, node):
+    bad = 0
+    for what, args in (("cable", ["--unplug", "busiest"]),
+                       ("relay", ["--unplug", node, "--unplug-mode", "kill"])):
+        out = run(dcnfwd, spec, ["--duration", "3", "--rate", "2000"] + args,
+                  "cv" + what)
+        fo, fin = out.get("failover"), out["final"]
+        if fo is None:
+            print("FAIL: %s %s: no failover report" % (spec, what))
+            bad += 1
+            continue
+        drops = fin["fabric_drops_by_reason"]
+        looped = drops.get("too_long", 0) + drops.get("loop", 0)
+        print("%s: %s %s: lost %d frames (outage %.1f ms of its %.0f frames/s), "
+              "converged %.1f ms; sent back %d, held %d times; lost to "
+              "loops %d; drops %s" %
+              (spec, what, fo["what"], fo["lost"], fo["outage_ms"],
+               fo["link_pps_before"], fo["converge_ms"], fin["bounced"],
+               fin["parked"], looped, json.dumps(drops)))
+        if looped:
+            print("FAIL: %s %s: %d frames lost to loops" % (spec, what, looped))
+            bad += 1
+        bad += check_exit(out, "converge " + what)
+    return bad
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
@@ -177,6 +209,8 @@ def main():
         bad = soak(dcnfwd, spec, int(sys.argv[4]) if len(sys.argv) > 4 else 100)
     elif mode == "held" and len(sys.argv) > 4:
         bad = held(dcnfwd, spec, sys.argv[4])
+    elif mode == "converge" and len(sys.argv) > 4:
+        bad = converge(dcnfwd, spec, sys.argv[4])
     else:
         print(__doc__)
         return 2

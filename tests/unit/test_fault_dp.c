@@ -405,6 +405,9 @@ relay_ctx(const struct fabric *f, const struct dcn_failset *F, struct relay *x)
 
 	assert_non_null(c);
 	assert_int_equal(dcn_fwd_init(c, x->r, x->tb, DCN_FABRIC_ETHERTYPE, 0), 0);
+	/* As with flow control: a frame that bounces twice is held. In a
+	 * settled fabric none is (dp_walk counts one as a loop). */
+	c->park = 1;
 	for (p = 0; p < x->deg; p++) {
 		struct rte_ether_addr m = port_mac(x->v, x->adj[p].port);
 
@@ -420,6 +423,7 @@ relay_ctx(const struct fabric *f, const struct dcn_failset *F, struct relay *x)
 		if (!cable_up(F, x->v, &x->adj[p]))
 			dcn_fwd_set_port_down(c, (uint16_t)p, 1);
 	}
+
 	if (f->diamond) {
 		/* An edge switch's servers, each on a host port of its own
 		 * cable (conf/diamond-edge.ini). */
@@ -511,6 +515,9 @@ relays_build(struct fabric *f, const struct dcn_failset *F)
 			pub.gen = g;
 			dcn_fwd_refresh(x->c, &pub);
 		}
+		/* Long since: the fabric has settled, no news is fresh. */
+		x->c->news_tsc = 0;
+		x->plain->news_tsc = 0;
 	}
 }
 
@@ -627,6 +634,15 @@ dp_walk(const struct fabric *f, uint32_t hs, uint32_t hd, uint16_t sport,
 
 		if (dcn_fwd_burst(c, in, &m, 1, &out) == 0) {
 			res.why = dropped_for(&st0, &c->st);
+			res.at = x->v;
+			return res;
+		}
+		if (out == DCN_FWD_PARK) {
+			/* Held as bouncing between relays whose tables
+			 * disagree, while they agree: a loop the model would
+			 * not take, counted as one. */
+			rte_pktmbuf_free(m);
+			res.why = DCN_DROP_LOOP;
 			res.at = x->v;
 			return res;
 		}

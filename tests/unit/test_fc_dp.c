@@ -1102,6 +1102,102 @@ peer_frame(int credit, uint32_t addr, uint32_t sent0)
 	return credit ? credit_mbuf(&cr) : fabric_mbuf(&h, NULL);
 }
 
+/* A data frame from the peer behind a cable, from the host of (3,3) to
+ * addr, VC 0, its bounce flag bounced. */
+static struct rte_mbuf *
+transit_frame(uint32_t addr, int bounced)
+{
+	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION, .type = DCN_FT_DATA,
+				    .ttl = 16, .len = 46, .bounced = (uint8_t)bounced,
+				    .src = dcn_topo_addr(f.t, vertex_or_fail(f.t, "(3,3)")),
+				    .dst = addr };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 80));
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, 80);
+	memcpy(p, &mac0, 6);
+	memcpy(p + 6, &mac0, 6);
+	dcn_fabric_put16(p + 12, DCN_FABRIC_ETHERTYPE);
+	dcn_fabric_write_hdr(p + DCN_ETHER_HDR_LEN, &h);
+	p += DCN_ETHER_HDR_LEN + DCN_FABRIC_HDR_LEN;
+	p[0] = 0x45;
+	dcn_fabric_put16(p + 2, 46);
+	p[8] = 64;
+	p[9] = 17;
+	dcn_fabric_put32(p + 12, h.src);
+	dcn_fabric_put32(p + 16, addr);
+	return m;
+}
+
+/* Frames in local port o's output queues, every VC. */
+static unsigned int
+queued_on(uint16_t o)
+{
+	unsigned int vc, n = 0;
+
+	for (vc = 0; vc < f.fn->n_vcs; vc++)
+		n += rte_ring_count(dcn_fc_chan(f.fn, o, vc)->out_q);
+	return n;
+}
+
+/*
+ * A frame the forwarding step holds back (it bounced here and would go
+ * back again: DCN_FWD_PARK) waits in its input's held list, its credit
+ * not given back, while frames behind it go on; it is stepped again
+ * when the router's table generation changes (held again: the same
+ * table) and goes back, marked, once park_wait has passed.
+ */
+static void
+test_parked_waits_for_table(void **state)
+{
+	uint32_t addr, other;
+	uint16_t o = out_port_to("(2,0)", &addr), o2 = out_port_to("(0,0)", &other);
+	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, o, 0);
+	uint32_t freed = in->freed;
+	struct rte_mbuf *m[2];
+	uint64_t parked;
+
+	(void)state;
+	assert_int_not_equal(o, o2);
+	f.fwd[1].park = 1;
+	m[0] = transit_frame(addr, 1);
+	m[1] = transit_frame(other, 1);
+	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 2), 0);
+	dcn_fc_route(&f.x[1], o);
+	/* The first held, the second on its way. */
+	assert_int_equal(f.fwd[1].st.parked, 1);
+	assert_int_equal(in->parked, 1);
+	assert_int_equal(in->held_n, 1);
+	assert_int_equal(in->freed, freed + 1);
+	assert_int_equal(queued_on(o2), 1);
+	assert_int_equal(queued_on(o), 0);
+	/* Same table, not yet due: not stepped again. */
+	dcn_fc_route(&f.x[1], o);
+	assert_int_equal(f.fwd[1].st.parked, 1);
+	assert_int_equal(in->held_n, 1);
+	/* A new table generation: stepped again, held again. */
+	f.fwd[1].table_gen++;
+	dcn_fc_route(&f.x[1], o);
+	parked = f.fwd[1].st.parked;
+	assert_int_equal(parked, 2);
+	assert_int_equal(in->parked, 1);
+	assert_int_equal(in->held_n, 1);
+	assert_int_equal(in->freed, freed + 1);
+	/* Waited long enough: back it goes, marked; its credit with it. */
+	f.dp.park_wait_tsc = 0;
+	dcn_fc_route(&f.x[1], o);
+	assert_int_equal(f.fwd[1].st.parked, parked);
+	assert_int_equal(in->parked, 0);
+	assert_int_equal(in->held_n, 0);
+	assert_int_equal(in->freed, freed + 2);
+	assert_int_equal(queued_on(o), 1);
+	assert_int_equal(f.fwd[1].st.bounced, 1);
+	f.dp.park_wait_tsc = rte_get_tsc_hz();
+}
+
 /*
  * The peer's credit frame counts what it sent and comes behind it: in a
  * burst with data before it, the data is counted first, so nothing that
@@ -2642,6 +2738,8 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_mixed_bursts, fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_burst_changes_channel, fix_open,
+						fix_close),
+		cmocka_unit_test_setup_teardown(test_parked_waits_for_table, fix_open,
 						fix_close),
 		cmocka_unit_test_setup_teardown(test_sent_counts_after_data,
 						fix_open, fix_close),

@@ -1232,6 +1232,124 @@ chan_mix_frame(const struct relay_fix *f, unsigned int k, unsigned int d)
 	return m;
 }
 
+
+/*
+ * Bounces (lib/fwd/README.md): a frame whose hop goes back out of the
+ * cable it came in on leaves marked bounced, from the cache as from the
+ * table, while the relay's table is new (unmarked once it is old); a
+ * marked frame whose hop goes back again is held
+ * (DCN_FWD_PARK), untouched, when the context parks, and goes back when
+ * it does not or when dcn_fwd_restep is told to send it; a marked frame
+ * that goes on elsewhere leaves unmarked. Relay (0,0) of NovaCube, the
+ * frame for its neighbour behind port q, arriving on q.
+ */
+static void
+test_bounce_marked_then_parked(void **state)
+{
+	struct dcn_topo *t = topo_or_fail("novacube:k=4,n=2");
+	struct dcn_router *r = router_or_fail(t, DCN_ALGO_DEFAULT);
+	uint32_t s0 = vertex_or_fail(t, "(0,0)"), nb = vertex_or_fail(t, "(1,0)");
+	struct dcn_rtable *tb = dcn_rtable_compile(r, s0);
+	struct dcn_fwd_ctx *c = calloc(1, sizeof(*c));
+	struct dcn_fwd_table pub = { r, tb, 1 };
+	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state st;
+	struct dcn_fabric_hdr fh = { .version = 1, .type = DCN_FT_DATA, .ttl = 9,
+				     .len = 46 };
+	unsigned int base = rte_mempool_in_use_count(mp);
+	struct rte_mbuf *m[1];
+	uint16_t out[1], q, o, other;
+	uint64_t miss, rx;
+	uint8_t f[128], before[80];
+
+	(void)state;
+	setup_ctx(c, r, tb, 0);
+	dcn_fwd_refresh(c, &pub);
+	dcn_route_state_init(r, s0, nb, &st);
+	assert_int_equal(dcn_route_candidates(r, s0, nb, &st, h), 1);
+	q = (uint16_t)c->local_of[h[0].port];
+	other = q == 0 ? 1 : 0;
+	fabric_frame(f, t, "(3,3)", "(1,0)", &fh);
+	dcn_fabric_write_hdr(f + 14, &fh);
+
+	/* Back where it came from: marked, by the full step and then by
+	 * the fast path (a hit). */
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, q, m, 1, out), 1);
+	assert_int_equal(out[0], q);
+	assert_true(rte_pktmbuf_mtod(m[0], uint8_t *)[15] & DCN_FABRIC_BOUNCED);
+	rte_pktmbuf_free(m[0]);
+	miss = c->cache_miss;
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, q, m, 1, out), 1);
+	assert_int_equal(c->cache_miss, miss);
+	assert_int_equal(out[0], q);
+	assert_true(rte_pktmbuf_mtod(m[0], uint8_t *)[15] & DCN_FABRIC_BOUNCED);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(c->st.bounced, 2);
+
+	/* Long after the table came: sent back, not marked (the routing's
+	 * own bounce, never held). */
+	c->news_tsc = 0;
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, q, m, 1, out), 1);
+	assert_int_equal(out[0], q);
+	assert_false(rte_pktmbuf_mtod(m[0], uint8_t *)[15] & DCN_FABRIC_BOUNCED);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(c->st.bounced, 3);
+	c->news_tsc = rte_rdtsc();
+
+	/* Arriving elsewhere: it goes to q unmarked. */
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, other, m, 1, out), 1);
+	assert_int_equal(out[0], q);
+	assert_false(rte_pktmbuf_mtod(m[0], uint8_t *)[15] & DCN_FABRIC_BOUNCED);
+	rte_pktmbuf_free(m[0]);
+
+	/* Marked, and back again: without park it goes (and the cache now
+	 * holds the marked key's decision)... */
+	fh.bounced = 1;
+	dcn_fabric_write_hdr(f + 14, &fh);
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, q, m, 1, out), 1);
+	assert_int_equal(out[0], q);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(c->st.bounced, 4);
+	/* ...with park it is held, not read from that entry, untouched. */
+	c->park = 1;
+	m[0] = raw(f, 80);
+	memcpy(before, f, sizeof(before));
+	assert_int_equal(dcn_fwd_burst(c, q, m, 1, out), 1);
+	assert_int_equal(out[0], DCN_FWD_PARK);
+	assert_int_equal(c->st.parked, 1);
+	assert_memory_equal(rte_pktmbuf_mtod(m[0], uint8_t *), before, 80);
+	/* Stepped again: held again while it may be, else sent back
+	 * marked; not counted as received twice. */
+	rx = c->st.rx;
+	assert_int_equal(dcn_fwd_restep(c, q, m[0], &o, 1), 1);
+	assert_int_equal(o, DCN_FWD_PARK);
+	assert_int_equal(c->st.parked, 2);
+	assert_int_equal(dcn_fwd_restep(c, q, m[0], &o, 0), 1);
+	assert_int_equal(o, q);
+	assert_true(rte_pktmbuf_mtod(m[0], uint8_t *)[15] & DCN_FABRIC_BOUNCED);
+	assert_int_equal(c->st.rx, rx);
+	assert_int_equal(c->park_off, 0);
+	rte_pktmbuf_free(m[0]);
+	/* Marked, arriving elsewhere: on, unmarked, never held. */
+	m[0] = raw(f, 80);
+	assert_int_equal(dcn_fwd_burst(c, other, m, 1, out), 1);
+	assert_int_equal(out[0], q);
+	assert_false(rte_pktmbuf_mtod(m[0], uint8_t *)[15] & DCN_FABRIC_BOUNCED);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(c->st.parked, 2);
+
+	assert_int_equal(rte_mempool_in_use_count(mp), base);
+	dcn_rtable_free(tb);
+	free(c);
+	dcn_router_free(r);
+	dcn_topo_free(t);
+}
+
 /*
  * dcn_fwd_burst_chan against its model over random bursts of mixed
  * frames: it takes the frames up to the first whose channel bytes
@@ -1332,6 +1450,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_one_cable_hit_reads_link),
 		cmocka_unit_test(test_route_cache_proxies_after_swaps),
 		cmocka_unit_test(test_burst_chan_model),
+		cmocka_unit_test(test_bounce_marked_then_parked),
 	};
 	int ret;
 

@@ -36,6 +36,8 @@ local f = {
 	type      = ProtoField.uint8("dcn.type", "Type", base.DEC, TYPES),
 	vc        = ProtoField.uint8("dcn.vc", "Virtual channel", base.DEC),
 	jumped    = ProtoField.bool("dcn.jumped", "Jump-over link taken (PORA)"),
+	bounced   = ProtoField.bool("dcn.bounced",
+		"Sent back to the relay it came from, by a relay with news"),
 	phase     = ProtoField.uint8("dcn.phase", "PORA phase", base.DEC, PHASES),
 	ttl       = ProtoField.uint8("dcn.ttl", "TTL", base.DEC),
 	quadrant  = ProtoField.uint8("dcn.quadrant", "Quadrant (PORA)", base.HEX),
@@ -168,6 +170,7 @@ local function dissect(buf, pinfo, root, encap)
 	tree:add(f.vc, buf(1, 1), vc)
 	tree:add(f.jumped, buf(1, 1), math.floor(b1 / 2) % 2 == 1)
 	tree:add(f.phase, buf(1, 1), math.floor(b1 / 4) % 4)
+	tree:add(f.bounced, buf(1, 1), b1 >= 128)
 	tree:add(f.ttl, buf(2, 1))
 	tree:add(f.quadrant, buf(3, 1))
 	tree:add(f.path, buf(4, 1))
