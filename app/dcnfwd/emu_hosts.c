@@ -138,6 +138,58 @@ dcnfwd_emu_host_rx(const struct dcnfwd *d, uint32_t hi)
 	return n;
 }
 
+/* Frames host oi's generators sent to address addr. */
+static uint64_t
+sent_to(const struct dcnfwd *d, uint32_t oi, uint32_t addr)
+{
+	const struct dcnfwd_host *o = &d->host[oi];
+	uint64_t n = 0;
+	unsigned int i, k;
+
+	for (i = 0; o->gen != NULL && i < d->n_workers; i++) {
+		const struct dcn_gen *g = &o->gen[i].gen;
+
+		for (k = 0; o->gen[i].ready && k < g->conf.n_dst; k++)
+			if (g->dst[k] == addr)
+				n += g->seq[k];
+	}
+	return n;
+}
+
+/* Frames host oi received from address addr. */
+static uint64_t
+received_from(const struct dcnfwd *d, uint32_t oi, uint32_t addr)
+{
+	const struct dcnfwd_host *o = &d->host[oi];
+	uint64_t n = 0;
+	unsigned int q, k;
+
+	for (q = 0; q < o->n_sinks; q++) {
+		const struct dcn_gen_sink *s = &o->sink[q].sink;
+
+		for (k = 0; s->flow != NULL && k <= s->mask; k++)
+			if (s->flow[k].src == addr)
+				n += s->flow[k].rx;
+	}
+	return n;
+}
+
+uint64_t
+dcnfwd_emu_host_lost(const struct dcnfwd *d, uint32_t hi)
+{
+	uint32_t addr = d->host[hi].addr, oi;
+	uint64_t to = 0, from = 0;
+
+	for (oi = 0; oi < d->n_hosts; oi++) {
+		if (oi == hi)
+			continue;
+		to += sent_to(d, oi, addr);
+		from += received_from(d, oi, addr);
+	}
+	to -= RTE_MIN(to, dcnfwd_emu_host_rx(d, hi));
+	return to + dcnfwd_emu_host_sent(d, hi) - RTE_MIN(from, dcnfwd_emu_host_sent(d, hi));
+}
+
 void
 dcnfwd_emu_hosts_totals(const struct dcnfwd *d, uint64_t *sent, uint64_t *rx)
 {

@@ -29,6 +29,10 @@ int dcnfwd_emu_host_send_setup(struct dcnfwd *d, uint32_t h,
 /* What host h has sent, and received, so far (any thread). */
 uint64_t dcnfwd_emu_host_sent(const struct dcnfwd *d, uint32_t h);
 uint64_t dcnfwd_emu_host_rx(const struct dcnfwd *d, uint32_t h);
+/* Frames to or from host h that did not arrive: what the other hosts
+ * sent it less what it received, and what it sent less what they
+ * received from it (after the run). */
+uint64_t dcnfwd_emu_host_lost(const struct dcnfwd *d, uint32_t h);
 /* What all hosts have sent, and received, so far (any thread). */
 void dcnfwd_emu_hosts_totals(const struct dcnfwd *d, uint64_t *sent, uint64_t *rx);
 

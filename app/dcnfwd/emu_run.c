@@ -494,6 +494,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 	ret = 0;
 out:
 	free(u.base);
+	free(u.encap_base);
 	free(dst);
 	free(sinks);
 	return ret;

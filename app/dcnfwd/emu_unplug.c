@@ -63,7 +63,8 @@ dcnfwd_unplug_prepare(struct dcnfwd *d, struct dcnfwd_unplug *u)
 		return 0;
 	u->armed = 1;
 	u->base = calloc(d->n_ports, sizeof(uint64_t));
-	if (u->base == NULL)
+	u->encap_base = calloc(d->n_nodes, sizeof(uint64_t));
+	if (u->base == NULL || u->encap_base == NULL)
 		return -1;
 	if (!d->emu.replug_set)
 		d->emu.replug_at = d->duration * 2 / 3;
@@ -102,6 +103,36 @@ bad:
 	return -1;
 }
 
+/* Frames node ni's own hosts sent into the fabric so far. */
+static uint64_t
+node_encap(const struct dcnfwd *d, uint32_t ni)
+{
+	struct dcn_fwd_stats s;
+
+	dcnfwd_node_totals(d, ni, &s);
+	return s.encap;
+}
+
+/* Frames to or from the killed node's own hosts that did not arrive:
+ * no routing can save those. */
+static uint64_t
+own_hosts_lost(const struct dcnfwd *d, const struct dcnfwd_unplug *u)
+{
+	uint64_t n = 0;
+	uint32_t h;
+
+	for (h = 0; u->kill_node >= 0 && h < d->n_hosts; h++) {
+		const struct dcnfwd_port *hp = &d->port[d->host[h].port];
+		const struct dcnfwd_port *np = hp->cable_peer >= 0 ?
+					       &d->port[hp->cable_peer] : NULL;
+
+		if (np != NULL && np->owner == OWNER_NODE &&
+		    np->owner_idx == (uint32_t)u->kill_node)
+			n += dcnfwd_emu_host_lost(d, h);
+	}
+	return n;
+}
+
 void
 dcnfwd_unplug_start(struct dcnfwd *d, struct dcnfwd_unplug *u)
 {
@@ -111,6 +142,8 @@ dcnfwd_unplug_start(struct dcnfwd *d, struct dcnfwd_unplug *u)
 	for (i = 0; u->armed && i < d->n_ports; i++)
 		if (cable_port(d, i))
 			u->base[i] = node_port_frames(d, i);
+	for (i = 0; u->armed && i < d->n_nodes; i++)
+		u->encap_base[i] = node_encap(d, i);
 }
 
 static void
@@ -200,8 +233,14 @@ unplug_cut(struct dcnfwd *d, struct dcnfwd_unplug *u)
 		}
 	}
 	if (u->cycles == 0) {
-		u->link_pps = (double)unplug_frames(d, u, u->base) *
-			      (double)d->tsc_hz / (double)(now - u->start_tsc);
+		uint64_t over = unplug_frames(d, u, u->base);
+
+		/* A killed node: the frames it passed on between others
+		 * (its cables' less its own hosts'), which routing can save. */
+		if (u->kill_node >= 0)
+			over -= RTE_MIN(over, node_encap(d, (uint32_t)u->kill_node) -
+						      u->encap_base[u->kill_node]);
+		u->link_pps = (double)over * (double)d->tsc_hz / (double)(now - u->start_tsc);
 		u->ev_from = d->n_ev;
 		u->cut_tsc = rte_rdtsc();
 	}
@@ -274,7 +313,7 @@ dcnfwd_unplug_report(struct dcnfwd *d, struct dcnfwd_unplug *u, uint64_t sent,
 		     uint64_t rx, uint64_t lost)
 {
 	double detect = -1, converge = -1, restore = -1, outage;
-	uint64_t k, tables = 0, after_mend = 0;
+	uint64_t k, tables = 0, after_mend = 0, own;
 	char what[96];
 
 	if (!u->armed || u->cycles == 0)
@@ -297,6 +336,10 @@ dcnfwd_unplug_report(struct dcnfwd *d, struct dcnfwd_unplug *u, uint64_t sent,
 	}
 	if (u->mend_tsc)
 		after_mend = unplug_frames(d, u, NULL) - u->at_mend;
+	/* A killed node: what its own hosts sent or were sent is lost
+	 * whatever the fabric does; the outage is the rest. */
+	own = own_hosts_lost(d, u);
+	lost -= RTE_MIN(lost, own);
 	outage = u->link_pps > 0 ? (double)lost * 1e3 / u->link_pps : 0;
 	if (u->kill_node >= 0)
 		snprintf(what, sizeof(what), "node %s", d->node[u->kill_node].name);
@@ -306,7 +349,8 @@ dcnfwd_unplug_report(struct dcnfwd *d, struct dcnfwd_unplug *u, uint64_t sent,
 	if (d->json) {
 		printf("{\"failover\": {\"what\": \"%s\", \"mode\": \"%s\", "
 		       "\"cycles\": %u, \"link_pps_before\": %.0f, "
-		       "\"lost\": %lu, \"outage_ms\": %.3f, \"detect_ms\": %.3f, "
+		       "\"lost\": %lu, \"lost_own_hosts\": %lu, "
+		       "\"outage_ms\": %.3f, \"detect_ms\": %.3f, "
 		       "\"converge_ms\": %.3f, \"tables_built\": %lu, "
 		       "\"restore_ms\": %.3f, \"during_cut_delivered\": %.4f, "
 		       "\"after_mend_delivered\": %.4f, "
@@ -314,8 +358,8 @@ dcnfwd_unplug_report(struct dcnfwd *d, struct dcnfwd_unplug *u, uint64_t sent,
 		       "\"last_second_delivered\": %.4f}}\n",
 		       what, d->emu.unplug_mode == UNPLUG_CARRIER ? "carrier" :
 		       d->emu.unplug_mode == UNPLUG_SILENT ? "silent" : "kill",
-		       u->cycles, u->link_pps, (unsigned long)lost, outage, detect,
-		       converge, (unsigned long)tables, restore,
+		       u->cycles, u->link_pps, (unsigned long)lost, (unsigned long)own,
+		       outage, detect, converge, (unsigned long)tables, restore,
 		       u->sent_mid && u->sent_mend > u->sent_mid ?
 			       (double)(u->rx_mend - u->rx_mid) /
 				       (double)(u->sent_mend - u->sent_mid) : -1.0,
@@ -334,6 +378,9 @@ dcnfwd_unplug_report(struct dcnfwd *d, struct dcnfwd_unplug *u, uint64_t sent,
 		       d->emu.unplug_mode == UNPLUG_SILENT ? "silent" : "kill",
 		       u->cycles, u->cycles == 1 ? "" : "s", u->link_pps, detect,
 		       converge, (unsigned long)tables, (unsigned long)lost, outage);
+		if (own)
+			printf("  and %lu frames to or from its own hosts\n",
+			       (unsigned long)own);
 		if (u->mend_tsc)
 			printf("  mended: back in use after %.3f ms, %lu frames over it "
 			       "since\n", restore, (unsigned long)after_mend);

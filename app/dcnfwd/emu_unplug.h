@@ -20,6 +20,8 @@ struct dcnfwd_unplug {
 	unsigned int cycles;   /* cuts done */
 	uint64_t start_tsc, cut_tsc, mend_tsc;
 	uint64_t *base;        /* out frames per node port at the start */
+	uint64_t *encap_base;  /* frames each node's own hosts sent into the
+				* fabric, at the start */
 	double link_pps;
 	uint64_t at_mend;      /* frames over it when mended */
 	uint64_t sent_mid, rx_mid, sent_mend, rx_mend;

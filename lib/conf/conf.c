@@ -3,7 +3,8 @@
  * Configuration loader. The file is first checked line by line for syntax
  * (so a stray line is reported with its number), then read with
  * rte_cfgfile; every value is checked, and errors locate their key by
- * scanning the text again, since rte_cfgfile keeps no line numbers.
+ * scanning the text again, since rte_cfgfile keeps no line numbers
+ * (conf_text.c). Keys and their checks are conf_keys.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,19 +17,11 @@
 #include <rte_cfgfile.h>
 
 #include "dcn_auth.h"
-#include "dcn_conf.h"
+#include "conf_priv.h"
 #include "dcn_fabric.h"
 
 #define MAX_SECTIONS (DCN_CONF_MAX_PORTS + DCN_CONF_MAX_WORKERS + 8)
 #define MAX_ENTRIES 32
-
-struct ctx {
-	const char *file;
-	char *text;
-	struct rte_cfgfile *cfg;
-	char *err;
-	size_t errlen;
-};
 
 const char *
 dcn_conf_role_name(enum dcn_node_role r)
@@ -38,230 +31,29 @@ dcn_conf_role_name(enum dcn_node_role r)
 	return r <= DCN_NODE_CORE ? names[r] : "?";
 }
 
-/* Trimmed copy of a line into buf. */
-static void
-trim(const char *s, size_t n, char *buf, size_t len)
-{
-	while (n > 0 && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		n--;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
-/*
- * Line of key in section (key NULL: the section header). @return 0 when
- * not found; a missing key falls back to its section's header.
- */
-static unsigned int
-line_of(const struct ctx *x, const char *section, const char *key)
-{
-	const char *p = x->text;
-	char cur[CFG_NAME_LEN] = "", buf[512];
-	unsigned int ln = 0, sec_line = 0;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		ln++;
-		trim(p, n, buf, sizeof(buf));
-		if (buf[0] == '[') {
-			char *close = strchr(buf, ']');
-
-			if (close != NULL) {
-				*close = '\0';
-				trim(buf + 1, strlen(buf + 1), cur, sizeof(cur));
-				if (strcmp(cur, section) == 0 && sec_line == 0) {
-					sec_line = ln;
-					if (key == NULL)
-						return ln;
-				}
-			}
-		} else if (key != NULL && strcmp(cur, section) == 0) {
-			size_t kl = strlen(key);
-
-			if (strncmp(buf, key, kl) == 0 &&
-			    (buf[kl] == '=' || isspace((unsigned char)buf[kl])))
-				return ln;
-		}
-		p += n;
-		if (*p == '\n')
-			p++;
-	}
-	return sec_line;
-}
-
-/* The line of the nth header of section (1: the first), 0: none. */
-static unsigned int
-section_line(const struct ctx *x, const char *section, unsigned int nth)
-{
-	const char *p = x->text;
-	char buf[512], name[CFG_NAME_LEN];
-	unsigned int ln = 0;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-		char *close;
-
-		ln++;
-		trim(p, n, buf, sizeof(buf));
-		close = buf[0] == '[' ? strchr(buf, ']') : NULL;
-		if (close != NULL) {
-			*close = '\0';
-			trim(buf + 1, strlen(buf + 1), name, sizeof(name));
-			if (strcmp(name, section) == 0 && --nth == 0)
-				return ln;
-		}
-		p += n;
-		if (*p == '\n')
-			p++;
-	}
-	return 0;
-}
-
-__attribute__((format(printf, 4, 5)))
-static int
-fail(const struct ctx *x, const char *section, const char *key,
-     const char *fmt, ...)
-{
-	char msg[DCN_CONF_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(x->err, x->errlen, "%s:%u: [%s]%s%s: %s", x->file,
-		 line_of(x, section, key), section, key ? " " : "",
-		 key ? key : "", msg);
-	return -EINVAL;
-}
-
-/* An error echoes the file's text: its control bytes (ESC would drive
- * the terminal) and non-ASCII bytes shown as '?'. */
-static void
-printable(char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-			*s = '?';
-}
-
-/* Syntax: blank, comment, [section] or key = value, line by line. */
-static int
-check_syntax(struct ctx *x)
-{
-	const char *p = x->text, *cr;
-	char buf[512], val[512], section[CFG_NAME_LEN] = "";
-	unsigned int ln = 0;
-	int in_section = 0;
-
-	/* What the parser would misread rather than refuse: a byte-order
-	 * mark would be part of the first line, and lines ended by a bare
-	 * CR (old Mac files) would be one line. */
-	if (strncmp(p, "\xef\xbb\xbf", 3) == 0) {
-		snprintf(x->err, x->errlen, "%s:1: the file begins with a UTF-8 "
-			 "byte-order mark: save it without one", x->file);
-		return -EINVAL;
-	}
-	for (cr = strchr(p, '\r'); cr != NULL; cr = strchr(cr + 1, '\r'))
-		if (cr[1] != '\n') {
-			const char *q;
-
-			for (q = p, ln = 1; q < cr; q++)
-				ln += *q == '\n';
-			snprintf(x->err, x->errlen, "%s:%u: a line ends in a carriage "
-				 "return alone: save the file with \\n (or \\r\\n) "
-				 "line ends", x->file, ln);
-			return -EINVAL;
-		}
-	ln = 0;
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		ln++;
-		trim(p, n, buf, sizeof(buf));
-		if (buf[0] == '\0' || buf[0] == ';' || buf[0] == '#') {
-			/* nothing */
-		} else if (buf[0] == '[') {
-			if (strchr(buf, ']') == NULL || strchr(buf, ']') == buf + 1) {
-				snprintf(x->err, x->errlen, "%s:%u: bad section header '%s'",
-					 x->file, ln, buf);
-				return -EINVAL;
-			}
-			in_section = 1;
-			*strchr(buf, ']') = '\0';
-			if (strlen(buf + 1) >= CFG_NAME_LEN) {
-				snprintf(x->err, x->errlen, "%s:%u: section name longer "
-					 "than %d characters", x->file, ln,
-					 CFG_NAME_LEN - 1);
-				return -EINVAL;
-			}
-			snprintf(section, sizeof(section), "%s", buf + 1);
-		} else if (strchr(buf, '=') == NULL || buf[0] == '=') {
-			snprintf(x->err, x->errlen, "%s:%u: expected key = value, got '%s'",
-				 x->file, ln, buf);
-			return -EINVAL;
-		} else if (!in_section) {
-			snprintf(x->err, x->errlen, "%s:%u: key outside any [section]",
-				 x->file, ln);
-			return -EINVAL;
-		} else {
-			/* rte_cfgfile would cut a longer key or value short
-			 * without a word: refuse it here, by its name. */
-			char key[CFG_NAME_LEN + 1];
-			const char *eq = strchr(buf, '=');
-			size_t vl;
-
-			trim(buf, (size_t)(eq - buf), key, sizeof(key));
-			trim(eq + 1, strcspn(eq + 1, ";"), val, sizeof(val));
-			vl = strlen(val);
-			if (strlen(key) >= CFG_NAME_LEN || vl >= CFG_VALUE_LEN) {
-				snprintf(x->err, x->errlen, "%s:%u: [%s] %.64s: %s longer "
-					 "than %d characters", x->file, ln, section,
-					 key, vl >= CFG_VALUE_LEN ? "value" : "key",
-					 (vl >= CFG_VALUE_LEN ? CFG_VALUE_LEN : CFG_NAME_LEN) - 1);
-				return -EINVAL;
-			}
-		}
-		if (n >= CFG_VALUE_LEN + CFG_NAME_LEN) {
-			snprintf(x->err, x->errlen, "%s:%u: line too long", x->file, ln);
-			return -EINVAL;
-		}
-		p += n;
-		if (*p == '\n')
-			p++;
-	}
-	return 0;
-}
-
 /* Every key of section is one of the table's for it, given once. */
 static int
-check_keys(const struct ctx *x, const char *section)
+check_keys(const struct conf_ctx *x, const char *section)
 {
 	struct rte_cfgfile_entry e[MAX_ENTRIES];
 	int n, i, j;
 
 	n = rte_cfgfile_section_num_entries(x->cfg, section);
 	if (n > MAX_ENTRIES)
-		return fail(x, section, NULL, "more than %d keys", MAX_ENTRIES);
+		return conf_fail(x, section, NULL, "more than %d keys", MAX_ENTRIES);
 	n = rte_cfgfile_section_entries(x->cfg, section, e, MAX_ENTRIES);
 	for (i = 0; i < n; i++) {
 		if (dcn_conf_key_find(section, e[i].name) == NULL)
-			return fail(x, section, e[i].name, "unknown key");
+			return conf_fail(x, section, e[i].name, "unknown key");
 		for (j = 0; j < i; j++)
 			if (strcmp(e[i].name, e[j].name) == 0)
-				return fail(x, section, e[i].name, "given twice");
+				return conf_fail(x, section, e[i].name, "given twice");
 	}
 	return 0;
 }
 
 static const char *
-get(const struct ctx *x, const char *section, const char *key)
+get(const struct conf_ctx *x, const char *section, const char *key)
 {
 	return rte_cfgfile_get_entry(x->cfg, section, key);
 }
@@ -269,7 +61,7 @@ get(const struct ctx *x, const char *section, const char *key)
 /* Key key of section, by the table: checked and stored into base (its
  * scope's struct); its default stays when the file does not give it. */
 static int
-get_key(const struct ctx *x, const char *section, const char *key, void *base)
+get_key(const struct conf_ctx *x, const char *section, const char *key, void *base)
 {
 	const struct dcn_conf_key *k = dcn_conf_key_find(section, key);
 	const char *v = get(x, section, key);
@@ -277,19 +69,19 @@ get_key(const struct ctx *x, const char *section, const char *key, void *base)
 	uint32_t n;
 
 	if (k == NULL)
-		return fail(x, section, key, "not a key (a bug)");
+		return conf_fail(x, section, key, "not a key (a bug)");
 	if (v == NULL)
 		return k->flags & DCN_CONF_F_REQUIRED ?
-			       fail(x, section, key, "missing") : 0;
+			       conf_fail(x, section, key, "missing") : 0;
 	if (dcn_conf_parse_value(k, v, &n, why, sizeof(why)) != 0)
-		return fail(x, section, key, "%s", why);
+		return conf_fail(x, section, key, "%s", why);
 	dcn_conf_store(k, base, v, n);
 	return 0;
 }
 
 /* Every plain key of a section ([queues], [flow_control]). */
 static int
-get_section(const struct ctx *x, const char *section, void *base)
+get_section(const struct conf_ctx *x, const char *section, void *base)
 {
 	const struct dcn_conf_key *k;
 	int ret;
@@ -310,7 +102,7 @@ get_section(const struct ctx *x, const char *section, void *base)
  * configuration file's folder (a service's working directory is /).
  */
 static int
-load_key(const struct ctx *x, struct dcn_conf *c)
+load_key(const struct conf_ctx *x, struct dcn_conf *c)
 {
 	const char *v = get(x, "fabric", "key_file");
 	char path[sizeof(c->key_file)], why[DCN_CONF_ERR_LEN / 2];
@@ -324,19 +116,19 @@ load_key(const struct ctx *x, struct dcn_conf *c)
 	if (v[0] != '/' && slash != NULL) {
 		if (snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - x->file),
 			     x->file, v) >= (int)sizeof(path))
-			return fail(x, "fabric", "key_file", "path too long");
+			return conf_fail(x, "fabric", "key_file", "path too long");
 	} else if (snprintf(path, sizeof(path), "%s", v) >= (int)sizeof(path)) {
-		return fail(x, "fabric", "key_file", "path too long");
+		return conf_fail(x, "fabric", "key_file", "path too long");
 	}
 	if (dcn_auth_read_key_file(path, c->key, why, sizeof(why)) != 0)
-		return fail(x, "fabric", "key_file", "%s", why);
+		return conf_fail(x, "fabric", "key_file", "%s", why);
 	snprintf(c->key_file, sizeof(c->key_file), "%s", path);
 	c->keyed = 1;
 	return 0;
 }
 
 static int
-load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
+load_fabric(const struct conf_ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 {
 	char err[DCN_TOPO_ERR_LEN];
 	const char *v;
@@ -345,25 +137,25 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 	int ret;
 
 	if (!rte_cfgfile_has_section(x->cfg, "fabric"))
-		return fail(x, "fabric", NULL, "missing section");
+		return conf_fail(x, "fabric", NULL, "missing section");
 	ret = check_keys(x, "fabric");
 	if (ret < 0)
 		return ret;
 	v = get(x, "fabric", "topology");
 	if (v == NULL)
-		return fail(x, "fabric", "topology", "missing");
+		return conf_fail(x, "fabric", "topology", "missing");
 	*topo = dcn_topo_create(v, err, sizeof(err));
 	if (*topo == NULL)
-		return fail(x, "fabric", "topology", "%s", err);
+		return conf_fail(x, "fabric", "topology", "%s", err);
 	snprintf(c->spec, sizeof(c->spec), "%s", dcn_topo_spec(*topo));
 	v = get(x, "fabric", "node");
 	if (v == NULL)
-		return fail(x, "fabric", "node", "missing");
+		return conf_fail(x, "fabric", "node", "missing");
 	node = dcn_topo_parse_vertex(*topo, v, err, sizeof(err));
 	if (node < 0)
-		return fail(x, "fabric", "node", "%s", err);
+		return conf_fail(x, "fabric", "node", "%s", err);
 	if (!dcn_topo_is_router(*topo, (uint32_t)node))
-		return fail(x, "fabric", "node", "'%s' does not route in %s", v,
+		return conf_fail(x, "fabric", "node", "'%s' does not route in %s", v,
 			    c->spec);
 	c->node = (uint32_t)node;
 	switch (dcn_topo_role(*topo, c->node)) {
@@ -373,7 +165,7 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 	}
 	v = get(x, "fabric", "role");
 	if (v != NULL && strcmp(v, dcn_conf_role_name(c->role)) != 0)
-		return fail(x, "fabric", "role",
+		return conf_fail(x, "fabric", "role",
 			    "'%s' does not match the node: it is a %s", v,
 			    dcn_conf_role_name(c->role));
 	ret = get_key(x, "fabric", "ethertype", c);
@@ -381,7 +173,7 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		return ret;
 	u = c->ethertype;
 	if (u == 0x0800 || u == 0x0806 || u == 0x86dd || u == 0x8100)
-		return fail(x, "fabric", "ethertype",
+		return conf_fail(x, "fabric", "ethertype",
 			    "0x%04x belongs to IPv4, ARP, IPv6 or VLAN", u);
 	ret = get_key(x, "fabric", "hello_interval_ms", c);
 	if (ret == 0)
@@ -405,11 +197,11 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		struct dcn_router *r;
 
 		if (a < 0)
-			return fail(x, "fabric", "algo", "unknown algorithm '%s'", v);
+			return conf_fail(x, "fabric", "algo", "unknown algorithm '%s'", v);
 		r = dcn_router_create(*topo, (enum dcn_route_algo)a, err,
 				      sizeof(err));
 		if (r == NULL)
-			return fail(x, "fabric", "algo", "%s", err);
+			return conf_fail(x, "fabric", "algo", "%s", err);
 		dcn_router_free(r);
 		c->algo = (enum dcn_route_algo)a;
 	}
@@ -417,7 +209,7 @@ load_fabric(const struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 }
 
 static int
-load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
+load_port(const struct conf_ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 	  const char *section)
 {
 	struct dcn_conf_port *p = &c->port[c->n_ports];
@@ -425,7 +217,7 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 	int ret;
 
 	if (c->n_ports == DCN_CONF_MAX_PORTS)
-		return fail(x, section, NULL, "more than %d ports",
+		return conf_fail(x, section, NULL, "more than %d ports",
 			    DCN_CONF_MAX_PORTS);
 	ret = check_keys(x, section);
 	if (ret < 0)
@@ -433,11 +225,11 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 	memset(p, 0, sizeof(*p));
 	dcn_conf_scope_defaults(DCN_CONF_S_PORT, p);
 	if (strlen(section + 5) >= sizeof(p->name))
-		return fail(x, section, NULL, "a port name has at most %zu characters",
+		return conf_fail(x, section, NULL, "a port name has at most %zu characters",
 			    sizeof(p->name) - 1);
 	snprintf(p->name, sizeof(p->name), "%s", section + 5);
 	if (p->name[0] == '\0')
-		return fail(x, section, NULL, "a port needs a name: [port.NAME]");
+		return conf_fail(x, section, NULL, "a port needs a name: [port.NAME]");
 	ret = get_key(x, section, "dev", p);
 	if (ret == 0)
 		ret = get_key(x, section, "host", p);
@@ -462,18 +254,18 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 
 		if (dcn_conf_parse_value(k, get(x, section, "fabric_port"), &u, why,
 					 sizeof(why)) != 0)
-			return fail(x, section, "fabric_port", "%s", why);
+			return conf_fail(x, section, "fabric_port", "%s", why);
 		n = dcn_topo_adj(t, c->node, a);
 		for (i = 0; i < n; i++)
 			if (a[i].port == u)
 				break;
 		if (i == n)
-			return fail(x, section, "fabric_port",
+			return conf_fail(x, section, "fabric_port",
 				    "node has no cabled port %u (ports 0..%u)", u,
 				    dcn_topo_ports(t, c->node) - 1);
 		for (i = 0; i < c->n_ports; i++)
 			if (c->port[i].fabric_port == (int)u)
-				return fail(x, section, "fabric_port",
+				return conf_fail(x, section, "fabric_port",
 					    "port %u is also [port.%s]", u,
 					    c->port[i].name);
 		/* In Diamond the ports facing servers carry plain IPv4. */
@@ -485,31 +277,31 @@ load_port(const struct ctx *x, const struct dcn_topo *t, struct dcn_conf *c,
 					server = dcn_topo_role(t, a[i].peer) ==
 						 DCN_ROLE_SERVER;
 			if (server != p->host)
-				return fail(x, section, "host", server ?
+				return conf_fail(x, section, "host", server ?
 					    "port %u faces a server: host = yes" :
 					    "port %u faces a switch: not a host port",
 					    u);
 		} else if (p->host) {
-			return fail(x, section, "host",
+			return conf_fail(x, section, "host",
 				    "a host port has no fabric_port");
 		}
 		p->fabric_port = (int)u;
 	} else if (!p->host) {
-		return fail(x, section, "fabric_port",
+		return conf_fail(x, section, "fabric_port",
 			    "missing: give the node's port number, or host = yes");
 	} else if (dcn_topo_kind(t) == DCN_TOPO_DIAMOND) {
-		return fail(x, section, "fabric_port",
+		return conf_fail(x, section, "fabric_port",
 			    "Diamond host ports are the edge switch's server ports: give its number");
 	}
 	if ((!p->hellos || !p->credits) && (p->fabric_port < 0 || p->host))
-		return fail(x, section, p->hellos ? "credits" : "hellos",
+		return conf_fail(x, section, p->hellos ? "credits" : "hellos",
 			    "a host port has neither hellos nor credits");
 	c->n_ports++;
 	return 0;
 }
 
 static int
-load_worker(const struct ctx *x, struct dcn_conf *c, const char *section,
+load_worker(const struct conf_ctx *x, struct dcn_conf *c, const char *section,
 	    uint8_t polled[][DCN_CONF_MAX_QUEUES])
 {
 	struct dcn_conf_worker *w = &c->worker[c->n_workers];
@@ -519,7 +311,7 @@ load_worker(const struct ctx *x, struct dcn_conf *c, const char *section,
 	int ret;
 
 	if (c->n_workers == DCN_CONF_MAX_WORKERS)
-		return fail(x, section, NULL, "more than %d workers",
+		return conf_fail(x, section, NULL, "more than %d workers",
 			    DCN_CONF_MAX_WORKERS);
 	ret = check_keys(x, section);
 	if (ret < 0)
@@ -531,11 +323,11 @@ load_worker(const struct ctx *x, struct dcn_conf *c, const char *section,
 		return ret;
 	for (i = 0; i < c->n_workers; i++)
 		if (c->worker[i].lcore == w->lcore)
-			return fail(x, section, "lcore",
+			return conf_fail(x, section, "lcore",
 				    "lcore %u already runs another worker", w->lcore);
 	v = get(x, section, "rx");
 	if (v == NULL)
-		return fail(x, section, "rx", "missing: list PORT:QUEUE, ...");
+		return conf_fail(x, section, "rx", "missing: list PORT:QUEUE, ...");
 	snprintf(list, sizeof(list), "%s", v);
 	for (item = strtok_r(list, ", \t", &save); item != NULL;
 	     item = strtok_r(NULL, ", \t", &save)) {
@@ -544,20 +336,20 @@ load_worker(const struct ctx *x, struct dcn_conf *c, const char *section,
 		unsigned int p;
 
 		if (colon == NULL)
-			return fail(x, section, "rx", "'%s' is not PORT:QUEUE", item);
+			return conf_fail(x, section, "rx", "'%s' is not PORT:QUEUE", item);
 		*colon = '\0';
 		for (p = 0; p < c->n_ports; p++)
 			if (strcmp(c->port[p].name, item) == 0)
 				break;
 		if (p == c->n_ports)
-			return fail(x, section, "rx", "no [port.%s]", item);
+			return conf_fail(x, section, "rx", "no [port.%s]", item);
 		q = strtoul(colon + 1, &end, 10);
 		if (end == colon + 1 || *end != '\0' || q >= c->port[p].rxq)
-			return fail(x, section, "rx",
+			return conf_fail(x, section, "rx",
 				    "port %s has rx queues 0..%u, not '%s'", item,
 				    c->port[p].rxq - 1, colon + 1);
 		if (polled[p][q])
-			return fail(x, section, "rx",
+			return conf_fail(x, section, "rx",
 				    "%s:%lu is polled by another worker", item, q);
 		polled[p][q] = 1;
 		w->rx[w->n_rx].port = (uint16_t)p;
@@ -568,7 +360,7 @@ load_worker(const struct ctx *x, struct dcn_conf *c, const char *section,
 }
 
 static int
-load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
+load_all(struct conf_ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 {
 	static uint8_t polled[DCN_CONF_MAX_PORTS][DCN_CONF_MAX_QUEUES];
 	char *names[MAX_SECTIONS];
@@ -581,7 +373,7 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		return ret;
 	n = rte_cfgfile_num_sections(x->cfg, NULL, 0);
 	if (n > MAX_SECTIONS)
-		return fail(x, "fabric", NULL, "more than %d sections", MAX_SECTIONS);
+		return conf_fail(x, "fabric", NULL, "more than %d sections", MAX_SECTIONS);
 	for (i = 0; i < n; i++) {
 		names[i] = malloc(CFG_NAME_LEN);
 		if (names[i] == NULL) {
@@ -597,7 +389,7 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 		for (j = 0; j < i; j++)
 			if (strcmp(names[i], names[j]) == 0) {
 				snprintf(x->err, x->errlen, "%s:%u: [%s] given twice",
-					 x->file, section_line(x, names[i], 2), names[i]);
+					 x->file, conf_section_line(x, names[i], 2), names[i]);
 				ret = -EINVAL;
 				break;
 			}
@@ -610,7 +402,7 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 			 strcmp(names[i], "queues") != 0 &&
 			 strcmp(names[i], "flow_control") != 0 &&
 			 strncmp(names[i], "worker.", 7) != 0)
-			ret = fail(x, names[i], NULL,
+			ret = conf_fail(x, names[i], NULL,
 				   "unknown section (fabric, port.NAME, worker.NAME, queues, flow_control)");
 	}
 	for (i = 0; i < n && ret == 0; i++)
@@ -621,16 +413,16 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 	if (ret < 0)
 		return ret;
 	if (c->n_ports == 0)
-		return fail(x, "fabric", NULL, "no [port.NAME] section");
+		return conf_fail(x, "fabric", NULL, "no [port.NAME] section");
 	if (c->n_workers == 0)
-		return fail(x, "fabric", NULL, "no [worker.NAME] section");
+		return conf_fail(x, "fabric", NULL, "no [worker.NAME] section");
 	for (p = 0; p < c->n_ports; p++)
 		for (q = 0; q < c->port[p].rxq; q++)
 			if (!polled[p][q]) {
 				char sec[DCN_CONF_NAME_LEN + 8];
 
 				snprintf(sec, sizeof(sec), "port.%s", c->port[p].name);
-				return fail(x, sec, "rxq",
+				return conf_fail(x, sec, "rxq",
 					    "queue %u is polled by no worker", q);
 			}
 	if (!c->partial) {
@@ -646,7 +438,7 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 
 				dcn_topo_format_vertex(*topo, a[j].peer, name,
 						       sizeof(name));
-				return fail(x, "fabric", "partial",
+				return conf_fail(x, "fabric", "partial",
 					    "no port configured for fabric port %u (to %s); set partial = yes to run without it",
 					    a[j].port, name);
 			}
@@ -667,7 +459,7 @@ load_all(struct ctx *x, struct dcn_conf *c, struct dcn_topo **topo)
 	if (ret == 0 && rte_cfgfile_has_entry(x->cfg, "flow_control", "credit_batch") &&
 	    c->fc_in_queue != 0 &&
 	    c->fc_credit_batch >= c->fc_in_queue * (100 - c->fc_reserve_pct) / 100)
-		ret = fail(x, "flow_control", "credit_batch",
+		ret = conf_fail(x, "flow_control", "credit_batch",
 			   "%u is not below the credits granted (%u)",
 			   c->fc_credit_batch,
 			   c->fc_in_queue * (100 - c->fc_reserve_pct) / 100);
@@ -678,7 +470,7 @@ int
 dcn_conf_load(const char *file, struct dcn_conf *c, struct dcn_topo **topo,
 	      char *err, size_t errlen)
 {
-	struct ctx x = { file, NULL, NULL, err, errlen };
+	struct conf_ctx x = { file, NULL, NULL, err, errlen };
 	struct stat sb;
 	FILE *f;
 	long size;
@@ -725,7 +517,7 @@ dcn_conf_load(const char *file, struct dcn_conf *c, struct dcn_topo **topo,
 		snprintf(err, errlen, "%s: not a text file", file);
 		return -EINVAL;
 	}
-	ret = check_syntax(&x);
+	ret = conf_check_syntax(&x);
 	if (ret == 0) {
 		x.cfg = rte_cfgfile_load(file, 0);
 		if (x.cfg == NULL) {
@@ -741,7 +533,7 @@ dcn_conf_load(const char *file, struct dcn_conf *c, struct dcn_topo **topo,
 	if (ret < 0) {
 		dcn_topo_free(*topo);
 		*topo = NULL;
-		printable(err);
+		conf_printable(err);
 	}
 	return ret;
 }

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The codebase's shape, checked:
 
-- no source file in app/ is over 600 lines;
+- no source file in app/ is over 600 lines, no C file in lib/ over 700;
 - no circle among app/dcnfwd's files: A depends on B when A's object file
   uses a symbol B's defines (nm), so a circle is found even where a
   shared header hides it;
-- no circle among the files of each library, by the same rule;
+- no circle among the files of each library, by the same rule, nor among
+  those of each tool written in C;
+- no circle among the headers of each library (what includes what);
 - no circle among app/dcnfwd's headers (what includes what);
 - no circle among the libraries: lib/X depends on lib/Y when a file of X
   includes a header of Y;
@@ -25,6 +27,7 @@ import sys
 
 src, build = sys.argv[1:3]
 MAX_LINES = 600
+MAX_LIB_LINES = 700
 failed = []
 
 
@@ -77,6 +80,14 @@ def sizes():
             big.append("%s (%d)" % (os.path.relpath(f, src), n))
     check(files and not big, "%d files in app/, none over %d lines%s"
           % (len(files), MAX_LINES, ": " + ", ".join(big) if big else ""))
+    files = glob.glob(os.path.join(src, "lib", "*", "*.c"))
+    big = []
+    for f in files:
+        n = sum(1 for _ in open(f))
+        if n > MAX_LIB_LINES:
+            big.append("%s (%d)" % (os.path.relpath(f, src), n))
+    check(files and not big, "%d C files in lib/, none over %d lines%s"
+          % (len(files), MAX_LIB_LINES, ": " + ", ".join(big) if big else ""))
 
 
 def call_graph(objs):
@@ -109,6 +120,35 @@ def lib_calls():
                                    " -> ".join(cycle)))
     check(len(libs) >= 8 and not bad, "no call circle among the files of "
           "any of %d libraries%s" % (len(libs), ": " + "; ".join(bad) if bad else ""))
+
+
+def tool_calls():
+    """No circle among the files of each tool written in C."""
+    tools = sorted(glob.glob(os.path.join(build, "tools", "*", "*.p")))
+    bad = []
+    for d in tools:
+        cycle = find_cycle(call_graph(glob.glob(os.path.join(d, "*.o"))))
+        if cycle:
+            bad.append("%s: %s" % (os.path.basename(d), " -> ".join(cycle)))
+    check(tools and not bad, "no call circle among the files of any of %d "
+          "tools in C%s" % (len(tools), ": " + "; ".join(bad) if bad else ""))
+
+
+def lib_header_includes():
+    """No include circle among each library's own headers."""
+    bad, n = [], 0
+    for d in sorted(glob.glob(os.path.join(src, "lib", "*"))):
+        graph = {}
+        for f in glob.glob(os.path.join(d, "*.h")):
+            h = os.path.basename(f)
+            graph[h] = {i for i in includes(f)
+                        if os.path.exists(os.path.join(d, i)) and i != h}
+        n += len(graph)
+        cycle = find_cycle(graph)
+        if cycle:
+            bad.append("%s: %s" % (os.path.basename(d), " -> ".join(cycle)))
+    check(n and not bad, "no include circle among the %d headers of the "
+          "libraries%s" % (n, ": " + "; ".join(bad) if bad else ""))
 
 
 def app_calls():
@@ -179,7 +219,9 @@ self_test()
 sizes()
 app_calls()
 lib_calls()
+tool_calls()
 app_includes()
+lib_header_includes()
 lib_includes()
 drop_reasons()
 if failed:
