@@ -16,6 +16,8 @@
 #include "control.h"
 #include "ctl_io.h"
 #include "failover.h"
+#include "nbrs.h"
+#include "tick.h"
 #include "hello_auth.h"
 #include "links.h"
 #include "lsa.h"
@@ -317,7 +319,7 @@ hello_rx(struct dcnfwd *d, struct dcnfwd_port *p, const uint8_t *f,
 		dcn_port_udp_learn(p->dp.udp, f + 6, h.addr);
 	p->peer_vertex = (uint32_t)v;
 	p->peer_seen_tsc = now;
-	dcnfwd_failover_hello(d, p, (uint32_t)v, h.port, &mac, now);
+	dcnfwd_nbr_hello(d, p, (uint32_t)v, h.port, &mac, now);
 	{
 		struct dcn_fwd_nbr *e = dcn_fwd_nbr_find(&n->nbrs, (uint32_t)v,
 							 (uint16_t)p->fabric_port);
@@ -540,5 +542,5 @@ dcnfwd_control_tick(struct dcnfwd *d)
 	dcnfwd_links_read_times(d);
 	dcnfwd_control_poll(d, now);
 	host_arp_probe(d, now);
-	dcnfwd_failover_tick(d, now);
+	dcnfwd_tick(d, now);
 }

@@ -18,8 +18,10 @@
  *   telemetry.c, report.c      read-only views
  *   control.c                  the control thread: hellos, ARP, its tick
  *   hello_auth.c               hellos under a fabric key: echoes, freshness
+ *   tick.c                     the control tick: what ages, what is due
  *   failover.c                 link states to tables
- *   lsa.c, links.c             announcements; carrier and link events
+ *   lsa.c, links.c, nbrs.c     announcements; carrier and link events;
+ *                              neighbours behind switch ports
  *   worker.c                   the worker loop (lib/fwd, lib/fc)
  *   setup.c, pools.c, xdp.c    ports, queues, nodes, workers; mbuf pools
  *   fib.c                      a node's table published (RCU), retired

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Failover, on the control thread: a node's table compiled again from
- * what it knows and published by RCU, and the liveness of the neighbours
- * behind its switch ports (its own ports' is links.c's).
+ * what it knows and published by RCU (fib.c), when the control tick
+ * (tick.c) finds its knowledge changed: its own links (links.c), the
+ * neighbours behind its switch ports (nbrs.c), announcements (lsa.c).
  *
  * Reaction, in two steps: at once, the workers' contexts mark the port (or
  * the neighbour's MAC) down, and lib/fwd picks a live candidate of the
@@ -49,8 +50,8 @@ fs_add(uint32_t v, uint16_t port, void *arg)
 }
 
 /* Compile node n's table from what it knows, and publish it. */
-static int
-rebuild(struct dcnfwd *d, uint32_t ni)
+int
+dcnfwd_failover_rebuild(struct dcnfwd *d, uint32_t ni)
 {
 	struct dcnfwd_node *n = &d->node[ni];
 	uint32_t v[DCN_LINK_LSA_MAX];
@@ -80,68 +81,6 @@ rebuild(struct dcnfwd *d, uint32_t ni)
 		return -EINVAL;
 	}
 	return dcnfwd_fib_publish(d, ni, r, 1, fill.fs);
-}
-
-static void
-nbr_event(struct dcnfwd *d, uint32_t ni, uint32_t slot, enum dcn_link_event ev)
-{
-	struct dcnfwd_node *n = &d->node[ni];
-	struct dcn_fwd_nbr *e = &n->nbrs.slot[slot];
-
-	if (ev == DCN_LINK_EV_NONE)
-		return;
-	if (ev == DCN_LINK_EV_DOWN) {
-		/* Down first, then no MAC: a worker that sees no MAC knows
-		 * why, and picks another candidate. */
-		__atomic_store_n(&e->down, 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&e->mac, 0, __ATOMIC_RELEASE);
-	} else if (n->nbr_mac[slot] != 0) {
-		/* Back up: credits start over with its next credit frame
-		 * (what it sent while down was lost), then the MAC of its
-		 * last hello, then not down. */
-		int link = n->fcdp != NULL ? dcn_fc_dp_nbr_link(n->fcdp, e) : -1;
-
-		if (link >= 0)
-			dcn_fc_link_restart(n->fc, (uint16_t)link);
-		__atomic_store_n(&e->mac, n->nbr_mac[slot], __ATOMIC_RELEASE);
-		__atomic_store_n(&e->down, 0, __ATOMIC_RELEASE);
-	}
-	n->dirty = 1;
-	n->lsa_due = 1;
-	dcnfwd_event(d, ev == DCN_LINK_EV_DOWN ? EV_NBR_DOWN : EV_NBR_UP, ni, -1,
-		     e->vertex, n->nbr_link[slot].cause, 0);
-}
-
-void
-dcnfwd_failover_hello(struct dcnfwd *d, struct dcnfwd_port *p, uint32_t v,
-		      uint16_t vport, const struct rte_ether_addr *mac,
-		      uint64_t now)
-{
-	struct dcnfwd_node *n = &d->node[p->owner_idx];
-	uint64_t us = dcnfwd_us_of_tsc(d, now);
-
-	dcnfwd_port_event(d, p, dcn_link_hello(&p->link, &d->lconf, us));
-	if (n->nbr_link != NULL) {
-		struct dcn_fwd_nbr *e = dcn_fwd_nbr_find(&n->nbrs, v,
-							 (uint16_t)p->fabric_port);
-
-		if (e != NULL) {
-			uint32_t slot = (uint32_t)(e - n->nbrs.slot);
-
-			n->nbr_vport[slot] = vport;
-			n->nbr_mac[slot] = 0;
-			memcpy(&n->nbr_mac[slot], mac, RTE_ETHER_ADDR_LEN);
-			nbr_event(d, p->owner_idx, slot,
-				  dcn_link_hello(&n->nbr_link[slot], &d->lconf, us));
-		}
-	}
-}
-
-/* May the neighbour in this slot be used (its MAC handed to workers)? */
-int
-dcnfwd_nbr_usable(const struct dcnfwd_node *n, uint32_t slot)
-{
-	return n->nbr_link == NULL || dcn_link_usable(&n->nbr_link[slot]);
 }
 
 /* --- setup and the control tick --- */
@@ -220,93 +159,4 @@ dcnfwd_failover_teardown(struct dcnfwd *d)
 		n->nbr_vport = NULL;
 	}
 	dcnfwd_fib_teardown(d);
-}
-
-/* This thread could neither send nor take hellos for us microseconds,
- * up to now. */
-static void
-observer_away(struct dcnfwd *d, uint64_t us, uint64_t now)
-{
-	unsigned int i, l;
-
-	for (i = 0; i < d->n_ports; i++)
-		if (dcnfwd_port_is_fabric(&d->port[i]))
-			dcn_link_observer_away(&d->port[i].link, us, now);
-	for (i = 0; i < d->n_nodes; i++)
-		for (l = 0; d->node[i].nbr_link != NULL && l <= d->node[i].nbrs.mask; l++)
-			dcn_link_observer_away(&d->node[i].nbr_link[l], us,
-					       now);
-}
-
-/* When the switch port that reaches neighbour slot of node n was last
- * read to empty (us), or now where no port is found. */
-static uint64_t
-nbr_read_us(const struct dcnfwd *d, const struct dcnfwd_node *n, uint32_t slot,
-	    uint64_t now)
-{
-	uint16_t fp = n->nbrs.slot[slot].fabric_port;
-	unsigned int l;
-
-	for (l = 0; l < n->n_ports; l++) {
-		const struct dcnfwd_port *p = &d->port[n->port[l]];
-
-		if (dcnfwd_port_is_fabric(p) && p->fabric_port == fp)
-			return p->read_us;
-	}
-	return now;
-}
-
-void
-dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now)
-{
-	uint64_t us = dcnfwd_us_of_tsc(d, now);
-	unsigned int i, l;
-	int away = 0;
-
-	if (d->rcu == NULL)
-		return;
-	/* The observer is this thread, which sends and takes hellos, and the
-	 * workers, which carry them. Ticks come every millisecond or so: a
-	 * longer gap is this thread away (compiling tables, or not
-	 * scheduled); a worker that has not looped for longer than its
-	 * longest idle sleep (twice, and a millisecond) was not scheduled
-	 * either. Either way the gap is nobody's silence. */
-	for (i = 0; i < d->n_workers; i++) {
-		struct dcnfwd_worker *w = &d->worker[i];
-		uint64_t loops = __atomic_load_n(&w->loops, __ATOMIC_RELAXED);
-
-		if (loops != w->loops_seen) {
-			w->loops_seen = loops;
-			w->loops_seen_us = us;
-		} else if (us - w->loops_seen_us > 2ull * d->idle_sleep_us + 1000) {
-			away = 1;
-		}
-	}
-	if (us - d->last_tick_us > d->lconf.hello_us || away)
-		observer_away(d, us - d->last_tick_us, us);
-	d->last_tick_us = us;
-	dcnfwd_links_tick(d, now, us);
-	for (i = 0; i < d->n_nodes; i++) {
-		struct dcnfwd_node *n = &d->node[i];
-
-		for (l = 0; n->nbr_link != NULL && l <= n->nbrs.mask; l++)
-			if (n->nbrs.slot[l].vertex != DCN_FWD_NBR_EMPTY)
-				nbr_event(d, i, l,
-					  dcn_link_tick_read(&n->nbr_link[l], &d->lconf,
-							     us, nbr_read_us(d, n, l, us)));
-	}
-	for (i = 0; i < d->n_nodes; i++) {
-		struct dcnfwd_node *n = &d->node[i];
-
-		dcnfwd_lsa_age(d, n, now);
-		if (n->dirty) {
-			n->dirty = 0;
-			if (rebuild(d, i) != 0)
-				n->dirty = 1; /* try again next tick */
-		}
-		if (d->lsa_hops > 0 &&
-		    (n->lsa_due || (n->lsa_refresh_tsc && now >= n->lsa_refresh_tsc)))
-			dcnfwd_lsa_originate(d, n, now);
-	}
-	dcnfwd_fib_reclaim(d);
 }

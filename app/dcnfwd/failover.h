@@ -9,13 +9,8 @@
 
 int dcnfwd_failover_setup(struct dcnfwd *d);
 void dcnfwd_failover_teardown(struct dcnfwd *d);
-/* Links aged, tables rebuilt, announcements sent (the control tick). */
-void dcnfwd_failover_tick(struct dcnfwd *d, uint64_t now);
-/* A hello from vertex v (its port vport, its MAC) on port p. */
-void dcnfwd_failover_hello(struct dcnfwd *d, struct dcnfwd_port *p,
-			   uint32_t v, uint16_t vport,
-			   const struct rte_ether_addr *mac, uint64_t now);
-/* May the neighbour in this slot be used (its MAC handed to workers)? */
-int dcnfwd_nbr_usable(const struct dcnfwd_node *n, uint32_t slot);
+/* Compile node ni's table from what it knows, and publish it: 0, or an
+ * error (tried again at the next tick). */
+int dcnfwd_failover_rebuild(struct dcnfwd *d, uint32_t ni);
 
 #endif /* DCNFWD_FAILOVER_H */

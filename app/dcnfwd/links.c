@@ -4,7 +4,7 @@
  * the PMD raises one, else polled every 10 ms); the kernel carrier of the
  * interface behind an af_xdp, af_packet or tap port, from rtnetlink
  * (those PMDs report "up" whatever the cable does); and silence, judged
- * by lib/link from hellos (failover.c) and frames in (here), which takes
+ * by lib/link from hellos (nbrs.c) and frames in (here), which takes
  * a link down while its carrier stays up (a dead neighbour).
  */
 #include <errno.h>
