@@ -7,6 +7,8 @@
  * host ports, ARP: the node answers for the fabric's addresses and learns
  * its host's MAC.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_ctl
+
 #include <stdio.h>
 #include <string.h>
 

@@ -4,6 +4,8 @@
  * the worker sending its control frames drains, so the control thread
  * never calls a PMD's send.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_ctl
+
 #include <string.h>
 
 #include "ctl_io.h"

@@ -49,13 +49,11 @@
 #include "dcn_port.h"
 #include "dcn_route.h"
 #include "dcn_topo.h"
+#include "log.h"
 #ifdef DCN_HAVE_XDP
 #include "dcn_xdp.h"
 #endif
 
-extern int dcnfwd_logtype;
-#define DCNFWD_LOG(level, ...) \
-	rte_log(RTE_LOG_##level, dcnfwd_logtype, "dcnfwd: " __VA_ARGS__)
 
 #define DCNFWD_MAX_WORKERS 16
 #define DCNFWD_MAX_BURST DCN_FC_BURST_MAX

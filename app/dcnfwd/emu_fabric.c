@@ -4,6 +4,8 @@
  * has outside dcnfwd: cables (ring pairs, optionally of a limited rate),
  * L2 switches, and hosts.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_emu
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,12 +196,12 @@ dcnfwd_emu_build(struct dcnfwd *d, const char *spec)
 
 	d->t = dcn_topo_create(spec, err, sizeof(err));
 	if (d->t == NULL) {
-		fprintf(stderr, "dcnfwd: --emulate %s: %s\n", spec, err);
+		DCNFWD_LOG(CRIT, "--emulate %s: %s\n", spec, err);
 		return -EINVAL;
 	}
 	V = dcn_topo_vertices(d->t);
 	if (V > 4096) {
-		fprintf(stderr, "dcnfwd: --emulate %s: too large to emulate in one "
+		DCNFWD_LOG(CRIT, "--emulate %s: too large to emulate in one "
 			"process (at most 4096 vertices)\n", spec);
 		return -EINVAL;
 	}
@@ -419,7 +421,7 @@ emu_check_switch_buffers(const struct dcnfwd *d)
 		}
 	}
 	if (worst > dcnfwd_emu_switch_buffer(d))
-		fprintf(stderr, "dcnfwd: warning: node %s port %s: its neighbours "
+		DCNFWD_LOG(WARNING, "node %s port %s: its neighbours "
 			"may have %u frames in flight toward it, more than an "
 			"emulated switch port holds (--switch-buffer %u): frames may "
 			"be lost in the switch\n", d->node[worst_node].name,
@@ -438,7 +440,7 @@ dcnfwd_emu_workers(struct dcnfwd *d)
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		n++;
 	if (n == 0) {
-		fprintf(stderr, "dcnfwd: give EAL at least two lcores (-l 0-1): "
+		DCNFWD_LOG(CRIT, "give EAL at least two lcores (-l 0-1): "
 			"one for control, one or more workers\n");
 		return -EINVAL;
 	}

@@ -11,6 +11,8 @@
  * with more workers pays no core-to-core traffic for its hosts that the
  * relays beside them would not have.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_emu
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,8 @@
  * or let every host send stamped traffic and report delivery, loss,
  * reordering and latency (and, with --unplug, what a pulled cable cost).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_emu
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,7 @@ wait_ready(struct dcnfwd *d)
 			return 0;
 		}
 		if (rte_rdtsc() > limit) {
-			fprintf(stderr, "dcnfwd: neighbours not all learnt in 10 s\n");
+			DCNFWD_LOG(CRIT, "neighbours not all learnt in 10 s\n");
 			return -1;
 		}
 		rte_delay_us_sleep(200);
@@ -143,7 +145,7 @@ pairs_check(struct dcnfwd *d, unsigned int k, unsigned int size)
 		}
 	}
 	fflush(stdout);
-	fprintf(stderr, "dcnfwd: %u pairs traced, %u with loss or strays\n",
+	DCNFWD_LOG(NOTICE, "%u pairs traced, %u with loss or strays\n",
 		pairs, bad);
 	ret = bad ? 1 : 0;
 out:

@@ -2,6 +2,8 @@
 /*
  * The unplug plan of an emulated run (emu_unplug.h).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_emu
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +100,7 @@ dcnfwd_unplug_prepare(struct dcnfwd *d, struct dcnfwd_unplug *u)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "dcnfwd: --unplug: '%s' is not %s of this fabric\n", w,
+	DCNFWD_LOG(CRIT, "--unplug: '%s' is not %s of this fabric\n", w,
 		d->emu.unplug_mode == UNPLUG_KILL ? "a node" : "NODE:PORT of a cable");
 	return -1;
 }
@@ -224,7 +226,7 @@ unplug_cut(struct dcnfwd *d, struct dcnfwd_unplug *u)
 			}
 		free(per_node);
 		if (u->port < 0 && u->kill_node < 0) {
-			fprintf(stderr, "dcnfwd: --unplug busiest: %s\n",
+			DCNFWD_LOG(CRIT, "--unplug busiest: %s\n",
 				d->emu.unplug_mode == UNPLUG_KILL ?
 				"no node without a sending or receiving host "
 				"carried traffic" : "no cable carried traffic");

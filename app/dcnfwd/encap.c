@@ -4,6 +4,8 @@
  * IPv4/UDP headers need (lib/port/dcn_port_udp.h); the port puts them on
  * and takes them off, and the hellos it hears tell it whom a MAC is.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_port
+
 #include <errno.h>
 #include <stdio.h>
 
@@ -45,7 +47,7 @@ dcnfwd_setup_encap(struct dcnfwd *d)
 		if (dcn_port_udp_init(u, d->ethertype, (uint16_t)d->conf.udp_port,
 				      d->node[p->owner_idx].addr,
 				      peer >= 0 && dcn_topo_is_router(d->t, (uint32_t)peer)) != 0) {
-			fprintf(stderr, "dcnfwd: encap = udp: no mbuf field left for "
+			DCNFWD_LOG(CRIT, "encap = udp: no mbuf field left for "
 				"the source port (%s)\n", rte_strerror(rte_errno));
 			return -ENOSPC;
 		}

@@ -6,6 +6,8 @@
  * that does not open or start is reported with what can be told of the
  * cause.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_port
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -189,7 +191,7 @@ start_ethdev(struct dcnfwd *d, struct dcnfwd_port *p,
 	p->dp.nb_rxq = cp->rxq;
 	p->dp.nb_txq = (uint16_t)RTE_MAX((unsigned int)cp->txq, d->conf.n_workers);
 	if (p->dp.nb_rxq > info.max_rx_queues || p->dp.nb_txq > info.max_tx_queues) {
-		fprintf(stderr, "dcnfwd: %s: port [port.%s] has %u rx / %u tx "
+		DCNFWD_LOG(CRIT, "%s: port [port.%s] has %u rx / %u tx "
 			"queues at most; asked %u / %u (tx: one per worker)\n",
 			d->conf.file, cp->name, info.max_rx_queues,
 			info.max_tx_queues, p->dp.nb_rxq, p->dp.nb_txq);
@@ -273,7 +275,7 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 		p->no_hellos = (uint8_t)!cp->hellos;
 		p->no_credits = (uint8_t)!cp->credits;
 		if (dcnfwd_is_af_xdp(cp->dev) && !rte_eal_has_hugepages()) {
-			fprintf(stderr, "dcnfwd: %s: [port.%s] dev: %s needs "
+			DCNFWD_LOG(CRIT, "%s: [port.%s] dev: %s needs "
 				"hugepages, and EAL runs with --no-huge%s\n",
 				c->file, cp->name, cp->dev, AF_XDP_NO_HUGE_WHY);
 			return -EINVAL;
@@ -286,7 +288,7 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 		if (ret != 0) {
 			char hint[256];
 
-			fprintf(stderr, "dcnfwd: %s: [port.%s] dev: cannot open '%s': "
+			DCNFWD_LOG(CRIT, "%s: [port.%s] dev: cannot open '%s': "
 				"%s%s\n", c->file, cp->name, cp->dev, strerror(-ret),
 				probe_hint(cp->dev, hint, sizeof(hint)));
 			return ret;
@@ -307,7 +309,7 @@ dcnfwd_setup_from_conf(struct dcnfwd *d)
 		if (ret != 0) {
 			char hint[160];
 
-			fprintf(stderr, "dcnfwd: %s: [port.%s]: cannot start '%s': "
+			DCNFWD_LOG(CRIT, "%s: [port.%s]: cannot start '%s': "
 				"%s%s\n", c->file, cp->name, cp->dev,
 				strerror(ret < 0 ? -ret : ret),
 				start_hint(cp, free_mbufs, hint, sizeof(hint)));

@@ -12,7 +12,6 @@
 
 #include "events.h"
 
-int dcnfwd_logtype = RTE_LOGTYPE_USER1;
 
 static const char *const event_names[] = {
 	[EV_LINK_DOWN] = "link_down",

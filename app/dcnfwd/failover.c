@@ -18,6 +18,8 @@
  * expected neighbour have kept arriving for the hold-down (lib/link
  * doubles it for a link that flaps).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_link
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * the node's memzone (a lane per RX queue of its busiest port), and the
  * data path its workers share (lib/fc).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_fc
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -245,7 +247,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 	if (!d->fc_on)
 		return 0;
 	if (dcn_fc_mbuf_register() != 0) {
-		fprintf(stderr, "dcnfwd: cannot register the mbuf field of flow "
+		DCNFWD_LOG(CRIT, "cannot register the mbuf field of flow "
 			"control: %s\n", rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
@@ -284,7 +286,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		/* dcn_fc_node_create refuses it too, without naming the port. */
 		for (l = 0; l < n->n_ports; l++)
 			if (fcc.in_queue / links[l] < 2) {
-				fprintf(stderr, "dcnfwd: node %s port %s: %u neighbours "
+				DCNFWD_LOG(CRIT, "node %s port %s: %u neighbours "
 					"behind its switch share an input queue of %u "
 					"frames: each needs 2 at least (raise "
 					"input_queue, --in-queue)\n",
@@ -297,7 +299,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		n->fc = dcn_fc_node_create(id, n->vertex, n->n_ports, kind, links,
 					   names, &fcc);
 		if (n->fc == NULL) {
-			fprintf(stderr, "dcnfwd: node %s: cannot make its flow-control "
+			DCNFWD_LOG(CRIT, "node %s: cannot make its flow-control "
 				"queues: %s%s\n", n->name, rte_strerror(rte_errno),
 				rte_errno == ENOSPC ? " (too many links times VCs: at most "
 				RTE_STR(DCN_FC_MAX_LINKS) " links and "
@@ -318,10 +320,14 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 				   d->credit_refresh_tsc) != 0)
 			return -ENOMEM;
 		if (dcn_fc_dp_bind_nbrs(n->fcdp, &n->nbrs, d->t, fport) != 0) {
-			fprintf(stderr, "dcnfwd: node %s: its switch ports' neighbours "
+			DCNFWD_LOG(CRIT, "node %s: its switch ports' neighbours "
 				"do not match its flow-control links\n", n->name);
 			return -EINVAL;
 		}
+		DCNFWD_LOG(DEBUG, "node %s: flow control: %u channels (%u VCs), "
+			   "input queues of %u frames, a share of %u an input\n",
+			   n->name, n->fc->n_chans, n->fc->n_vcs, fcc.in_queue,
+			   n->fc->chan[0].quota);
 		n->fcdp->credit_drop_ppm = (uint32_t)(d->credit_drop * 10000);
 		n->fcdp->auth = d->auth;
 		n->fcdp->auth_epoch = d->epoch;

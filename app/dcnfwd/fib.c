@@ -5,6 +5,8 @@
  * address says nothing, and lib/fwd steps the route cache's generation
  * for each one it takes.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_link
+
 #include <errno.h>
 #include <stdlib.h>
 
@@ -140,5 +142,7 @@ dcnfwd_fib_publish(struct dcnfwd *d, uint32_t ni, struct dcn_router *r,
 		dcnfwd_fib_free(old);
 	}
 	dcnfwd_event(d, EV_TABLE, ni, -1, UINT32_MAX, 0, f->tab.gen);
+	DCNFWD_LOG(DEBUG, "node %s: table %u published, %u failures known\n",
+		   n->name, f->tab.gen, n->n_down);
 	return 0;
 }

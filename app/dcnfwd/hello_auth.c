@@ -5,6 +5,8 @@
  * dcn_auth_peer_take), which also tells flow control which incarnation
  * of the neighbour may send credit frames.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_ctl
+
 #include "ctl_io.h"
 #include "hello_auth.h"
 

@@ -15,6 +15,7 @@
 
 #include "dcn_port_kernel.h"
 #include "hugepages.h"
+#include "log.h"
 
 #define SYS_HUGEPAGES "/sys/kernel/mm/hugepages"
 /* How long a start waits, by default; DCNFWD_HUGEPAGE_WAIT_MS sets it. */
@@ -120,7 +121,7 @@ dcnfwd_hugepages_wait(int argc, char **argv)
 		return;	/* never enough: EAL says so, with the figures */
 	while (free_mb < want && waited < limit) {
 		if (waited == 0)
-			fprintf(stderr, "dcnfwd: waiting up to %u ms for %u MB of "
+			DCNFWD_LOG(NOTICE, "waiting up to %u ms for %u MB of "
 				"free hugepages (%lu MB free of %lu MB reserved: a "
 				"process that just ended may still be giving its "
 				"pages back)\n", limit, want, (unsigned long)free_mb,
@@ -130,7 +131,7 @@ dcnfwd_hugepages_wait(int argc, char **argv)
 		dcnfwd_hugepages_mb(&free_mb, &total_mb);
 	}
 	if (waited > 0)
-		fprintf(stderr, "dcnfwd: %lu MB of hugepages free after %u ms%s\n",
+		DCNFWD_LOG(NOTICE, "%lu MB of hugepages free after %u ms%s\n",
 			(unsigned long)free_mb, waited,
 			free_mb < want ? ": starting anyway" : "");
 }

@@ -7,6 +7,8 @@
  * by lib/link from hellos (nbrs.c) and frames in (here), which takes
  * a link down while its carrier stays up (a dead neighbour).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_link
+
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>

@@ -7,6 +7,8 @@
  * into its link-state database; a change makes it recompile its table
  * (failover.c).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_link
+
 #include <string.h>
 
 #include "ctl_io.h"

@@ -273,14 +273,14 @@ main(int argc, char **argv)
 
 		if (dcn_conf_load(d->conf_file, &d->conf, &d->t, err,
 				  sizeof(err)) != 0) {
-			fprintf(stderr, "%s\n", err);
+			DCNFWD_LOG(CRIT, "%s\n", err);
 			return 2;
 		}
 	}
 	if (dcnfwd_options_apply(&o, d) != 0)
 		return 2;
 	if (i == argc) {
-		fprintf(stderr, "dcnfwd: EAL options and '--' go first, e.g. "
+		DCNFWD_LOG(CRIT, "EAL options and '--' go first, e.g. "
 			"dcnfwd -l 0-1 --no-huge -m 1024 -- ...\n");
 		return 2;
 	}
@@ -295,21 +295,17 @@ main(int argc, char **argv)
 		pid_t holder = eal_primary_holder(prefix);
 
 		if (holder > 0)
-			fprintf(stderr, "dcnfwd: EAL init failed: another DPDK primary "
+			DCNFWD_LOG(CRIT, "EAL init failed: another DPDK primary "
 				"process (pid %d) runs with --file-prefix=%s: give each "
 				"process its own --file-prefix, or stop that one\n",
 				(int)holder, prefix);
 		else
-			fprintf(stderr, "dcnfwd: EAL init failed: %s%s\n",
+			DCNFWD_LOG(CRIT, "EAL init failed: %s%s\n",
 				rte_errno != 0 ? rte_strerror(rte_errno) :
 				"see EAL's lines above",
 				eal_hint(eal_argc, eal_argv, rte_errno));
 		return 1;
 	}
-	dcnfwd_logtype = rte_log_register_type_and_pick_level("dcnfwd",
-							       RTE_LOG_INFO);
-	if (dcnfwd_logtype < 0)
-		dcnfwd_logtype = RTE_LOGTYPE_USER1;
 	/* dpdk-dumpcap (a secondary process) captures any port while we
 	 * run; its callbacks cost nothing until a capture starts. A process
 	 * sharing no memory (--no-huge, --in-memory) has no secondaries. */
@@ -327,7 +323,7 @@ main(int argc, char **argv)
 	ret = build(d);
 	if (ret != 0) {
 		/* the step that failed may have said more above */
-		fprintf(stderr, "dcnfwd: setup failed: %s%s\n",
+		DCNFWD_LOG(CRIT, "setup failed: %s%s\n",
 			ret < 0 ? strerror(-ret) : "see above",
 			ret == -ENOMEM ? " (give EAL more memory, -m)" : "");
 		teardown(d);
@@ -359,7 +355,7 @@ main(int argc, char **argv)
 		printf("{\"exit\": {\"mbufs_leaked\": %u, \"memzones_left\": %u}}\n",
 		       d->mbufs_leaked, mz_end - mz_start);
 	else if (d->mbufs_leaked || mz_end != mz_start)
-		fprintf(stderr, "dcnfwd: at exit %u mbufs were not returned and %u "
+		DCNFWD_LOG(ERR, "at exit %u mbufs were not returned and %u "
 			"memzones were left\n", d->mbufs_leaked, mz_end - mz_start);
 	rte_eal_cleanup();
 	return ret;

@@ -5,6 +5,8 @@
  * link, and a neighbour that goes down or comes back takes its MAC from
  * the workers, or gives it back, and makes the node's table due again.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_link
+
 #include <string.h>
 
 #include "events.h"

@@ -169,7 +169,7 @@ parse_double(const char *s, const char *opt, double lo, double hi, double *v)
 	errno = 0;
 	*v = strtod(s, &end);
 	if (errno || *end || end == s || !isfinite(*v) || *v < lo || *v > hi) {
-		fprintf(stderr, "dcnfwd: --%s: '%s' is not a number in %g..%g\n",
+		DCNFWD_LOG(CRIT, "--%s: '%s' is not a number in %g..%g\n",
 			opt, s, lo, hi);
 		return -1;
 	}
@@ -186,7 +186,7 @@ parse_count(const char *s, const char *opt, double lo, double hi,
 	if (parse_double(s, opt, lo, hi, &v) != 0)
 		return -1;
 	if (v != (double)(unsigned int)v) {
-		fprintf(stderr, "dcnfwd: --%s: '%s' is not a whole number\n", opt, s);
+		DCNFWD_LOG(CRIT, "--%s: '%s' is not a whole number\n", opt, s);
 		return -1;
 	}
 	*out = (unsigned int)v;
@@ -201,10 +201,16 @@ one_of(const char *v, const char *opt, const char *const *words)
 	for (i = 0; words[i] != NULL; i++)
 		if (strcmp(v, words[i]) == 0)
 			return (int)i;
-	fprintf(stderr, "dcnfwd: --%s: '%s' is not one of:", opt, v);
-	for (i = 0; words[i] != NULL; i++)
-		fprintf(stderr, " %s", words[i]);
-	fprintf(stderr, "\n");
+	{
+		char list[256];
+		size_t at = 0;
+
+		list[0] = '\0';
+		for (i = 0; words[i] != NULL && at < sizeof(list); i++)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, " %s",
+					       words[i]);
+		DCNFWD_LOG(CRIT, "--%s: '%s' is not one of:%s\n", opt, v, list);
+	}
 	return -1;
 }
 
@@ -304,19 +310,19 @@ dcnfwd_options_parse(struct dcnfwd_options *o, struct dcnfwd *d, int argc,
 			if (run_option(o, d, c, lopts[idx].name, optarg) != 0)
 				return -1;
 		} else {
-			fprintf(stderr, "dcnfwd: see --help\n");
+			DCNFWD_LOG(CRIT, "see --help\n");
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "dcnfwd: unexpected argument '%s' (EAL options go "
+		DCNFWD_LOG(CRIT, "unexpected argument '%s' (EAL options go "
 			"before --)\n", argv[optind]);
 		return -1;
 	}
 	if (o->help || o->version || o->check != NULL || o->reference)
 		return 0;
 	if ((d->conf_file == NULL) == (d->emulate == NULL)) {
-		fprintf(stderr, "dcnfwd: give --config FILE or --emulate SPEC "
+		DCNFWD_LOG(CRIT, "give --config FILE or --emulate SPEC "
 			"(--help)\n");
 		return -1;
 	}
@@ -331,19 +337,19 @@ emu_unplug_times_bad(const struct dcnfwd *d)
 	double unplug = d->emu.unplug_at > 0 ? d->emu.unplug_at : d->duration / 3;
 
 	if (d->emu.pairs) {
-		fprintf(stderr, "dcnfwd: --pairs traces the fabric as it stands, with "
+		DCNFWD_LOG(CRIT, "--pairs traces the fabric as it stands, with "
 			"no --unplug (a failure's pairs: dcn-topo route with --fail-links)\n");
 		return 1;
 	}
 	if (d->duration > 0 && unplug >= d->duration) {
-		fprintf(stderr, "dcnfwd: --unplug-at %g is not before the end of the "
+		DCNFWD_LOG(CRIT, "--unplug-at %g is not before the end of the "
 			"run (--duration %g)\n", unplug, d->duration);
 		return 1;
 	}
 	if (d->emu.replug_set && d->emu.replug_at > 0 &&
 	    (d->emu.replug_at <= unplug ||
 	     (d->duration > 0 && d->emu.replug_at >= d->duration))) {
-		fprintf(stderr, "dcnfwd: --replug-at %g is not between the unplug "
+		DCNFWD_LOG(CRIT, "--replug-at %g is not between the unplug "
 			"(%g s) and the end of the run (--duration %g; 0: never)\n",
 			d->emu.replug_at, unplug, d->duration);
 		return 1;
@@ -363,36 +369,36 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	for (i = 0; i < o->n_ovr; i++) {
 		if (dcn_conf_override(c, o->ovr[i].key, o->ovr[i].value, err,
 				      sizeof(err)) != 0) {
-			fprintf(stderr, "dcnfwd: %s\n", err);
+			DCNFWD_LOG(CRIT, "%s\n", err);
 			return -1;
 		}
 		route_cache_set |= !strcmp(o->ovr[i].key->key, "route_cache");
 	}
 	if (d->emulate != NULL && d->emu.unplug == NULL &&
 	    (d->emu.flaps || d->emu.replug_set)) {
-		fprintf(stderr, "dcnfwd: --flaps and --replug-at need --unplug\n");
+		DCNFWD_LOG(CRIT, "--flaps and --replug-at need --unplug\n");
 		return -1;
 	}
 	if (d->emulate == NULL) {
 		if (d->emu.unplug != NULL) {
-			fprintf(stderr, "dcnfwd: --unplug is for --emulate (on real "
+			DCNFWD_LOG(CRIT, "--unplug is for --emulate (on real "
 				"ports, pull the cable)\n");
 			return -1;
 		}
 		if (d->emu.link_rate > 0) {
-			fprintf(stderr, "dcnfwd: --link-rate is for --emulate\n");
+			DCNFWD_LOG(CRIT, "--link-rate is for --emulate\n");
 			return -1;
 		}
 		if (d->emu.switch_buffer > 0) {
-			fprintf(stderr, "dcnfwd: --switch-buffer is for --emulate\n");
+			DCNFWD_LOG(CRIT, "--switch-buffer is for --emulate\n");
 			return -1;
 		}
 		if (d->emu.wire_loss > 0) {
-			fprintf(stderr, "dcnfwd: --wire-loss is for --emulate\n");
+			DCNFWD_LOG(CRIT, "--wire-loss is for --emulate\n");
 			return -1;
 		}
 		if (d->emu.lanes > 1) {
-			fprintf(stderr, "dcnfwd: --lanes is for --emulate (a port's "
+			DCNFWD_LOG(CRIT, "--lanes is for --emulate (a port's "
 				"lanes are its rxq)\n");
 			return -1;
 		}
@@ -400,7 +406,7 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	/* A rate-limited or lossy cable keeps its clock and its count in
 	 * its one poller's hands. */
 	if (d->emu.lanes > 1 && (d->emu.link_rate > 0 || d->emu.wire_loss > 0)) {
-		fprintf(stderr, "dcnfwd: --lanes goes with neither --link-rate nor "
+		DCNFWD_LOG(CRIT, "--lanes goes with neither --link-rate nor "
 			"--wire-loss\n");
 		return -1;
 	}
@@ -408,14 +414,14 @@ dcnfwd_options_apply(struct dcnfwd_options *o, struct dcnfwd *d)
 	 * prove a new one fresh by their own challenge (lib/auth). */
 	d->epoch = dcn_auth_epoch_new();
 	if (d->epoch == 0) {
-		fprintf(stderr, "dcnfwd: no random numbers for this incarnation\n");
+		DCNFWD_LOG(CRIT, "no random numbers for this incarnation\n");
 		return -1;
 	}
 	if (c->keyed) {
 		d->auth = dcn_auth_create(c->key);
 		memset(c->key, 0, sizeof(c->key));
 		if (d->auth == NULL) {
-			fprintf(stderr, "dcnfwd: %s: the fabric key could not be "
+			DCNFWD_LOG(CRIT, "%s: the fabric key could not be "
 				"set up (libsodium)\n", c->key_file);
 			return -1;
 		}

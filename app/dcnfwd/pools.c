@@ -49,7 +49,7 @@ dcnfwd_make_ctl_pool(struct dcnfwd *d)
 					    RTE_PKTMBUF_HEADROOM + CTL_MBUF_ROOM,
 					    (int)rte_socket_id());
 	if (d->ctl_mp == NULL) {
-		fprintf(stderr, "dcnfwd: cannot create a pool of %u control "
+		DCNFWD_LOG(CRIT, "cannot create a pool of %u control "
 			"mbufs: %s (give EAL more memory, e.g. -m 1024)\n", n,
 			rte_strerror(rte_errno));
 		return -ENOMEM;
@@ -79,7 +79,7 @@ dcnfwd_make_mempool(struct dcnfwd *d, unsigned int mbufs)
 {
 	d->mp = data_pool("dcn_mbufs", mbufs, (int)rte_socket_id());
 	if (d->mp == NULL) {
-		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs: %s "
+		DCNFWD_LOG(CRIT, "cannot create a pool of %u mbufs: %s "
 			"(give EAL more memory, e.g. -m 1024)\n", mbufs,
 			rte_strerror(rte_errno));
 		return -ENOMEM;
@@ -105,7 +105,7 @@ dcnfwd_port_pool(struct dcnfwd *d, int socket, unsigned int mbufs)
 	snprintf(name, sizeof(name), "dcn_mbufs_s%d", home);
 	d->mp_socket[home] = data_pool(name, mbufs, home);
 	if (d->mp_socket[home] == NULL)
-		fprintf(stderr, "dcnfwd: cannot create a pool of %u mbufs on NUMA "
+		DCNFWD_LOG(CRIT, "cannot create a pool of %u mbufs on NUMA "
 			"node %d, where a port is: %s (give EAL memory there: "
 			"--socket-mem)\n", mbufs, home, rte_strerror(rte_errno));
 	return d->mp_socket[home];

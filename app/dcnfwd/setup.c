@@ -32,7 +32,7 @@ dcnfwd_make_router(struct dcnfwd *d)
 
 	/* Per-port arrays (lib/fwd's, the hello checks') hold this many. */
 	if (dcn_topo_max_degree(d->t) > DCN_FWD_MAX_FABRIC_PORTS) {
-		fprintf(stderr, "dcnfwd: %s: a vertex has more than %u ports\n",
+		DCNFWD_LOG(CRIT, "%s: a vertex has more than %u ports\n",
 			dcn_topo_spec(d->t), DCN_FWD_MAX_FABRIC_PORTS);
 		return -EINVAL;
 	}
@@ -40,7 +40,7 @@ dcnfwd_make_router(struct dcnfwd *d)
 	 * Totoro, which routes fresh frames as TRA does). */
 	d->r = dcn_router_for_failures(d->t, &d->rconf, NULL, err, sizeof(err));
 	if (d->r == NULL) {
-		fprintf(stderr, "dcnfwd: routing: %s\n", err);
+		DCNFWD_LOG(CRIT, "routing: %s\n", err);
 		return -EINVAL;
 	}
 	/* Queues for every VC the routing's rule uses (lib/route/README.md,
@@ -66,7 +66,7 @@ dcnfwd_node_add(struct dcnfwd *d, uint32_t v)
 	n->host_local = -1;
 	dcn_topo_format_vertex(d->t, v, n->name, sizeof(n->name));
 	if (dcnfwd_fib_first(d, n) != 0) {
-		fprintf(stderr, "dcnfwd: cannot compile the table of %s\n", n->name);
+		DCNFWD_LOG(CRIT, "cannot compile the table of %s\n", n->name);
 		return -ENOMEM;
 	}
 	if (dcn_fwd_nbrs_init(&n->nbrs, d->t, v) != 0)
@@ -200,12 +200,12 @@ dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 		int socket;
 
 		if (d->conf_file != NULL && !rte_lcore_is_enabled(w->lcore)) {
-			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is not in "
+			DCNFWD_LOG(CRIT, "%s: [worker] lcore %u is not in "
 				"EAL's lcore list (-l)\n", d->conf.file, w->lcore);
 			return -EINVAL;
 		}
 		if (d->conf_file != NULL && w->lcore == rte_get_main_lcore()) {
-			fprintf(stderr, "dcnfwd: %s: [worker] lcore %u is the main "
+			DCNFWD_LOG(CRIT, "%s: [worker] lcore %u is the main "
 				"lcore, which runs the control thread\n",
 				d->conf.file, w->lcore);
 			return -EINVAL;

@@ -3,6 +3,8 @@
  * Telemetry commands about one node: ports, neighbours, routes, its table,
  * flow control, links. Run under telemetry.c's lock (tel_util.h).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_telemetry
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,8 @@
  * What the telemetry handlers share: valid keys, checked containers,
  * error answers, node parameters.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_telemetry
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

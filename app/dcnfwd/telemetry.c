@@ -6,6 +6,8 @@
  * first node, the only one outside emulation; one that names no node,
  * or a malformed address, is answered {"error": "..."}.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_telemetry
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>

@@ -6,6 +6,8 @@
  * old tables freed once no worker can hold them. A tick that comes late
  * (this thread or a worker not scheduled) is nobody's silence.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_link
+
 #include "events.h"
 #include "failover.h"
 #include "fib.h"

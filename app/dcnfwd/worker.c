@@ -4,6 +4,8 @@
  * frames, and the emulation's flood copies and generated frames), no
  * lock, no syscall but the idle sleep, no log.
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_worker
+
 #include <assert.h>
 #include <stddef.h>
 

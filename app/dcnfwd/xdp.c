@@ -7,6 +7,8 @@
  * still attached and still the one found (the PMD of DPDK 22.11 removes
  * it when the port closes; another PMD version might not).
  */
+#define DCNFWD_LOGTYPE dcnfwd_logtype_port
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -126,20 +128,20 @@ dcnfwd_xdp_claim(const char *file, const char *port, const char *devargs)
 			   "socket was left on it)\n", port, ifname, id, owner);
 		return 0;
 	case -EBUSY:
-		fprintf(stderr, "dcnfwd: %s: [port.%s]: interface %s has XDP "
+		DCNFWD_LOG(CRIT, "%s: [port.%s]: interface %s has XDP "
 			"program '%s' (id %u) attached, which is not dcnfwd's: "
 			"detach it (ip link set dev %s xdp off) if nothing needs it, "
 			"or give dcnfwd another interface\n", file, port, ifname,
 			owner, id, ifname);
 		return ret;
 	case -EADDRINUSE:
-		fprintf(stderr, "dcnfwd: %s: [port.%s]: interface %s is in use by "
+		DCNFWD_LOG(CRIT, "%s: [port.%s]: interface %s is in use by "
 			"a running dcnfwd: its XDP program %s (id %u) has a live "
 			"AF_XDP socket on queue %u; stop that one first\n", file,
 			port, ifname, owner, id, queue);
 		return ret;
 	default:
-		fprintf(stderr, "dcnfwd: %s: [port.%s]: cannot check interface "
+		DCNFWD_LOG(CRIT, "%s: [port.%s]: cannot check interface "
 			"%s's XDP program: %s\n", file, port, ifname,
 			strerror(-ret));
 		return ret;
