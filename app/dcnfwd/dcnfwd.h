@@ -10,6 +10,7 @@
  * it does; they call downward only:
  *
  *   main.c, options.c          the command line, launch, the run
+ *   check_config.c             --check-config
  *   hugepages.c                before EAL: waiting for pages, their figures
  *   emu_run.c, emu_unplug.c    an emulated fabric's run (--emulate)
  *   emu_fabric.c               building the emulated fabric: ring cables,
