@@ -96,8 +96,8 @@ emu_wire(const struct dcnfwd *d, int from, unsigned int id, unsigned int dir)
 	if (d->port[from].owner == OWNER_SWITCH)
 		return dcnfwd_ring_make("cab", id, dir,
 					dcnfwd_emu_switch_buffer(d),
-					RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	return dcnfwd_ring_make("cab", id, dir, DCNFWD_EMU_WIRE_FRAMES, RING_F_SC_DEQ);
+					RING_F_SC_DEQ | RING_F_EXACT_SZ, 0);
+	return dcnfwd_ring_make("cab", id, dir, DCNFWD_EMU_WIRE_FRAMES, RING_F_SC_DEQ, 0);
 }
 
 /* Where port p's owner comes in the order workers are given out: nodes,

@@ -76,17 +76,23 @@ dcnfwd_node_add(struct dcnfwd *d, uint32_t v)
 }
 
 /*
- * Rings come from the heap, not one memzone each: an emulated fabric has
- * a ring per cable direction and per port, and 512 NovaCube nodes need
- * about 7,700 of them, three times DPDK's RTE_MAX_MEMZONE (2,560).
+ * A relay's rings are DPDK's own (rte_ring_create: listed, found by
+ * rte_ring_lookup, shown by rte_ring_list_dump, a memzone each). An
+ * emulated fabric's come from the heap instead (listed 0): it has a ring
+ * per cable direction and per port, and 512 NovaCube nodes need about
+ * 7,700 of them, three times DPDK's RTE_MAX_MEMZONE (2,560).
  */
 struct rte_ring *
 dcnfwd_ring_make(const char *what, unsigned int a, unsigned int b,
-		 unsigned int size, unsigned int flags)
+		 unsigned int size, unsigned int flags, int listed)
 {
 	char name[RTE_RING_NAMESIZE];
 	struct rte_ring *r;
 	ssize_t bytes;
+
+	snprintf(name, sizeof(name), "dcn_%s_%u_%u", what, a, b);
+	if (listed)
+		return rte_ring_create(name, size, (int)rte_socket_id(), flags);
 
 	/* The slots rte_ring_create would reserve for size and flags. */
 	bytes = rte_ring_get_memsize(flags & RING_F_EXACT_SZ ?
@@ -101,7 +107,6 @@ dcnfwd_ring_make(const char *what, unsigned int a, unsigned int b,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "dcn_%s_%u_%u", what, a, b);
 	if (rte_ring_init(r, name, size, flags) != 0) {
 		rte_free(r);
 		return NULL;
@@ -131,7 +136,7 @@ dcnfwd_port_add(struct dcnfwd *d, enum dcnfwd_owner owner, uint32_t owner_idx,
 	p->fc_owner = UINT32_MAX;
 	p->cable_peer = -1;
 	p->ctl_tx = dcnfwd_ring_make("ctl", pi, 0, CTL_TX_RING_SIZE,
-			      RING_F_SP_ENQ | RING_F_SC_DEQ);
+				     RING_F_SP_ENQ | RING_F_SC_DEQ, d->emulate == NULL);
 	if (p->ctl_tx == NULL)
 		return -ENOMEM;
 	if (owner == OWNER_NODE) {
@@ -166,7 +171,7 @@ dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports)
 	d->ctl_rx = dcnfwd_ring_make("ctlrx", 0, 0,
 				     RTE_MAX(CTL_RX_RING_SIZE,
 					     rte_align32pow2(8 * ports)),
-				     RING_F_SC_DEQ);
+				     RING_F_SC_DEQ, d->emulate == NULL);
 	if (d->node == NULL || d->port == NULL || d->ctl_rx == NULL)
 		return -ENOMEM;
 	return 0;
@@ -478,7 +483,11 @@ ring_drain_free(struct rte_ring *r)
 		return;
 	while (rte_ring_dequeue(r, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
-	rte_free(r);	/* dcnfwd_ring_make's */
+	/* dcnfwd_ring_make's: DPDK's (a memzone of its own) or the heap's */
+	if (r->memzone != NULL)
+		rte_ring_free(r);
+	else
+		rte_free(r);
 }
 
 static void

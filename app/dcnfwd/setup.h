@@ -36,9 +36,11 @@ int dcnfwd_node_add(struct dcnfwd *d, uint32_t v);
 int dcnfwd_port_add(struct dcnfwd *d, enum dcnfwd_owner owner,
 		    uint32_t owner_idx, int fabric_port, int is_host,
 		    const char *name);
+/* A ring named dcn_WHAT_A_B: DPDK's own when listed, else from the heap
+ * (an emulated fabric's many; setup.c says why). */
 struct rte_ring *dcnfwd_ring_make(const char *what, unsigned int a,
 				  unsigned int b, unsigned int size,
-				  unsigned int flags);
+				  unsigned int flags, int listed);
 
 /* encap = udp: the outer headers' state of every node's fabric port
  * (encap.c); dcnfwd_encap_free undoes it for one. */

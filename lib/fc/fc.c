@@ -255,9 +255,13 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 
 		c->in_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.i%u", id, i);
-		/* Filled by its lane's poller (in tests, by any worker's);
-		 * drained by the lane's router. */
-		if (rte_ring_init(c->in_q, rn, cap, RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
+		/* Filled by its lane's poller alone (a lane is one RX
+		 * queue, which one thread polls; a test's workers take turns
+		 * in one thread); drained by the lane's router. In the node's
+		 * memzone, beside the credits, for dcn-fcview and a restart
+		 * to read. */
+		if (rte_ring_init(c->in_q, rn, cap,
+				  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ) != 0)
 			goto fail;
 		p += ring_bytes(cap);
 		c->held = (struct rte_mbuf **)p;
