@@ -272,16 +272,21 @@ print_drops_by_reason(const struct dcnfwd *d, const struct dcnfwd_drops *dr)
 			sep = ", ";					\
 		}							\
 	} while (0)
+	/* fabric_drops, to the frame: the step's reasons and the
+	 * ledger's FABRIC ones */
 	printf("\"fabric_drops_by_reason\": {");
 	for (r = 1; r < DCN_DROP_MAX; r++)
 		ONE(dcn_drop_name((enum dcn_drop_reason)r), dr->by_reason[r]);
-	ONE("port_full", dr->port_full);
-	ONE("switch_full", dr->sw);
-	ONE("wire", dr->wire);
-	ONE("link_went_down", dr->link_went_down);
-	ONE("no_neighbour_behind_switch", dr->no_neighbour);
-	ONE("queue_overflow", dr->queue_overflow);
+	for (r = 0; r < DCNFWD_LOSS_MAX; r++)
+		if (dcnfwd_loss_class(r) == DCNFWD_LOSS_FABRIC)
+			ONE(dcnfwd_loss_name(r), dr->loss[r]);
 #undef ONE
+	printf("}, ");
+	/* the whole ledger, every reason, zeros too */
+	printf("\"losses\": {");
+	for (r = 0; r < DCNFWD_LOSS_MAX; r++)
+		printf("%s\"%s\": %lu", r ? ", " : "", dcnfwd_loss_name(r),
+		       (unsigned long)dr->loss[r]);
 	printf("}, ");
 	printf("\"control_unsent\": %lu, \"link_downs\": %lu, "
 	       "\"silence_heard\": %lu, ",
@@ -456,11 +461,13 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       (unsigned long)fs.bounced, (unsigned long)fs.parked, (unsigned long)sent,
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
-		       (unsigned long)dr.fabric, (unsigned long)dr.sw,
-		       (unsigned long)dr.wire, (unsigned long)dr.ingress,
+		       (unsigned long)dr.fabric, (unsigned long)dr.loss[DCNFWD_LOSS_SWITCH],
+		       (unsigned long)dr.loss[DCNFWD_LOSS_WIRE],
+		       (unsigned long)dr.loss[DCNFWD_LOSS_HOST_IN],
 		       (unsigned long)dr.ingress_read, (unsigned long)queued_frames(d),
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
-		       (unsigned long)dr.lost_repaired, full, links, rep.p50_us,
+		       (unsigned long)dr.loss[DCNFWD_LOSS_LOST_REPAIRED], full, links,
+		       rep.p50_us,
 		       rep.p90_us, rep.p99_us, rep.p999_us, rep.max_us);
 		print_drops_by_reason(d, &dr);
 		print_senders(d);
@@ -485,7 +492,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 			       100.0 * (double)sent / offered);
 		printf("drops inside the fabric %lu (%lu in L2 switches), at ingress "
 		       "%lu; flow control %s", (unsigned long)dr.fabric,
-		       (unsigned long)dr.sw, (unsigned long)dr.ingress,
+		       (unsigned long)dr.loss[DCNFWD_LOSS_SWITCH],
+		       (unsigned long)dr.loss[DCNFWD_LOSS_HOST_IN],
 		       d->fc_on ? "on" : "off");
 		if (d->fc_on)
 			printf(", %lu credit frames, %u of %u links at full credit",

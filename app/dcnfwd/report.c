@@ -93,6 +93,7 @@ dcnfwd_final_report(const struct dcnfwd *d)
 {
 	unsigned int i, r, w;
 	struct dcn_fwd_stats all;
+	struct dcnfwd_drops dr;
 	struct dcnfwd_loop_totals lt;
 
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &all);
@@ -190,24 +191,23 @@ dcnfwd_final_report(const struct dcnfwd *d)
 		if (all.drop[r])
 			printf("  dropped %-18s %lu  (%s)\n", dcn_drop_name(r),
 			       (unsigned long)all.drop[r], dcn_drop_desc(r));
-	if (d->fc_on) {
-		struct dcnfwd_drops dr;
-
-		dcnfwd_drop_totals(d, &dr);
+	dcnfwd_drop_totals(d, &dr);
+	if (d->fc_on)
 		printf("  flow control: credit frames sent %lu (lost %lu), refused "
 		       "%lu (fewer VCs or an unknown sender: credit_few_vcs, "
-		       "credit_unknown in /dcn/fc), sends stalled for credits %lu, "
-		       "frames lost on the way %lu (credits taken back), lost "
-		       "with a neighbour that was killed %lu (of them, being sent "
-		       "at the kill: %lu arrived after all, %lu in doubt)\n",
+		       "credit_unknown in /dcn/fc), sends stalled for credits %lu; "
+		       "of the frames lost with a neighbour that was killed, "
+		       "being sent at the kill: %lu arrived after all, %lu in doubt\n",
 		       (unsigned long)dr.credit_tx, (unsigned long)dr.credit_lost,
 		       (unsigned long)dr.credit_refused, (unsigned long)dr.stalls,
-		       (unsigned long)dr.lost_repaired, (unsigned long)dr.lost_restart,
 		       (unsigned long)dr.restart_doubt_left,
 		       (unsigned long)dr.restart_in_doubt);
-		printf("  drops in all: inside the node %lu, at its host ports' "
-		       "input %lu, control frames %lu\n", (unsigned long)dr.fabric,
-		       (unsigned long)dr.ingress, (unsigned long)dr.control);
-	}
+	/* The ledger, every reason (stats.h, DCNFWD_LOSSES). */
+	printf("  losses beside the step's drops (inside the fabric %lu in all):",
+	       (unsigned long)dr.fabric);
+	for (r = 0; r < DCNFWD_LOSS_MAX; r++)
+		printf("%s %s %lu", r ? "," : "", dcnfwd_loss_name(r),
+		       (unsigned long)dr.loss[r]);
+	printf("\n");
 }
 

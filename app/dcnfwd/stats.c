@@ -163,9 +163,38 @@ dcnfwd_port_mismatched(const struct dcnfwd *d, uint32_t port)
 	return s;
 }
 
+static const struct {
+	const char *name, *desc;
+	enum dcnfwd_loss_class cls;
+} losses[DCNFWD_LOSS_MAX] = {
+#define DCNFWD_LOSS_ROW(id, nm, c, d) \
+	[DCNFWD_LOSS_##id] = { .name = nm, .desc = d, .cls = DCNFWD_LOSS_##c },
+	DCNFWD_LOSSES(DCNFWD_LOSS_ROW)
+#undef DCNFWD_LOSS_ROW
+};
+
+const char *
+dcnfwd_loss_name(enum dcnfwd_loss l)
+{
+	return l < DCNFWD_LOSS_MAX ? losses[l].name : "?";
+}
+
+enum dcnfwd_loss_class
+dcnfwd_loss_class(enum dcnfwd_loss l)
+{
+	return l < DCNFWD_LOSS_MAX ? losses[l].cls : DCNFWD_LOSS_FABRIC;
+}
+
+const char *
+dcnfwd_loss_desc(enum dcnfwd_loss l)
+{
+	return l < DCNFWD_LOSS_MAX ? losses[l].desc : "?";
+}
+
 void
 dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 {
+	uint64_t *loss = dr->loss;
 	struct dcn_fwd_stats s;
 	unsigned int i, r;
 
@@ -177,38 +206,32 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		dcnfwd_port_totals(d, i, &ps);
 		if (p->owner == OWNER_HOST) {
 			/* the host's NIC could not send into its cable */
-			dr->ingress += ps.tx_drop;
+			loss[DCNFWD_LOSS_HOST_IN] += ps.tx_drop;
 		} else if (p->owner == OWNER_NODE && p->is_host) {
-			dr->ingress += ps.in_drop;
+			loss[DCNFWD_LOSS_HOST_IN] += ps.in_drop;
 			dr->ingress_read += ps.in_drop;
-			dr->fabric += ps.tx_drop; /* crossed the fabric, lost */
-			dr->port_full += ps.tx_drop;
+			/* crossed the fabric, lost at its last port */
+			loss[DCNFWD_LOSS_PORT_FULL] += ps.tx_drop;
+		} else if (p->owner == OWNER_SWITCH) {
+			loss[DCNFWD_LOSS_SWITCH] += ps.tx_drop;
+			loss[DCNFWD_LOSS_PORT_FULL] += ps.in_drop;
 		} else {
-			dr->fabric += ps.tx_drop + ps.in_drop;
-			if (p->owner == OWNER_SWITCH)
-				dr->sw += ps.tx_drop;
-			else
-				dr->port_full += ps.tx_drop + ps.in_drop;
+			loss[DCNFWD_LOSS_PORT_FULL] += ps.tx_drop + ps.in_drop;
 		}
-		dr->fabric += ps.down_drop + ps.nbr_drop;
-		dr->link_went_down += ps.down_drop;
-		dr->no_neighbour += ps.nbr_drop;
-		dr->wire += LOAD(p->dp.lost);
+		loss[DCNFWD_LOSS_LINK_WENT_DOWN] += ps.down_drop;
+		loss[DCNFWD_LOSS_NO_NEIGHBOUR] += ps.nbr_drop;
+		loss[DCNFWD_LOSS_WIRE] += LOAD(p->dp.lost);
 	}
-	dr->fabric += dr->wire;
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
 	for (r = 1; r < DCN_DROP_MAX; r++) {
 		dr->fabric += s.drop[r];
 		dr->by_reason[r] = s.drop[r];
 	}
 	for (i = 0; i < d->n_workers; i++) {
-		uint64_t q = LOAD(d->worker[i].fcw.overflow) +
-			     LOAD(d->worker[i].fc_stray);
-
-		dr->fabric += q + LOAD(d->worker[i].sw_dropped);
-		dr->sw += LOAD(d->worker[i].sw_dropped);
-		dr->queue_overflow += q;
-		dr->control += LOAD(d->worker[i].ctl_drop);
+		loss[DCNFWD_LOSS_QUEUE_OVERFLOW] += LOAD(d->worker[i].fcw.overflow) +
+						    LOAD(d->worker[i].fc_stray);
+		loss[DCNFWD_LOSS_SWITCH] += LOAD(d->worker[i].sw_dropped);
+		loss[DCNFWD_LOSS_CONTROL_RING] += LOAD(d->worker[i].ctl_drop);
 	}
 	for (i = 0; i < d->n_nodes; i++) {
 		const struct dcn_fc_node *fn = d->node[i].fc;
@@ -217,12 +240,11 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		if (fn != NULL) {
 			uint64_t left = LOAD(fn->in_doubt_left);
 
-			dr->lost_restart += fn->lost_queued_at_restart;
+			loss[DCNFWD_LOSS_LOST_TO_RESTART] += fn->lost_queued_at_restart;
 			dr->restart_in_doubt += fn->in_doubt_at_restart - left -
 						LOAD(fn->in_doubt_lost);
 			dr->restart_doubt_left += left;
 		}
-
 		for (c = 0; fn != NULL && c < fn->n_chans; c++) {
 			dr->credit_tx += fn->chan[c].credit_tx;
 			dr->credit_lost += fn->chan[c].credit_lost;
@@ -231,10 +253,14 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 			dr->stalls += dcn_fc_chan_stalls(fn, c);
 			/* each repaired once: by its receiver, or by
 			 * its sender where the receiver cannot */
-			dr->lost_repaired += fn->chan[c].lost + fn->chan[c].lost_in;
-			dr->lost_restart += fn->chan[c].lost_restart;
+			loss[DCNFWD_LOSS_LOST_REPAIRED] += fn->chan[c].lost +
+							   fn->chan[c].lost_in;
+			loss[DCNFWD_LOSS_LOST_TO_RESTART] += fn->chan[c].lost_restart;
 		}
 	}
+	for (r = 0; r < DCNFWD_LOSS_MAX; r++)
+		if (losses[r].cls == DCNFWD_LOSS_FABRIC)
+			dr->fabric += loss[r];
 }
 
 uint64_t

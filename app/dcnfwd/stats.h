@@ -44,39 +44,79 @@ uint64_t dcnfwd_node_nbr_frames(const struct dcnfwd *d, uint32_t node,
 /* Mbufs out of every pool of the process (data by NUMA node, control). */
 unsigned int dcnfwd_mbufs_in_use(const struct dcnfwd *d);
 
-/* Drops by where they happened. */
+/*
+ * The ledger of loss: every way a frame leaves a node other than by
+ * delivery, beside the forwarding step's reasons (DCN_DROP_REASONS in
+ * lib/fabric, all of them FABRIC). _(ID, name, class, what). The
+ * classes: FABRIC, lost inside the fabric (fabric_drops); INGRESS, a
+ * host's frame refused on its way in; CONTROL, a control frame its ring
+ * refused; REPAIRED, a data frame lost on a cable, its credits taken
+ * back; RESTART, lost with a neighbour that was killed, or queued by
+ * this relay's last incarnation. One line a reason: the ledger's
+ * counters (dcnfwd_drops.loss), /dcn/stats "loss", the exporter's
+ * dcnfwd_losses_total, the exit report and the emulation's balance all
+ * come from this list (tests/integration/loss_ledger.py checks them).
+ */
+#define DCNFWD_LOSSES(_)                                                    \
+	_(PORT_FULL, "port_full", FABRIC,                                      \
+	  "a node port's TX ring or a fabric port's input queue was full")     \
+	_(SWITCH, "switch_full", FABRIC,                                       \
+	  "an emulated switch: egress full, a runt, a flood copy without an mbuf") \
+	_(WIRE, "wire", FABRIC, "lost on an emulated lossy cable")            \
+	_(LINK_WENT_DOWN, "link_went_down", FABRIC,                            \
+	  "queued for a link that went down")                                  \
+	_(NO_NEIGHBOUR, "no_neighbour_behind_switch", FABRIC,                  \
+	  "from or to no neighbour behind a switch port")                      \
+	_(QUEUE_OVERFLOW, "queue_overflow", FABRIC,                            \
+	  "an output queue refused, or a routed frame with no input queue")    \
+	_(HOST_IN, "host_in_full", INGRESS,                                    \
+	  "a host's frame refused by a full host port or input queue")         \
+	_(CONTROL_RING, "control_ring", CONTROL,                               \
+	  "a control frame the control ring refused")                          \
+	_(LOST_REPAIRED, "lost_repaired", REPAIRED,                            \
+	  "a data frame lost on a credited cable, its credits taken back")     \
+	_(LOST_TO_RESTART, "lost_to_restart", RESTART,                         \
+	  "lost with a neighbour that was killed, or queued at this relay's kill")
+
+enum dcnfwd_loss_class {
+	DCNFWD_LOSS_FABRIC,
+	DCNFWD_LOSS_INGRESS,
+	DCNFWD_LOSS_CONTROL,
+	DCNFWD_LOSS_REPAIRED,
+	DCNFWD_LOSS_RESTART,
+};
+
+enum dcnfwd_loss {
+#define DCNFWD_LOSS_ENUM(id, name, cls, desc) DCNFWD_LOSS_##id,
+	DCNFWD_LOSSES(DCNFWD_LOSS_ENUM)
+#undef DCNFWD_LOSS_ENUM
+	DCNFWD_LOSS_MAX,
+};
+
+/* A ledger reason's name ("port_full"), class and description. */
+const char *dcnfwd_loss_name(enum dcnfwd_loss l);
+enum dcnfwd_loss_class dcnfwd_loss_class(enum dcnfwd_loss l);
+const char *dcnfwd_loss_desc(enum dcnfwd_loss l);
+
+/* Losses summed over the process, by the ledger, and what goes with
+ * them. */
 struct dcnfwd_drops {
-	uint64_t fabric;      /* inside the fabric: ports, queues, reasons */
-	uint64_t sw;          /* of those, an emulated switch's: egress full,
-			       * a runt, a flood copy without an mbuf */
-	uint64_t wire;        /* of those, lost on emulated lossy cables */
-	uint64_t ingress;     /* host traffic refused on its way in */
-	uint64_t ingress_read; /* of those, read from a host port and then
-				* refused by its full input queue */
-	uint64_t control;     /* control frames the control ring refused */
-	uint64_t credit_tx, credit_lost, stalls;
-	uint64_t credit_refused; /* credit frames refused whatever the key:
-				  * fewer VCs, or an unknown sender */
-	uint64_t lost_repaired; /* data frames that never reached a peer,
-				 * their credits given back */
-	uint64_t lost_restart;  /* data frames lost with a peer that was
-				 * killed (its new incarnation's first word),
-				 * and those this relay's last incarnation had
-				 * queued for output (its ledger) */
-	uint64_t restart_in_doubt; /* of lost_restart, those this relay's
+	uint64_t loss[DCNFWD_LOSS_MAX];
+	/* the forwarding step's reasons (by_reason[0] unused) */
+	uint64_t by_reason[DCN_DROP_MAX];
+	uint64_t fabric;      /* every FABRIC loss and step reason */
+	uint64_t ingress_read; /* of HOST_IN, read from a host port and
+				* then refused by its full input queue */
+	uint64_t restart_in_doubt; /* of LOST_TO_RESTART, those this relay's
 				    * last incarnation was handing to a port
 				    * when it was killed that no peer has
 				    * settled: some may have left */
-	uint64_t restart_doubt_left; /* of lost_restart, those it was
+	uint64_t restart_doubt_left; /* of LOST_TO_RESTART, those it was
 				      * handing to a port that its peer
 				      * counted as arrived: not lost */
-	/* fabric's parts, for a report by reason: the forwarding step's
-	 * reasons (by_reason[0] unused), then the ports' and queues' */
-	uint64_t by_reason[DCN_DROP_MAX];
-	uint64_t port_full;     /* a fabric port's TX or input queue full */
-	uint64_t link_went_down; /* queued for a link that went down */
-	uint64_t no_neighbour;  /* behind a switch port, no such neighbour */
-	uint64_t queue_overflow; /* flow control's queues, and strays */
+	uint64_t credit_tx, credit_lost, stalls;
+	uint64_t credit_refused; /* credit frames refused whatever the key:
+				  * fewer VCs, or an unknown sender */
 };
 void dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr);
 

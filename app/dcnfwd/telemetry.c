@@ -111,6 +111,40 @@ name(const char *cmd, const char *params, struct rte_tel_data *t) \
 	return tel_run(dcnfwd_##name, params, t); \
 }
 
+static const char *const loss_classes[] = {
+	[DCNFWD_LOSS_FABRIC] = "fabric", [DCNFWD_LOSS_INGRESS] = "ingress",
+	[DCNFWD_LOSS_CONTROL] = "control", [DCNFWD_LOSS_REPAIRED] = "repaired",
+	[DCNFWD_LOSS_RESTART] = "restart",
+};
+
+/* The ledger of loss (stats.h), every reason: "loss" (counts) and
+ * "loss_class" (where each is lost: fabric, ingress, ...). */
+static int
+add_losses(struct rte_tel_data *t, const struct dcnfwd_drops *dr)
+{
+	struct rte_tel_data *n = rte_tel_data_alloc(), *c = rte_tel_data_alloc();
+	unsigned int r;
+
+	if (n == NULL || c == NULL)
+		goto fail;
+	rte_tel_data_start_dict(n);
+	rte_tel_data_start_dict(c);
+	for (r = 0; r < DCNFWD_LOSS_MAX; r++)
+		if (rte_tel_data_add_dict_u64(n, dcnfwd_loss_name(r), dr->loss[r]) < 0 ||
+		    rte_tel_data_add_dict_string(c, dcnfwd_loss_name(r),
+						 loss_classes[dcnfwd_loss_class(r)]) < 0)
+			goto fail;
+	if (dcnfwd_tel_add_container(t, "loss", n) != 0) {
+		rte_tel_data_free(c);
+		return -1;
+	}
+	return dcnfwd_tel_add_container(t, "loss_class", c);
+fail:
+	rte_tel_data_free(n);
+	rte_tel_data_free(c);
+	return -1;
+}
+
 static int
 dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
 {
@@ -192,7 +226,7 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "silence_heard", silence_heard));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "flow_control", (uint64_t)d->fc_on));
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "fabric_drops", dr.fabric));
-	TEL_TRY(rte_tel_data_add_dict_u64(t, "ingress_drops", dr.ingress));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "ingress_drops", dr.loss[DCNFWD_LOSS_HOST_IN]));
 	/* Frames of any kind the kernel dropped after dcnfwd sent them into
 	 * a kernel-backed port (net_af_xdp, net_af_packet, net_tap): data
 	 * among them is also in lost_repaired, by its receiver. */
@@ -201,11 +235,11 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 	TEL_TRY(rte_tel_data_add_dict_u64(t, "rx_missed", missed));
 	/* Data frames lost on the way over credited links, their credits
 	 * taken back (each once, by its receiver or its sender). */
-	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_repaired", dr.lost_repaired));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_repaired", dr.loss[DCNFWD_LOSS_LOST_REPAIRED]));
 	/* Data frames sent to a neighbour that was killed and lost with it
 	 * (counted when its next incarnation first speaks; an upper bound
 	 * by what it forwarded in its last credit interval). */
-	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_to_restart", dr.lost_restart));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "lost_to_restart", dr.loss[DCNFWD_LOSS_LOST_TO_RESTART]));
 	/* of those, frames a killed incarnation was handing to a port
 	 * (its ledger): that its peer counted as arrived, so not lost;
 	 * and that no peer has settled yet, some of which may have left */
@@ -225,6 +259,8 @@ dcnfwd_tel_stats(const struct dcnfwd *d, const char *params, struct rte_tel_data
 		TEL_TRY(rte_tel_data_add_dict_u64(t, "emulated_switch_forwarded", sw_fwd));
 		TEL_TRY(rte_tel_data_add_dict_u64(t, "emulated_switch_flooded", sw_flood));
 	}
+	if (add_losses(t, &dr) != 0)
+		return -1;
 	drops = rte_tel_data_alloc();
 	if (drops == NULL)
 		return -1;

@@ -249,8 +249,8 @@ def main():
             # ring refused while the peer was descheduled is counted
             # with the node's drops too; the next one repairs it.)
             steps = re.findall(r"dropped (\S+)\s+(\d+)", log)
-            m = re.search(r"drops in all: inside the node (\d+), at its host "
-                          r"ports' input (\d+)", log)
+            m = re.search(r"losses beside the step's drops \(inside the fabric "
+                          r"(\d+) in all\):.* host_in_full (\d+)", log)
             ports = re.findall(r"^\s+(\S+)\s+\d+\s+\d+\s+(\d+)\s+(\d+)$", log, re.M)
             check(m is not None and not steps and m.group(2) == "0" and
                   all(p[2] == "0" for p in ports),
