@@ -72,22 +72,14 @@ def includes(path):
 
 
 def sizes():
-    files = glob.glob(os.path.join(src, "app", "**", "*.[ch]"), recursive=True)
-    big = []
-    for f in files:
-        n = sum(1 for _ in open(f))
-        if n > MAX_LINES:
-            big.append("%s (%d)" % (os.path.relpath(f, src), n))
-    check(files and not big, "%d files in app/, none over %d lines%s"
-          % (len(files), MAX_LINES, ": " + ", ".join(big) if big else ""))
-    files = glob.glob(os.path.join(src, "lib", "*", "*.c"))
-    big = []
-    for f in files:
-        n = sum(1 for _ in open(f))
-        if n > MAX_LIB_LINES:
-            big.append("%s (%d)" % (os.path.relpath(f, src), n))
-    check(files and not big, "%d C files in lib/, none over %d lines%s"
-          % (len(files), MAX_LIB_LINES, ": " + ", ".join(big) if big else ""))
+    for what, pattern, limit in (
+            ("files in app/", os.path.join("app", "**", "*.[ch]"), MAX_LINES),
+            ("C files in lib/", os.path.join("lib", "*", "*.c"), MAX_LIB_LINES)):
+        files = glob.glob(os.path.join(src, pattern), recursive=True)
+        big = ["%s (%d)" % (os.path.relpath(f, src), n) for f in files
+               for n in [sum(1 for _ in open(f))] if n > limit]
+        check(files and not big, "%d %s, none over %d lines%s"
+              % (len(files), what, limit, ": " + ", ".join(big) if big else ""))
 
 
 def call_graph(objs):
