@@ -35,6 +35,14 @@
 #include "dcnfwd_port.h"
 #include "dcnfwd_worker.h"
 
+/* A trace asked for (--trace, /dcn/trace): a flow and how many of its
+ * frames; each worker arms its own when gen moves (trace.c). */
+struct dcnfwd_trace_req {
+	uint32_t src, dst;      /* host addresses */
+	uint32_t frames;        /* 0: off */
+	uint32_t gen;
+};
+
 struct dcnfwd {
 	/* run options */
 	const char *conf_file;
@@ -82,6 +90,8 @@ struct dcnfwd {
 	unsigned int idle_sleep_us;         /* an idle worker's longest sleep */
 	volatile int quit;                  /* set by a signal or the run */
 	/* flow control */
+	struct dcnfwd_trace_req *trace; /* NULL before set-up */
+	const char *trace_spec;  /* --trace, applied at set-up */
 	int fc_on;
 	unsigned int fc_senders;          /* senders a port at most; 0: lanes */
 	struct dcn_fc_conf fcc;

@@ -50,6 +50,10 @@ struct dcnfwd_worker {
 	struct dcnfwd_wnode **node;       /* per node; NULL: not served */
 	uint32_t *served;                 /* nodes it serves */
 	unsigned int n_served;
+	/* The trace its nodes' steps write (trace.c), and the request it
+	 * was last armed by (dcnfwd_trace_req.gen). */
+	struct dcn_fwd_trace trace;
+	uint32_t trace_gen;
 	struct dcnfwd_port_stats *pst;    /* per global port */
 	struct dcnfwd_txbuf *txb;         /* per global port */
 	uint32_t *ctl_ports;              /* ports whose ctl_tx it drains */

@@ -38,6 +38,7 @@
 #include "report.h"
 #include "setup.h"
 #include "telemetry.h"
+#include "trace.h"
 #include "worker.h"
 
 static struct dcnfwd dcnfwd_g;
@@ -221,6 +222,7 @@ build(struct dcnfwd *d)
 static void
 teardown(struct dcnfwd *d)
 {
+	dcnfwd_trace_teardown(d);
 	dcnfwd_failover_teardown(d);
 	dcnfwd_emu_teardown(d);
 	dcnfwd_teardown(d);
@@ -330,6 +332,12 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
+	ret = dcnfwd_trace_setup(d);
+	if (ret != 0) {
+		teardown(d);
+		rte_eal_cleanup();
+		return ret == -EINVAL ? 2 : 1;
+	}
 	dcnfwd_telemetry_register();
 	dcnfwd_telemetry_open(d);
 	dcnfwd_telemetry_mark(d);
@@ -344,6 +352,7 @@ main(int argc, char **argv)
 	dcnfwd_control_poll(d, rte_rdtsc());
 	dcnfwd_kernel_drops_final(d);
 	dcnfwd_final_report(d);
+	dcnfwd_trace_report(d);
 	/* The figures are out before any port closes. */
 	fflush(stdout);
 	dcnfwd_telemetry_close(d);

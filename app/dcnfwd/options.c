@@ -23,7 +23,7 @@ enum run_opt {
 	O_CONFIG = 1000, O_CHECK, O_REFERENCE, O_EMULATE, O_STATS, O_DURATION,
 	O_JSON, O_XDP_PROG, O_NO_BACKOFF, O_CREDIT_DROP, O_RATE, O_SIZE,
 	O_PATTERN, O_SENDERS, O_LINK_RATE, O_SWITCH_BUFFER, O_WIRE_LOSS, O_UNPLUG, O_UNPLUG_MODE, O_UNPLUG_AT,
-	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_LANES, O_HELP, O_VERSION,
+	O_REPLUG_AT, O_FLAPS, O_PAIRS, O_LANES, O_TRACE, O_HELP, O_VERSION,
 	O_KEY = 2000,  /* + the index of a configuration key */
 };
 
@@ -50,6 +50,11 @@ static const struct run_opt_def run_opts[] = {
 	{ "duration", O_DURATION, "SEC", "run",
 	  "stop after SEC seconds (default: until Ctrl-C; --emulate: 10)" },
 	{ "json", O_JSON, NULL, "run", "final report as JSON" },
+	{ "trace", O_TRACE, "'SRC DST [N]'", "run",
+	  "follow the next N (default 4, at most 64) frames from server SRC "
+	  "to DST hop by hop: classification, candidates and pick, VC, "
+	  "proxy, queue and credits, the port each left by or why it was "
+	  "dropped; printed at exit (/dcn/trace while it runs)" },
 	{ "xdp-prog", O_XDP_PROG, "PATH|none", "run",
 	  "XDP program for net_af_xdp ports whose devargs name none (default "
 	  "dcnfwd's, which leaves all but fabric frames to the kernel; none: the "
@@ -230,6 +235,7 @@ run_option(struct dcnfwd_options *o, struct dcnfwd *d, int id, const char *name,
 	case O_CHECK: o->check = v; return 0;
 	case O_REFERENCE: o->reference = 1; return 0;
 	case O_JSON: d->json = 1; return 0;
+	case O_TRACE: d->trace_spec = v; return 0;
 	case O_XDP_PROG: d->xdp_prog = v; return 0;
 	case O_HELP: o->help = 1; return 0;
 	case O_VERSION: o->version = 1; return 0;

@@ -25,6 +25,7 @@
 #include "events.h"
 #include "stats.h"
 #include "telemetry.h"
+#include "trace.h"
 #include "tel_node.h"
 #include "tel_util.h"
 #include "xdp.h"
@@ -349,6 +350,50 @@ dcnfwd_tel_xdp(const struct dcnfwd *d, const char *params, struct rte_tel_data *
 	return 0;
 }
 
+/* /dcn/trace: the hops traced so far, keyed by their order ("0", "1",
+ * ...: telemetry nests one container deep); with "SRC DST [N]" a new
+ * trace asked for, with "off" none. */
+static int
+dcnfwd_tel_trace(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
+{
+	struct dcnfwd_trace_req r;
+	char err[160], src[24], dst[24], key[12];
+	unsigned int i, k, shown = 0;
+
+	if (params != NULL && params[0] != '\0') {
+		if (dcnfwd_trace_parse(d, params, &r, err, sizeof(err)) != 0)
+			return dcnfwd_tel_error(t, "%s", err);
+		dcnfwd_trace_ask(d, &r);
+	}
+	rte_tel_data_start_dict(t);
+	dcn_topo_format_addr(d->trace->src, src, sizeof(src));
+	dcn_topo_format_addr(d->trace->dst, dst, sizeof(dst));
+	TEL_TRY(rte_tel_data_add_dict_string(t, "src", src));
+	TEL_TRY(rte_tel_data_add_dict_string(t, "dst", dst));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "frames", d->trace->frames));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "request", d->trace->gen));
+	/* The first hops, as many as a reply holds. */
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcnfwd_worker *w = &d->worker[i];
+		uint32_t n = w->trace_gen == d->trace->gen ?
+			     __atomic_load_n(&w->trace.n, __ATOMIC_ACQUIRE) : 0;
+
+		for (k = 0; k < n && shown < 32; k++) {
+			struct rte_tel_data *h = rte_tel_data_alloc();
+
+			if (h == NULL || dcnfwd_trace_dict(d, &w->trace.rec[k], h) != 0) {
+				rte_tel_data_free(h);
+				return -1;
+			}
+			snprintf(key, sizeof(key), "%u", shown++);
+			TEL_TRY(dcnfwd_tel_add_container(t, key, h));
+		}
+	}
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "hops", shown));
+	return 0;
+}
+
+TEL_CMD(tel_trace)
 TEL_CMD(tel_ports)
 TEL_CMD(tel_neighbours)
 TEL_CMD(tel_route)
@@ -381,6 +426,9 @@ const struct dcnfwd_tel_cmd dcnfwd_tel_cmds[] = {
 	  "link states, announcements, table generation" },
 	{ "/dcn/events", tel_events, "",
 	  "failover events: their total, and the last 64 with wall-clock times" },
+	{ "/dcn/trace", tel_trace, "[SRC DST [N]|off]",
+	  "the hops of a traced flow's frames so far; with SRC DST, follow "
+	  "the next N (4) frames from server SRC to DST instead" },
 	{ "/dcn/xdp", tel_xdp, "",
 	  "XDP verdicts of each net_af_xdp port: to dcnfwd, to the kernel" },
 	{ NULL, NULL, NULL, NULL },

@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
+#include "trace.h"
 #include "worker.h"
 
 /* What the control thread writes of a worker lies on lines the worker's
@@ -224,6 +225,9 @@ dcnfwd_worker_main(void *arg)
 		loop_start = now;
 		for (i = 0; i < w->n_served; i++)
 			wnode_refresh(w->node[w->served[i]], &d->node[w->served[i]]);
+		if (unlikely(__atomic_load_n(&d->trace->gen, __ATOMIC_RELAXED) !=
+			     w->trace_gen))
+			dcnfwd_trace_take(w);
 		for (i = 0; i < w->n_rx; i++) {
 			const struct dcnfwd_rxq *q = &w->rx[i];
 			uint16_t want = (uint16_t)d->burst, n;

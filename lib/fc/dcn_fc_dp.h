@@ -309,6 +309,15 @@ dcn_fc_rx(struct dcn_fc_wnode *x, uint16_t in, struct rte_mbuf **m, uint16_t n)
 /* The three steps below are called for every port on every pass of a
  * worker's loop; most find nothing to do. That look is inline (a load or
  * two), the work out of line. */
+/**
+ * A traced frame m leaving by local port out (dcn_fwd_trace.fc_note;
+ * arg: its struct dcn_fc_wnode): the frames queued or staged in its
+ * output channel, and the peer's credits there (UINT32_MAX on a port
+ * without credits). Leaves both as they are for a frame with no channel.
+ */
+void dcn_fc_trace_note(void *arg, uint16_t out, const struct rte_mbuf *m,
+		       uint32_t *queued, uint32_t *credits);
+
 unsigned int dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local,
 				  uint16_t lane);
 unsigned int dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local);

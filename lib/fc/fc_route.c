@@ -274,3 +274,21 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 	}
 	return total;
 }
+
+void
+dcn_fc_trace_note(void *arg, uint16_t out, const struct rte_mbuf *m,
+		  uint32_t *queued, uint32_t *credits)
+{
+	const struct dcn_fc_wnode *x = arg;
+	const struct dcn_fc_node *fn = x->dp->fn;
+	uint32_t c;
+
+	if (out >= fn->n_ports)
+		return;
+	c = out_chan(x, m, out);
+	if (c == NO_CHAN)
+		return;
+	*queued = rte_ring_count(out_lane(x, c, out)->out_q) + x->w->stage_n[c];
+	*credits = dcn_fc_kind_credited(fn->kind[out]) ?
+			   dcn_fc_credits(&fn->chan[c]) : UINT32_MAX;
+}

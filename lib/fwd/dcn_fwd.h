@@ -237,6 +237,63 @@ struct dcn_fwd_stats {
 	uint64_t drop[DCN_DROP_MAX];
 };
 
+/** Candidates a trace record lists at most. */
+#define DCN_FWD_TRACE_CANDS 8
+/** Frames of a flow one trace follows at most. */
+#define DCN_FWD_TRACE_FRAMES 64
+
+/** out of a trace record whose frame was dropped (why says why). */
+#define DCN_FWD_TRACE_DROPPED 0xffff
+
+/** One hop of a traced frame: what a node's step did with it. */
+struct dcn_fwd_trace_rec {
+	uint64_t tsc;
+	uint32_t node;          /**< the node's vertex */
+	uint32_t frame;         /**< the host packet's key (dcn_fwd_frame_key):
+				 *   one frame's hops share it */
+	uint16_t in;            /**< local port it came in by */
+	uint16_t out;           /**< local port it left by, DCN_FWD_PARK,
+				 *   or DCN_FWD_TRACE_DROPPED */
+	uint8_t cls;            /**< enum dcn_frame_class */
+	uint8_t why;            /**< enum dcn_drop_reason when dropped */
+	uint8_t vc_in, vc_out;  /**< fabric header's VC in and out (0xff: none) */
+	uint8_t ttl_in;
+	uint8_t bounced_in, bounced_out;
+	uint8_t n_cand;         /**< candidates of its route here */
+	uint8_t pick;           /**< the one taken (index), 0xff: none */
+	uint16_t cand_port[DCN_FWD_TRACE_CANDS]; /**< their topology ports */
+	uint32_t cand_next[DCN_FWD_TRACE_CANDS]; /**< their next vertices */
+	uint32_t proxy_in, proxy_out; /**< proxy addresses, 0: none */
+	uint32_t queued;        /**< flow control: frames in the output
+				 *   channel's queue as it went, UINT32_MAX:
+				 *   not known */
+	uint32_t credits;       /**< and the peer's credits there */
+};
+
+/**
+ * A trace of one flow (VPP's trace, for one flow): the next frames of
+ * the flow from src to dst (host IPv4 addresses), DCN_FWD_TRACE_FRAMES
+ * at most, followed through every context that has this trace (in an
+ * emulation, every node a worker serves): each hop's classification,
+ * candidates and pick, VC, proxy, output port or drop reason, and flow
+ * control's queue and credits where the hook gives them. A context with
+ * a trace takes the full step for every frame of a burst; without one a
+ * burst pays a test.
+ */
+struct dcn_fwd_trace {
+	uint32_t src, dst;
+	uint32_t frames;        /**< frames to follow */
+	uint32_t n_ids;         /**< of them, seen so far (keys below) */
+	uint32_t ids[DCN_FWD_TRACE_FRAMES];
+	uint32_t n, cap;        /**< records written, room */
+	struct dcn_fwd_trace_rec *rec;
+	/** Flow control's view of a frame leaving by local port out (its
+	 * output channel's queue and credits), called with the context's
+	 * trace_fc; NULL: none. */
+	void (*fc_note)(void *arg, uint16_t out, const struct rte_mbuf *m,
+			uint32_t *queued, uint32_t *credits);
+};
+
 /** A node's forwarding context; one per worker. */
 struct dcn_fwd_ctx {
 	const struct dcn_topo *t;
@@ -268,6 +325,10 @@ struct dcn_fwd_ctx {
 	 * so that no frame of a settled fabric is ever held. */
 	uint64_t news_tsc;
 	uint64_t news_window;   /**< DCN_FWD_NEWS_MS, in TSC cycles */
+	/** The trace this context writes to, NULL: none (set between
+	 * bursts by the worker that owns the context). */
+	struct dcn_fwd_trace *trace;
+	void *trace_fc;         /**< the fc_note hook's argument */
 	uint64_t rng;
 	uint16_t n_ports;
 	int16_t host_port;      /**< local port delivering to the host, -1 */
@@ -433,6 +494,21 @@ uint16_t dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in,
 
 /** The bytes a frame needs for its channel bytes to be its own. */
 #define DCN_FWD_CHAN_MIN_LEN 16
+
+/**
+ * Start trace tr over: the next frames of the flow src -> dst, at most
+ * frames (<= DCN_FWD_TRACE_FRAMES), into its records (cap of them).
+ */
+static inline void
+dcn_fwd_trace_arm(struct dcn_fwd_trace *tr, uint32_t src, uint32_t dst,
+		  uint32_t frames)
+{
+	tr->src = src;
+	tr->dst = dst;
+	tr->frames = frames < DCN_FWD_TRACE_FRAMES ? frames : DCN_FWD_TRACE_FRAMES;
+	tr->n_ids = 0;
+	tr->n = 0;
+}
 
 /**
  * Step again a frame that came out as DCN_FWD_PARK, received on local

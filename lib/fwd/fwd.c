@@ -276,6 +276,166 @@ fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	return keep;
 }
 
+/* --- the trace (dcn_fwd_trace): the full step, each frame of the
+ * traced flow written down --- */
+
+/* A host packet's key, the same at every hop (no relay changes the
+ * packet inside a fabric frame): a hash of its IPv4 id and the first 24
+ * bytes from its transport header on (ports, a TCP sequence number, a
+ * generator's stamp), as far as the packet goes. */
+static uint32_t
+frame_key(const uint8_t *ip, uint32_t l3_len)
+{
+	uint32_t h = 2166136261u, ihl = (ip[0] & 0x0fu) * 4u, k, end;
+
+	h = (h ^ ip[4]) * 16777619u;
+	h = (h ^ ip[5]) * 16777619u;
+	end = RTE_MIN(l3_len, ihl + 24);
+	for (k = ihl; k < end; k++)
+		h = (h ^ ip[k]) * 16777619u;
+	return h;
+}
+
+/* Is the frame of fi (its IPv4 header at ip) one the trace follows? A
+ * frame of the flow not seen yet is taken while there is room. */
+static int
+trace_wants(struct dcn_fwd_trace *tr, const struct dcn_frame_info *fi,
+	    const uint8_t *ip)
+{
+	uint32_t id = frame_key(ip, fi->l3_len), i;
+
+	if (fi->ip_src != tr->src || fi->ip_dst != tr->dst || tr->n >= tr->cap)
+		return 0;
+	for (i = 0; i < tr->n_ids; i++)
+		if (tr->ids[i] == id)
+			return 1;
+	if (tr->n_ids >= tr->frames)
+		return 0;
+	tr->ids[tr->n_ids++] = id;
+	return 1;
+}
+
+/* What a traced frame was on its way in: classification, header,
+ * candidates. */
+static void
+trace_in(struct dcn_fwd_ctx *c, const struct dcn_frame_info *fi, const uint8_t *ip,
+	 uint16_t in, struct dcn_fwd_trace_rec *r)
+{
+	struct dcn_hop scratch[DCN_ROUTE_MAX_HOPS];
+	const struct dcn_hop *h = NULL;
+	struct dcn_route_state st;
+	unsigned int n = 0, k;
+	int fabric = fi->cls == DCN_FC_FABRIC_DATA;
+
+	memset(r, 0, sizeof(*r));
+	r->tsc = rte_rdtsc();
+	r->node = c->node;
+	r->frame = frame_key(ip, fi->l3_len);
+	r->in = in;
+	r->cls = (uint8_t)fi->cls;
+	r->vc_in = fabric ? fi->hdr.vc : 0xff;
+	r->vc_out = 0xff;
+	r->ttl_in = fabric ? fi->hdr.ttl : ip[8];
+	r->bounced_in = fabric && fi->hdr.bounced;
+	r->proxy_in = fabric ? fi->hdr.proxy : 0;
+	r->pick = 0xff;
+	r->queued = UINT32_MAX;
+	if (fabric)
+		transit_route(c, fi, &st, scratch, &h, &n);
+	else if (c->router_mode)
+		router_route(c, fi, &st, scratch, &h, &n);
+	else
+		encap_route(c, fi, &st, scratch, &h, &n);
+	r->n_cand = (uint8_t)RTE_MIN(n, (unsigned int)DCN_FWD_TRACE_CANDS);
+	for (k = 0; k < r->n_cand; k++) {
+		r->cand_port[k] = h[k].port;
+		r->cand_next[k] = h[k].next;
+	}
+}
+
+/* What became of it: dropped (why), held, or out of a port with its new
+ * header, and flow control's view of that port. */
+static void
+trace_out(struct dcn_fwd_ctx *c, const uint64_t *drops, int kept, uint16_t out,
+	  const struct rte_mbuf *m, struct dcn_fwd_trace_rec *r)
+{
+	unsigned int k;
+
+	if (!kept) {
+		r->out = DCN_FWD_TRACE_DROPPED;
+		for (k = 1; k < DCN_DROP_MAX; k++)
+			if (c->st.drop[k] != drops[k])
+				r->why = (uint8_t)k;
+		return;
+	}
+	r->out = out;
+	if (out >= c->n_ports)
+		return;
+	for (k = 0; k < r->n_cand; k++)
+		if (r->cand_port[k] < DCN_FWD_MAX_FABRIC_PORTS &&
+		    c->local_of[r->cand_port[k]] == out)
+			r->pick = (uint8_t)k;
+	if (!c->port[out].host && rte_pktmbuf_data_len(m) >= FAST_L3_OFF &&
+	    dcn_fabric_get16(rte_pktmbuf_mtod(m, const uint8_t *) + 12) == c->ethertype) {
+		struct dcn_fabric_hdr h;
+
+		dcn_fabric_read_hdr(rte_pktmbuf_mtod(m, const uint8_t *) + DCN_ETHER_HDR_LEN,
+				    &h);
+		r->vc_out = h.vc;
+		r->bounced_out = h.bounced;
+		r->proxy_out = h.proxy;
+	}
+	if (c->trace->fc_note != NULL)
+		c->trace->fc_note(c->trace_fc, out, m, &r->queued, &r->credits);
+}
+
+/* The burst step with a trace: every frame by the full step (which
+ * decides as the fast path does), those of the traced flow written
+ * down. */
+static uint16_t
+fwd_burst_traced(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
+		 uint16_t n, uint16_t *out_port)
+{
+	const struct dcn_fwd_port *ip = &c->port[in];
+	struct dcn_fwd_trace *tr = c->trace;
+	const struct cache_view v = cache_view(c);
+	uint64_t drops[DCN_DROP_MAX];
+	uint16_t keep = 0, i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *e = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint32_t len = rte_pktmbuf_data_len(m);
+		struct dcn_fwd_trace_rec r;
+		struct dcn_frame_info fi;
+		uint16_t k0 = keep;
+		int as_host, traced;
+
+		as_host = ip->host || (c->router_mode && len >= 14 &&
+				       (e[12] << 8 | e[13]) != c->ethertype);
+		dcn_fabric_classify(e, len, as_host, c->ethertype, &fi);
+		traced = m->nb_segs == 1 &&
+			 (fi.cls == DCN_FC_FABRIC_DATA || fi.cls == DCN_FC_HOST_IPV4) &&
+			 trace_wants(tr, &fi, e + fi.l3_off);
+		if (traced) {
+			trace_in(c, &fi, e + fi.l3_off, in, &r);
+			memcpy(drops, c->st.drop, sizeof(drops));
+		}
+		if (c->router_mode)
+			fwd_frame(c, ip, in, &v, m, pkts, out_port, &keep, 0, 0, 0, 1, 0);
+		else
+			fwd_frame(c, ip, in, &v, m, pkts, out_port, &keep, 0, 0, 0, 0, 0);
+		if (!traced)
+			continue;
+		trace_out(c, drops, keep != k0, keep != k0 ? out_port[k0] : 0,
+			  keep != k0 ? pkts[k0] : NULL, &r);
+		tr->rec[tr->n] = r;
+		__atomic_store_n(&tr->n, tr->n + 1, __ATOMIC_RELEASE);
+	}
+	c->st.rx += n;
+	return keep;
+}
+
 /* A relay's cable port with a route cache: transit frames may be decided
  * from the cache without the full step (a shared port checks MACs
  * first). */
@@ -321,6 +481,8 @@ dcn_fwd_burst(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 {
 	const struct dcn_fwd_port *ip = &c->port[in];
 
+	if (unlikely(c->trace != NULL))
+		return fwd_burst_traced(c, in, pkts, n, out_port);
 	if (c->router_mode)
 		return fwd_burst_router(c, in, pkts, n, out_port);
 	if (cable_with_cache(c, ip))
@@ -338,7 +500,7 @@ dcn_fwd_burst_chan(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf **pkts,
 	chan_word &= DCN_FWD_CHAN_BYTES;
 	/* A fabric data frame's channel on a cable port with a cache: the
 	 * fast path checks it with the rest. */
-	if (cable_with_cache(c, ip) &&
+	if (likely(c->trace == NULL) && cable_with_cache(c, ip) &&
 	    ((chan_word ^ fast_data_tag(c)) & DCN_FWD_CHAN_BYTES & TYPE_VERSION_BYTES) == 0)
 		return fwd_burst_cable_chan(c, in, pkts, n, out_port, chan_word, taken);
 	/* Anything else: the channel's frames first found, then forwarded. */

@@ -73,6 +73,12 @@ for r in 0 1; do
 	fi
 done
 
+# Each relay follows the flow's next 3 frames (/dcn/trace): the first
+# relay's hops leave by the cable, the second's by its host port.
+for r in 0 1; do
+	python3 "$TELEMETRY" -p "${prefixes[$r]}" "/dcn/trace,$SRC_ADDR $DST_ADDR 3" \
+		> /dev/null || { echo "FAIL: /dcn/trace on relay $r"; exit 1; }
+done
 "$GEN" -l 0 --no-huge -m 256 --no-pci --log-level=5 \
 	--file-prefix="${prefixes[2]}" -- \
 	--tx "net_memif0,role=client,socket=$dir/host-0.sock" \
@@ -81,6 +87,26 @@ done
 	--json --hold > "$dir/gen.json" 2> "$dir/gen.log" &
 gen=$!
 gen_reported "$dir/gen.json" $gen
+for r in 0 1; do
+	python3 "$TELEMETRY" -p "${prefixes[$r]}" /dcn/trace > "$dir/trace$r.json" || true
+done
+python3 - "$dir" <<'PY' || exit 1
+import json, re, sys
+d = sys.argv[1]
+ok = True
+for r, node, cls, out in ((0, "(0,0)", "host", "cable"), (1, "(1,0)", "fabric", "host")):
+    reply = json.load(open("%s/trace%d.json" % (d, r)))["/dcn/trace"]
+    hops = [reply[str(k)] for k in range(reply["hops"])]
+    frames = {h["frame"] for h in hops}
+    good = [h for h in hops if h["node"] == node and h["class"] == cls and
+            h["out"].endswith(out) and h["why"] == "-" and h["queued"] >= 0]
+    print("relay %s traced: %s" % (node, hops[:1]))
+    if len(hops) != 3 or len(frames) != 3 or len(good) != 3:
+        print("FAIL: relay %s: 3 frames, one hop each, %s in, out by %s: %s"
+              % (node, cls, out, hops))
+        ok = False
+sys.exit(0 if ok else 1)
+PY
 stop_relays
 gen_stop $gen
 rc=$?
