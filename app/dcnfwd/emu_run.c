@@ -443,6 +443,7 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       "\"seconds\": %.3f, \"workers\": %u, \"flow_control\": %s, "
 		       "\"encap\": \"%s\", "
 		       "\"forwarded\": %lu, \"bounced\": %lu, \"parked\": %lu, "
+		       "\"too_long_to_killed\": %lu, "
 		       "\"sent\": %lu, \"received\": %lu, \"lost\": %ld, "
 		       "\"reordered\": %lu, \"foreign\": %lu, \"pairs_delivered\": %u, "
 		       "\"fabric_drops\": %lu, \"switch_drops\": %lu, "
@@ -458,7 +459,8 @@ traffic(struct dcnfwd *d, double rate, unsigned int size, const char *pattern)
 		       size, elapsed, d->n_workers, d->fc_on ? "true" : "false",
 		       wrapping(d) ? "udp" : "ether",
 		       (unsigned long)(fs.encap + fs.transit + fs.decap),
-		       (unsigned long)fs.bounced, (unsigned long)fs.parked, (unsigned long)sent,
+		       (unsigned long)fs.bounced, (unsigned long)fs.parked,
+		       (unsigned long)fs.too_long_gone, (unsigned long)sent,
 		       (unsigned long)rep.rx, (long)(sent - rep.rx),
 		       (unsigned long)rep.reordered, (unsigned long)rep.foreign, pairs,
 		       (unsigned long)dr.fabric, (unsigned long)dr.loss[DCNFWD_LOSS_SWITCH],

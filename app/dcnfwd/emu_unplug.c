@@ -154,10 +154,20 @@ set_cut(struct dcnfwd *d, struct dcnfwd_unplug *u, int cut)
 	unsigned int i;
 
 	if (u->kill_node >= 0) {
+		uint32_t gone = cut ? dcn_topo_addr(d->t, d->node[u->kill_node].vertex) : 0;
+		unsigned int w, n;
+
 		/* A dead node: every cable of it goes silent, both ways. */
 		for (i = 0; i < d->n_ports; i++)
 			if (cable_port(d, i) && d->port[i].owner_idx == u->kill_node)
 				dcnfwd_emu_cut(d, i, cut, 0);
+		/* Its frames still on their way end somewhere: counted apart
+		 * where they end as loops (lib/fwd: gone_dst). */
+		for (w = 0; w < d->n_workers; w++)
+			for (n = 0; n < d->n_nodes; n++)
+				if (d->worker[w].node[n] != NULL)
+					__atomic_store_n(&d->worker[w].node[n]->fwd->gone_dst, gone,
+							 __ATOMIC_RELAXED);
 	} else {
 		dcnfwd_emu_cut(d, (uint32_t)u->port, cut,
 			       d->emu.unplug_mode == UNPLUG_CARRIER);

@@ -99,6 +99,7 @@ dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
 			s->control += LOAD(c->control);
 			s->bounced += LOAD(c->bounced);
 			s->parked += LOAD(c->parked);
+			s->too_long_gone += LOAD(c->too_long_gone);
 			for (r = 0; r < DCN_DROP_MAX; r++)
 				s->drop[r] += LOAD(c->drop[r]);
 		}

@@ -234,6 +234,8 @@ struct dcn_fwd_stats {
 	uint64_t control;     /**< control frames handed back */
 	uint64_t bounced;     /**< sent back to the neighbour they came from */
 	uint64_t parked;      /**< held back as DCN_FWD_PARK (each time) */
+	/** of drop[DCN_DROP_TOO_LONG], frames for gone_dst */
+	uint64_t too_long_gone;
 	uint64_t drop[DCN_DROP_MAX];
 };
 
@@ -329,6 +331,10 @@ struct dcn_fwd_ctx {
 	 * bursts by the worker that owns the context). */
 	struct dcn_fwd_trace *trace;
 	void *trace_fc;         /**< the fc_note hook's argument */
+	/** A destination known gone (an emulation's killed relay): its
+	 * frames that the relays pass round until they hear of it are
+	 * counted apart when they end as too_long; 0: none. */
+	uint32_t gone_dst;
 	uint64_t rng;
 	uint16_t n_ports;
 	int16_t host_port;      /**< local port delivering to the host, -1 */

@@ -190,6 +190,23 @@ fwd_one(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, struct rte_mbuf *m
 	}
 }
 
+/* A drop counted under its reason; a loop's (too_long) also apart when
+ * the frame was for a destination known gone (dcn_fwd_ctx.gone_dst). */
+static inline void
+count_drop(struct dcn_fwd_ctx *c, enum dcn_drop_reason why, const struct rte_mbuf *m)
+{
+	uint32_t gone;
+
+	c->st.drop[why]++;
+	if (likely(why != DCN_DROP_TOO_LONG))
+		return;
+	gone = __atomic_load_n(&c->gone_dst, __ATOMIC_RELAXED);
+	if (gone != 0 && rte_pktmbuf_data_len(m) >= FAST_L3_OFF &&
+	    dcn_fabric_get32(rte_pktmbuf_mtod(m, const uint8_t *) + DCN_ETHER_HDR_LEN + 12) ==
+		    gone)
+		c->st.too_long_gone++;
+}
+
 /* Is m of the input channel whose channel bytes are chan_word? */
 static inline int
 of_chan(const struct rte_mbuf *m, uint32_t chan_word)
@@ -236,7 +253,7 @@ fwd_frame(struct dcn_fwd_ctx *c, const struct dcn_fwd_port *ip, uint16_t in,
 	if (why == FAST_MISS)
 		why = fwd_one(c, ip, m, &out, router_mode);
 	if (unlikely(why != DCN_DROP_NONE)) {
-		c->st.drop[why]++;
+		count_drop(c, why, m);
 		rte_pktmbuf_free(m);
 		return 1;
 	}
@@ -521,7 +538,7 @@ dcn_fwd_restep(struct dcn_fwd_ctx *c, uint16_t in, struct rte_mbuf *m, uint16_t 
 	why = fwd_one(c, &c->port[in], m, &o, 0);
 	c->park_off = 0;
 	if (unlikely(why != DCN_DROP_NONE)) {
-		c->st.drop[why]++;
+		count_drop(c, why, m);
 		rte_pktmbuf_free(m);
 		return 0;
 	}
