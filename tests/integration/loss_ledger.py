@@ -19,10 +19,11 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dcn_tel import ask  # noqa: E402
 
 EAL = ["-l", "0-1", "--no-huge", "-m", "1024", "--no-pci"]
 ARGS = ["--emulate", "lascada:n=2,k=2", "--duration", "3", "--stats", "0",
@@ -49,24 +50,6 @@ def step_reasons(root):
     return re.findall(r'_\(\w+, "(\w+)",', block[:block.index("enum dcn_drop_reason")])
 
 
-def ask(prefix, cmd):
-    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
-    for _ in range(100):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            s.connect(path)
-            size = json.loads(s.recv(1024))["max_output_len"]
-            s.send(cmd.encode())
-            reply = json.loads(s.recv(size))
-            s.close()
-            if reply.get(cmd) is not None and "loss" in reply[cmd]:
-                return reply[cmd]
-        except (OSError, ValueError):
-            s.close()
-        time.sleep(0.1)
-    return None
-
-
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -79,7 +62,7 @@ def main():
     p = subprocess.Popen([dcnfwd] + EAL + ["--file-prefix=" + prefix, "--"] + ARGS,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        st = ask(prefix, "/dcn/stats")
+        st = ask(prefix, "/dcn/stats", ready=lambda r: "loss" in r)
         scrape = subprocess.run([sys.executable,
                                  os.path.join(root, "tools", "dcn-exporter"),
                                  "-p", prefix, "--once"],

@@ -16,10 +16,12 @@ the same hops. Exit 0 pass, 1 fail, 77 skip (EAL cannot start here).
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dcn_tel import ask  # noqa: E402
 
 EAL = ["-l", "0-1", "--no-huge", "-m", "1024", "--no-pci"]
 SPEC, CABLE, SRC, DST = "lascada:n=2,k=2", "(2,1):0", "(1,1)", "(2,2)"
@@ -30,25 +32,6 @@ def check(cond, msg):
     print("%s %s" % ("ok  " if cond else "FAIL", msg))
     if not cond:
         failed.append(msg)
-
-
-def ask(prefix, cmd):
-    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
-    key = cmd.split(",")[0]
-    for _ in range(100):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            s.connect(path)
-            size = json.loads(s.recv(1024))["max_output_len"]
-            s.send(cmd.encode())
-            reply = json.loads(s.recv(size)).get(key)
-            s.close()
-            if reply is not None:
-                return reply
-        except (OSError, ValueError):
-            s.close()
-        time.sleep(0.1)
-    return None
 
 
 def model(topo):
