@@ -180,7 +180,7 @@ uint64_t
 dcnfwd_emu_host_lost(const struct dcnfwd *d, uint32_t hi)
 {
 	uint32_t addr = d->host[hi].addr, oi;
-	uint64_t to = 0, from = 0;
+	uint64_t to = 0, from = 0, sent = dcnfwd_emu_host_sent(d, hi);
 
 	for (oi = 0; oi < d->n_hosts; oi++) {
 		if (oi == hi)
@@ -189,7 +189,7 @@ dcnfwd_emu_host_lost(const struct dcnfwd *d, uint32_t hi)
 		from += received_from(d, oi, addr);
 	}
 	to -= RTE_MIN(to, dcnfwd_emu_host_rx(d, hi));
-	return to + dcnfwd_emu_host_sent(d, hi) - RTE_MIN(from, dcnfwd_emu_host_sent(d, hi));
+	return to + sent - RTE_MIN(from, sent);
 }
 
 void

@@ -194,13 +194,13 @@ hop_text(const struct dcnfwd *d, const struct dcn_fwd_trace_rec *h, struct hop_t
 									 (long)h->credits;
 }
 
-void
-dcnfwd_trace_line(const struct dcnfwd *d, const struct dcnfwd_worker *w,
-		  const struct dcn_fwd_trace_rec *h, char *buf, size_t len)
+/* Hop h as one line: "frame=KEY node=NAME in=PORT ...". */
+static void
+trace_line(const struct dcnfwd *d, const struct dcn_fwd_trace_rec *h, char *buf,
+	   size_t len)
 {
 	struct hop_text x;
 
-	(void)w;
 	hop_text(d, h, &x);
 	snprintf(buf, len, "frame=%s node=%s in=%s class=%s ttl=%u vc=%d>%d "
 		 "proxy=%s>%s bounced=%u>%u cands=%s pick=%d out=%s why=%s "
@@ -258,7 +258,7 @@ dcnfwd_trace_report(const struct dcnfwd *d)
 		uint32_t n = __atomic_load_n(&w->trace.n, __ATOMIC_ACQUIRE);
 
 		for (k = 0; k < n; k++) {
-			dcnfwd_trace_line(d, w, &w->trace.rec[k], line, sizeof(line));
+			trace_line(d, &w->trace.rec[k], line, sizeof(line));
 			if (d->json)
 				printf("%s\"%s\"", any++ ? ", " : "", line);
 			else

@@ -23,9 +23,6 @@ int dcnfwd_trace_parse(const struct dcnfwd *d, const char *s,
 void dcnfwd_trace_ask(const struct dcnfwd *d, const struct dcnfwd_trace_req *r);
 /* Worker w, between loops: arm its trace when the request moved. */
 void dcnfwd_trace_take(struct dcnfwd_worker *w);
-/* Hop h as one line: "frame=ID node=NAME in=PORT ...". */
-void dcnfwd_trace_line(const struct dcnfwd *d, const struct dcnfwd_worker *w,
-		       const struct dcn_fwd_trace_rec *h, char *buf, size_t len);
 struct rte_tel_data;
 /* Hop h into telemetry dict t (the line's fields). @return 0, or -1. */
 int dcnfwd_trace_dict(const struct dcnfwd *d, const struct dcn_fwd_trace_rec *h,
