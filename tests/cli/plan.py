@@ -123,8 +123,42 @@ def one_topology(dcnfwd, dcn_topo, spec, root):
     check("<svg" in svg and svg.count("class=\"edge\"") == len(cables),
           "%s: fabric.svg draws %d cables, not %d" %
           (spec, svg.count("class=\"edge\""), len(cables)))
+    legible(spec, out, svg, cables)
     print("ok %s: %d configurations, %d cables" % (spec, len(inis),
                                                     len(cables)))
+
+
+def legible(spec, out, svg, cables):
+    """The picture can be cabled from: every word in a box (no cable
+    carries a label of its own), no box on another as Graphviz lays them
+    out, and each cable in the rows of both its ends (one, for a host's)."""
+    import json
+    import re
+    edges = re.findall(r'<g id="edge\d+" class="edge">(.*?)</g>', svg, re.S)
+    check(edges and not [e for e in edges if "<text" in e],
+          "%s: %d of %d cables drawn with a label of their own" %
+          (spec, len([e for e in edges if "<text" in e]), len(edges)))
+    r = subprocess.run(["dot", "-Kneato", "-Tjson", os.path.join(out, "fabric.dot")],
+                       capture_output=True, text=True, timeout=300)
+    boxes = []
+    for o in json.loads(r.stdout).get("objects", []):
+        if "pos" in o and "width" in o:
+            x, y = map(float, o["pos"].split(","))
+            w, h = float(o["width"]) * 72 / 2, float(o["height"]) * 72 / 2
+            boxes.append((o["name"], x - w, y - h, x + w, y + h))
+    on = [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+          if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
+    check(len(boxes) > 0 and not on, "%s: %d boxes laid out, %d on another%s"
+          % (spec, len(boxes), len(on), ": %s" % on[:3] if on else ""))
+    with open(os.path.join(out, "fabric.dot")) as f:
+        dot = f.read()
+    rows = {int(c): n for c, n in
+            __import__("collections").Counter(re.findall(r"&#8212; C(\d+) &#8212;",
+                                                         dot)).items()}
+    check(sorted(rows) == list(range(1, len(cables) + 1)) and
+          all(n in (1, 2) for n in rows.values()),
+          "%s: each cable in its ends' rows (%d cables, %d in rows)" %
+          (spec, len(cables), len(rows)))
 
 
 def inventory(dcnfwd, dcn_topo, root):
