@@ -86,6 +86,7 @@ struct dcnfwd {
 	struct rte_ring *ctl_rx;            /* control frames from workers */
 	uint64_t tsc_hz;
 	uint64_t drain_tsc;
+	uint64_t lat_gap_tsc;               /* DCNFWD_LAT_GAP_US */
 	uint64_t idle_spin_tsc;             /* DCNFWD_IDLE_SPIN_US */
 	unsigned int idle_sleep_us;         /* an idle worker's longest sleep */
 	volatile int quit;                  /* set by a signal or the run */

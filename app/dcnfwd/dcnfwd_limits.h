@@ -39,5 +39,9 @@
  * a thousand empty polls of a NIC or memif port take, so a short gap
  * between bursts costs no wake-up. */
 #define DCNFWD_IDLE_SPIN_US 50
+/* A worker stamps a received frame at most this often (us), for the
+ * histogram of how long frames stay (lib/port/dcn_port_lat.h): about
+ * 16,000 samples a second a busy worker, a test a burst. */
+#define DCNFWD_LAT_GAP_US 64
 
 #endif /* DCNFWD_LIMITS_TYPES_H */

@@ -541,6 +541,8 @@ dcnfwd_teardown(struct dcnfwd *d)
 			dcnfwd_xdp_port_stop(p);
 		}
 		dcnfwd_encap_free(p);
+		dcn_port_impair_free(p->dp.impair);
+		p->dp.impair = NULL;
 		ring_drain_free(p->ctl_tx);
 		/* Each cable ring is some port's rx ring exactly once. */
 		for (k = 0; k < DCN_PORT_RING_QUEUES; k++)

@@ -8,6 +8,7 @@
 
 #include <rte_mempool.h>
 
+#include "impair.h"
 #include "stats.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -24,6 +25,22 @@ dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s)
 		s->loops += LOAD(w->loops);
 		s->busy_loops += LOAD(w->busy_loops);
 		s->busy_tsc += LOAD(w->busy_tsc);
+	}
+}
+
+void
+dcnfwd_lat_totals(const struct dcnfwd *d, struct dcn_port_lat *h)
+{
+	unsigned int i, k;
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < d->n_workers; i++) {
+		const struct dcn_port_lat *l = &d->worker[i].fcw.lat;
+
+		h->count += LOAD(l->count);
+		h->sum_ns += LOAD(l->sum_ns);
+		for (k = 0; k < DCN_PORT_LAT_BUCKETS; k++)
+			h->bucket[k] += LOAD(l->bucket[k]);
 	}
 }
 
@@ -221,7 +238,7 @@ dcnfwd_drop_totals(const struct dcnfwd *d, struct dcnfwd_drops *dr)
 		}
 		loss[DCNFWD_LOSS_LINK_WENT_DOWN] += ps.down_drop;
 		loss[DCNFWD_LOSS_NO_NEIGHBOUR] += ps.nbr_drop;
-		loss[DCNFWD_LOSS_WIRE] += LOAD(p->dp.lost);
+		loss[DCNFWD_LOSS_WIRE] += LOAD(p->dp.lost) + dcnfwd_impair_dropped(p);
 	}
 	dcnfwd_node_totals(d, DCNFWD_ALL_NODES, &s);
 	for (r = 1; r < DCN_DROP_MAX; r++) {

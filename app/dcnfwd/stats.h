@@ -26,6 +26,9 @@ struct dcnfwd_loop_totals {
 };
 void dcnfwd_loop_totals(const struct dcnfwd *d, struct dcnfwd_loop_totals *s);
 
+/* How long the sampled frames stayed (dcn_port_lat.h), all workers. */
+void dcnfwd_lat_totals(const struct dcnfwd *d, struct dcn_port_lat *h);
+
 /* node: one node, or DCNFWD_ALL_NODES for the sum of all */
 #define DCNFWD_ALL_NODES UINT32_MAX
 void dcnfwd_node_totals(const struct dcnfwd *d, uint32_t node,
@@ -62,7 +65,8 @@ unsigned int dcnfwd_mbufs_in_use(const struct dcnfwd *d);
 	  "a node port's TX ring or a fabric port's input queue was full")     \
 	_(SWITCH, "switch_full", FABRIC,                                       \
 	  "an emulated switch: egress full, a runt, a flood copy without an mbuf") \
-	_(WIRE, "wire", FABRIC, "lost on an emulated lossy cable")            \
+	_(WIRE, "wire", FABRIC,                                                \
+	  "lost on a lossy cable: emulated (--wire-loss), or impaired (/dcn/impair)") \
 	_(LINK_WENT_DOWN, "link_went_down", FABRIC,                            \
 	  "queued for a link that went down")                                  \
 	_(NO_NEIGHBOUR, "no_neighbour_behind_switch", FABRIC,                  \

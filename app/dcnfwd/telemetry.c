@@ -23,6 +23,7 @@
 #include <rte_version.h>
 
 #include "events.h"
+#include "impair.h"
 #include "stats.h"
 #include "telemetry.h"
 #include "trace.h"
@@ -322,6 +323,42 @@ dcnfwd_tel_events(const struct dcnfwd *d, const char *params, struct rte_tel_dat
 }
 
 /* Each net_af_xdp port's XDP verdict counters. */
+/* How long frames stay in this process's nodes (dcn_port_lat.h): the
+ * samples, their sum, and each bucket's count keyed by its upper bound
+ * in ns ("inf": the last). */
+static int
+dcnfwd_tel_latency(const struct dcnfwd *d, const char *params,
+		   struct rte_tel_data *t)
+{
+	struct rte_tel_data *b = rte_tel_data_alloc();
+	struct dcn_port_lat h;
+	unsigned int k;
+
+	(void)params;
+	if (b == NULL)
+		return -1;
+	dcnfwd_lat_totals(d, &h);
+	rte_tel_data_start_dict(b);
+	for (k = 0; k < DCN_PORT_LAT_BUCKETS; k++) {
+		uint64_t le = dcn_port_lat_bucket_ns(k);
+		char key[24];
+
+		if (le == UINT64_MAX)
+			snprintf(key, sizeof(key), "inf");
+		else
+			snprintf(key, sizeof(key), "%lu", (unsigned long)le);
+		if (rte_tel_data_add_dict_u64(b, key, h.bucket[k]) < 0) {
+			rte_tel_data_free(b);
+			return -1;
+		}
+	}
+	rte_tel_data_start_dict(t);
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "samples", h.count));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "sum_ns", h.sum_ns));
+	TEL_TRY(rte_tel_data_add_dict_u64(t, "sample_gap_us", DCNFWD_LAT_GAP_US));
+	return dcnfwd_tel_add_container(t, "le_ns", b);
+}
+
 static int
 dcnfwd_tel_xdp(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
 {
@@ -404,6 +441,8 @@ TEL_CMD(tel_links)
 TEL_CMD(tel_stats)
 TEL_CMD(tel_events)
 TEL_CMD(tel_xdp)
+TEL_CMD(tel_impair)
+TEL_CMD(tel_latency)
 
 /* The commands, for registration and for --help. */
 const struct dcnfwd_tel_cmd dcnfwd_tel_cmds[] = {
@@ -431,6 +470,13 @@ const struct dcnfwd_tel_cmd dcnfwd_tel_cmds[] = {
 	  "the next N (4) frames from server SRC to DST instead" },
 	{ "/dcn/xdp", tel_xdp, "",
 	  "XDP verdicts of each net_af_xdp port: to dcnfwd, to the kernel" },
+	{ "/dcn/latency", tel_latency, "",
+	  "how long frames stay in the relay, from the poll that took them to "
+	  "the send that passed them on, sampled: a histogram in ns" },
+	{ "/dcn/impair", tel_impair, "[PORT|all [delay_us=N] [jitter_us=N] "
+	  "[loss_ppm=N] [rate_kbps=N]|off]",
+	  "lab: a slow, late or lossy cable into a port (name, fabric port "
+	  "number, all); each impaired port's settings and counters" },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -440,5 +486,8 @@ dcnfwd_telemetry_register(void)
 	const struct dcnfwd_tel_cmd *c;
 
 	for (c = dcnfwd_tel_cmds; c->name != NULL; c++)
-		rte_telemetry_register_cmd(c->name, c->fn, c->help);
+		if (rte_telemetry_register_cmd(c->name, c->fn, c->help) != 0)
+			DCNFWD_LOG(ERR, "telemetry refused %s (a help of %zu "
+				   "characters: at most %d)\n", c->name,
+				   strlen(c->help), RTE_TEL_MAX_STRING_LEN - 1);
 }

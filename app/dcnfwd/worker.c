@@ -244,6 +244,12 @@ dcnfwd_worker_main(void *arg)
 			}
 			n = dcn_port_rx(&d->port[q->port].dp, q->queue, m, want, now);
 			if (n != 0) {
+				/* One frame now and then carries the time it
+				 * came (dcn_port_lat.h). */
+				if (unlikely(now - w->lat_stamp_tsc >= d->lat_gap_tsc)) {
+					dcn_port_lat_stamp(m[0], now);
+					w->lat_stamp_tsc = now;
+				}
 				work += n;
 				w->pst[q->port].rx += n;
 				q->rx(w, q->port, q->queue, m, n, now);

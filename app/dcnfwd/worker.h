@@ -26,7 +26,10 @@ static inline uint16_t
 dcnfwd_port_send(struct dcnfwd_worker *w, uint32_t pi, struct rte_mbuf **m, uint16_t n)
 {
 	const struct dcn_port *p = &w->d->port[pi].dp;
-	uint16_t sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, n);
+	uint16_t sent;
+
+	dcn_port_lat_note(&w->fcw.lat, m, n);
+	sent = dcn_port_tx(p, dcn_port_txq(p, w->idx), m, n);
 
 	w->pst[pi].tx += sent;
 	if (unlikely(sent < n))

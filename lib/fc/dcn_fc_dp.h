@@ -55,6 +55,7 @@
 #include "dcn_fc.h"
 #include "dcn_fwd.h"
 #include "dcn_port.h"
+#include "dcn_port_lat.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -189,6 +190,8 @@ struct dcn_fc_worker {
 	struct rte_mbuf *(*stage)[DCN_FC_BURST_MAX];
 	uint16_t *stage_n;
 	uint64_t overflow;            /**< output queue refused: a bug */
+	/** How long the stamped frames it sends stayed (dcn_port_lat.h). */
+	struct dcn_port_lat lat;
 };
 
 /** A worker's port counters of one node. */

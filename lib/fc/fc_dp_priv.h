@@ -263,6 +263,7 @@ ledger_tx(struct dcn_fc_wnode *x, uint16_t o, struct rte_mbuf **m, uint16_t n,
 	struct dcn_fc_keep_out *ko = ledger_doubt(x, n, (uint32_t)o + 1);
 	uint16_t sent;
 
+	dcn_port_lat_note(&x->w->lat, m, n);
 	sent = dcn_port_tx(p, dcn_port_txq(p, x->w->idx), m, n);
 	*gone += sent;
 	ledger_done(ko);

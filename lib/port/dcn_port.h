@@ -24,6 +24,7 @@
 #include <rte_random.h>
 #include <rte_ring.h>
 
+#include "dcn_port_impair.h"
 #include "dcn_port_udp.h"
 
 #ifdef __cplusplus
@@ -82,6 +83,10 @@ struct dcn_port {
 	/** A fabric port of an encap = udp fabric: the outer headers come
 	 * off on receive and go on on send (dcn_port_udp.h); NULL: none. */
 	struct dcn_port_udp *udp;
+	/** A slow, late or lossy cable into the port (the lab's; set once,
+	 * then its settings changed in place: dcn_port_impair.h); NULL:
+	 * none. */
+	struct dcn_port_impair *impair;
 };
 
 /* An emulated lossy cable: frames of m[0..n) lost at random, the rest
@@ -138,7 +143,12 @@ static inline uint16_t
 dcn_port_rx(struct dcn_port *p, uint16_t q, struct rte_mbuf **m, uint16_t n,
 	    uint64_t now)
 {
+	struct dcn_port_impair *im = __atomic_load_n(&p->impair, __ATOMIC_ACQUIRE);
+	uint16_t room = n;
+
 	n = dcn_port_rx_raw(p, q, m, n, now);
+	if (unlikely(im != NULL))
+		n = dcn_port_impair_rx(im, q, m, n, room, now);
 	if (p->udp != NULL && n != 0)
 		n = dcn_port_udp_unwrap(p->udp, q, m, n);
 	return n;

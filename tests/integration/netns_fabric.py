@@ -925,6 +925,80 @@ def unplug_cable(st, src, dst, sv, dv):
     outage("carrier (ip link set down)", rep)
 
 
+IMPAIR_DELAY_MS, IMPAIR_JITTER_MS, IMPAIR_LOSS_PCT = 5, 1, 2
+
+
+def ledger(st):
+    """The fabric's ledger of loss, summed over its relays."""
+    out = {}
+    for s in tel_each(st, "/dcn/stats").values():
+        for k, v in s.get("loss", {}).items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def impaired_cable(st, src, dst, sv, dv):
+    """The cable a flow enters its last relay by made slow and lossy, as a
+    user does it ("dcn-fabric cable NAME NODE PORT --delay 5 --jitter 1
+    --loss 2"): the flow's latency percentiles move up by the delay; the
+    frames the cable loses are counted (the ledger's "wire", /dcn/impair's
+    "lost"), flow control takes the credits of the data frames among them
+    back (lost_repaired) and the flow runs on; mended ("--delay 0"), every
+    credited link holds its full grant."""
+    g, gp = gen_flowing(st, sv, dv, 300)
+
+    def rx_in():
+        t = tel(st, dst["name"], "/dcn/ports")
+        return {p: t.get("p%d" % p, {}).get("rx", 0) for p in dst["ports"]}
+    r0 = rx_in()
+    time.sleep(1.0)
+    r1 = rx_in()
+    cable = max(r1, key=lambda p: r1[p] - r0[p])
+    g.send_signal(signal.SIGINT)
+    base = gen_wait(g, gp)
+    r = fabric("cable", NAME, dst["name"], str(cable), "--delay",
+               str(IMPAIR_DELAY_MS), "--jitter", str(IMPAIR_JITTER_MS),
+               "--loss", str(IMPAIR_LOSS_PCT), check_rc=False)
+    check(r.returncode == 0, "dcn-fabric cable %s %d --delay %d --jitter %d "
+          "--loss %d: %s" % (dst["name"], cable, IMPAIR_DELAY_MS,
+                             IMPAIR_JITTER_MS, IMPAIR_LOSS_PCT,
+                             (r.stdout + r.stderr).strip()))
+    l0 = ledger(st)
+    rep = gen_wait(*gen_start(st, sv, dv, 3))
+    l1 = ledger(st)
+    im = tel(st, dst["name"], "/dcn/impair").get("p%d" % cable, {})
+    shift = (rep["latency_us"]["p50"] - base["latency_us"]["p50"]) / 1000.0
+    print("latency us before: %s; on the impaired cable: %s" %
+          (base["latency_us"], rep["latency_us"]))
+    check(shift >= IMPAIR_DELAY_MS - 1.0,
+          "a %d ms cable (p%d into %s): the flow's p50 latency %.2f ms later "
+          "(%.0f us, was %.0f us)" % (IMPAIR_DELAY_MS, cable, dst["name"], shift,
+                                      rep["latency_us"]["p50"],
+                                      base["latency_us"]["p50"]))
+    wire = l1.get("wire", 0) - l0.get("wire", 0)
+    repaired = l1.get("lost_repaired", 0) - l0.get("lost_repaired", 0)
+    check(im.get("lost", 0) > 0 and wire > 0 and rep["lost"] > 0,
+          "a %d%% lossy cable loses frames, counted: %d by /dcn/impair on p%d, "
+          "%d as wire in the ledger while the flow ran; the flow lost %d of %d"
+          % (IMPAIR_LOSS_PCT, im.get("lost", 0), cable, wire, rep["lost"],
+             rep["sent"]))
+    check(repaired > 0 and rep["received"] > 0.9 * rep["sent"],
+          "flow control takes the lost data frames' credits back (%d "
+          "lost_repaired) and the flow runs on: %d of %d delivered" %
+          (repaired, rep["received"], rep["sent"]))
+    lat = tel(st, dst["name"], "/dcn/latency")
+    check(lat.get("samples", 0) > 0 and sum(lat.get("le_ns", {}).values()) ==
+          lat.get("samples"),
+          "%s's histogram of how long frames stay: %d samples, in its buckets" %
+          (dst["name"], lat.get("samples", 0)))
+    fabric("cable", NAME, dst["name"], str(cable), "--delay", "0")
+    im = tel(st, dst["name"], "/dcn/impair").get("p%d" % cable, {})
+    check(im.get("delay_us") == 0 and im.get("loss_ppm") == 0,
+          "mended (--delay 0): p%d of %s passes frames as they come: %s" %
+          (cable, dst["name"], im))
+    full_credit(st)
+
+
 def unplug_kill(st, src, dst, sv, dv):
     """The relay that carries the flow in the middle, killed: its
     neighbours' hellos stop and delivery goes round it. (Which relay: the
@@ -2074,12 +2148,13 @@ def restart_mode():
 def veth_mode(flaps):
     """One fabric, hosts on veths for dcn-gen, a fabric key: the flap
     accounting (first: it counts from the fabric's start), a cable pulled
-    and mended, a transit relay killed and started again, then hung and
+    and mended, a cable made slow and lossy and mended, a transit relay killed and started again, then hung and
     continued; then the kill soak on the transit relay of another flow."""
     st = up("--host", "veth", "--key")
     pair = flow_pair(st)
     flap_cable(st, *pair, flaps=flaps)
     unplug_cable(st, *pair)
+    impaired_cable(st, *pair)
     st, middle = restart_relay(st, *pair)
     st = kill_soak(st, *soak_pair(st, pair, middle), KILL_CYCLES)
     auth_clean(st, "after the flaps, the pulled cable, the restarts and the "

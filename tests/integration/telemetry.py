@@ -248,6 +248,13 @@ def exporter_node(prefix, node):
             break
         time.sleep(1)
     without = [l for l in lines if 'node="%s"' % node not in l]
+    # How long frames stay: a histogram of the relay's own (/dcn/latency).
+    hist = [l for l in lines if l.startswith("dcnfwd_residency_seconds_")]
+    check(any(l.startswith('dcnfwd_residency_seconds_bucket{') and 'le="+Inf"' in l
+              for l in hist) and
+          any(l.startswith("dcnfwd_residency_seconds_count{") for l in hist),
+          "dcnfwd_residency_seconds, a histogram of the relay's (buckets to "
+          "+Inf, sum, count): %d samples" % len(hist))
     check(len(moved) == 2, "dcnfwd_port_bytes_total of the cable, rx and tx, "
           "above 0: %s" % [l for l in lines if l.startswith("dcnfwd_port_bytes")])
     check(r.returncode == 0 and lines and not without,
@@ -366,7 +373,9 @@ def dashboard_per_node(prefixes, nodes):
                     check(False, "%s: %s" % (panel["title"], r.get("error")))
                     continue
                 res = r["data"]["result"]
-                outer = re.match(r"^\s*\w+ by \(([^)]*)\)", expr)
+                # sum by (node, ...) (...), or a quantile of one
+                outer = re.match(r"^\s*(?:histogram_quantile\([\d.]+, )?\w+ by "
+                                 r"\(([^)]*)\)", expr)
                 if expr.startswith("dcnfwd_") or (outer and "node" in outer.group(1)):
                     keyed += 1
                     got = {x["metric"].get("node") for x in res}
