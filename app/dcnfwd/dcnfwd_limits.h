@@ -39,9 +39,11 @@
  * a thousand empty polls of a NIC or memif port take, so a short gap
  * between bursts costs no wake-up. */
 #define DCNFWD_IDLE_SPIN_US 50
-/* A worker stamps a received frame at most this often (us), for the
- * histogram of how long frames stay (lib/port/dcn_port_lat.h): about
- * 16,000 samples a second a busy worker, a test a burst. */
+/* A worker stamps a received frame at most this often (us), and in at
+ * most one burst of this many, for the histogram of how long frames stay
+ * (lib/port/dcn_port_lat.h): at most about 16,000 samples a second a
+ * worker, a test a burst. */
 #define DCNFWD_LAT_GAP_US 64
+#define DCNFWD_LAT_GAP_BURSTS 16
 
 #endif /* DCNFWD_LIMITS_TYPES_H */

@@ -102,6 +102,7 @@ struct dcnfwd_worker {
 	uint64_t busy_loops;              /* loops that moved frames */
 	uint64_t busy_tsc;                /* TSC cycles those took */
 	uint64_t lat_stamp_tsc;           /* when it last stamped a frame */
+	uint32_t lat_bursts;              /* bursts received since */
 	/* control thread: loops at its last tick (a worker that stops looping
 	 * was not scheduled, and its ports' silence is not the neighbours').
 	 * A line of its own: written every tick, it must not take from the

@@ -43,3 +43,18 @@ dcn_port_lat_bucket_ns(unsigned int k)
 	return k + 1 < DCN_PORT_LAT_BUCKETS ? 1ull << (k + DCN_PORT_LAT_MIN_LOG2) :
 					      UINT64_MAX;
 }
+
+void
+dcn_port_lat_note_slow(struct dcn_port_lat *h, struct rte_mbuf **m, uint16_t n)
+{
+	const uint64_t flag = dcn_port_lat_flag;
+	uint64_t now = rte_rdtsc();
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		if (m[i]->ol_flags & flag) {
+			m[i]->ol_flags &= ~flag;
+			dcn_port_lat_add(h, now - *RTE_MBUF_DYNFIELD(m[i], dcn_port_lat_off,
+								     uint64_t *));
+		}
+}

@@ -943,8 +943,8 @@ def impaired_cable(st, src, dst, sv, dv):
     --loss 2"): the flow's latency percentiles move up by the delay; the
     frames the cable loses are counted (the ledger's "wire", /dcn/impair's
     "lost"), flow control takes the credits of the data frames among them
-    back (lost_repaired) and the flow runs on; mended ("--delay 0"), every
-    credited link holds its full grant."""
+    back (lost_repaired) and the flow runs on; every cable mended ("cable
+    NAME all --delay 0"), every credited link holds its full grant."""
     g, gp = gen_flowing(st, sv, dv, 300)
 
     def rx_in():
@@ -991,11 +991,12 @@ def impaired_cable(st, src, dst, sv, dv):
           lat.get("samples"),
           "%s's histogram of how long frames stay: %d samples, in its buckets" %
           (dst["name"], lat.get("samples", 0)))
-    fabric("cable", NAME, dst["name"], str(cable), "--delay", "0")
+    # Mended as every cable is: "cable NAME all --delay 0".
+    fabric("cable", NAME, "all", "--delay", "0")
     im = tel(st, dst["name"], "/dcn/impair").get("p%d" % cable, {})
     check(im.get("delay_us") == 0 and im.get("loss_ppm") == 0,
-          "mended (--delay 0): p%d of %s passes frames as they come: %s" %
-          (cable, dst["name"], im))
+          "mended (cable all --delay 0): p%d of %s passes frames as they "
+          "come: %s" % (cable, dst["name"], im))
     full_credit(st)
 
 
