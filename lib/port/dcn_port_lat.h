@@ -62,11 +62,16 @@ dcn_port_lat_stamp(struct rte_mbuf *m, uint64_t now)
 	m->ol_flags |= dcn_port_lat_flag;
 }
 
-/** Record a stay of tsc cycles in h. */
+/** Record a stay of tsc cycles in h. A stay below 0 (stamped on a core
+ * whose TSC runs a little ahead of the sender's) counts as 0; a long
+ * one is converted in two halves, so that neither the sum nor the
+ * bucket overflows. */
 static inline void
 dcn_port_lat_add(struct dcn_port_lat *h, uint64_t tsc)
 {
-	uint64_t ns = tsc >> 32 ? UINT64_MAX >> 1 : (tsc * dcn_port_lat_ns_q32) >> 32;
+	uint64_t t = (int64_t)tsc < 0 ? 0 : tsc;
+	uint64_t ns = (t >> 32) * dcn_port_lat_ns_q32 +
+		      (((t & UINT32_MAX) * dcn_port_lat_ns_q32) >> 32);
 	unsigned int k = ns >> DCN_PORT_LAT_MIN_LOG2 ?
 		(unsigned int)(63 - __builtin_clzll(ns)) + 1 - DCN_PORT_LAT_MIN_LOG2 : 0;
 
