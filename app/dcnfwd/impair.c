@@ -20,37 +20,30 @@ dcnfwd_impair_dropped(const struct dcnfwd_port *p)
 {
 	const struct dcn_port_impair *im =
 		__atomic_load_n(&p->dp.impair, __ATOMIC_ACQUIRE);
-	uint64_t n = 0;
-	uint16_t q;
+	struct dcn_port_impair_totals t;
 
-	for (q = 0; im != NULL && q < im->nb_q; q++)
-		n += __atomic_load_n(&im->q[q].lost, __ATOMIC_RELAXED) +
-		     __atomic_load_n(&im->q[q].overflow, __ATOMIC_RELAXED);
-	return n;
+	if (im == NULL)
+		return 0;
+	dcn_port_impair_totals(im, &t);
+	return t.lost + t.overflow;
 }
 
 static int
 impair_entry(const struct dcnfwd_port *p, struct rte_tel_data *e)
 {
 	const struct dcn_port_impair *im = p->dp.impair;
-	uint64_t passed = 0, lost = 0, overflow = 0, held = 0;
-	uint16_t q;
+	struct dcn_port_impair_totals t;
 
-	for (q = 0; q < im->nb_q; q++) {
-		passed += __atomic_load_n(&im->q[q].passed, __ATOMIC_RELAXED);
-		lost += __atomic_load_n(&im->q[q].lost, __ATOMIC_RELAXED);
-		overflow += __atomic_load_n(&im->q[q].overflow, __ATOMIC_RELAXED);
-		held += dcn_port_impair_held(im, q);
-	}
+	dcn_port_impair_totals(im, &t);
 	rte_tel_data_start_dict(e);
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "delay_us", im->conf.delay_us));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "jitter_us", im->conf.jitter_us));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "loss_ppm", im->conf.loss_ppm));
 	TEL_TRY(rte_tel_data_add_dict_u64(e, "rate_kbps", im->conf.rate_kbps));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "on_cable", held));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "passed", passed));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost", lost));
-	TEL_TRY(rte_tel_data_add_dict_u64(e, "overflow", overflow));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "on_cable", t.on_cable));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "passed", t.passed));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "lost", t.lost));
+	TEL_TRY(rte_tel_data_add_dict_u64(e, "overflow", t.overflow));
 	return 0;
 }
 
@@ -75,9 +68,9 @@ impair_port(const struct dcnfwd *d, struct dcnfwd_port *p,
 		return -EINVAL;
 	if (p->dp.impair == NULL)
 		__atomic_store_n(&p->dp.impair, im, __ATOMIC_RELEASE);
-	DCNFWD_LOG(NOTICE, "port %s: cable delay %lu us, jitter %lu us, loss %u ppm, "
+	DCNFWD_LOG(NOTICE, "port %s: cable delay %lu us, jitter %lu us, loss %lu ppm, "
 		   "rate %lu kbit/s\n", p->name, (unsigned long)c->delay_us,
-		   (unsigned long)c->jitter_us, c->loss_ppm,
+		   (unsigned long)c->jitter_us, (unsigned long)c->loss_ppm,
 		   (unsigned long)c->rate_kbps);
 	return 0;
 }
@@ -137,9 +130,6 @@ dcnfwd_tel_impair(const struct dcnfwd *d, const char *params,
 						which);
 	}
 	rte_tel_data_start_dict(t);
-	for (i = 0; i < d->n_ports; i++)
-		impaired += d->port[i].dp.impair != NULL;
-	TEL_TRY(rte_tel_data_add_dict_u64(t, "impaired_ports", impaired));
 	for (i = 0; i < d->n_ports; i++) {
 		const struct dcnfwd_port *p = &d->port[i];
 		struct rte_tel_data *e;
@@ -152,6 +142,7 @@ dcnfwd_tel_impair(const struct dcnfwd *d, const char *params,
 			return -1;
 		}
 		TEL_TRY(dcnfwd_tel_add_container(t, p->name, e));
+		impaired++;
 	}
-	return 0;
+	return rte_tel_data_add_dict_u64(t, "impaired_ports", impaired) < 0 ? -1 : 0;
 }

@@ -317,8 +317,9 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 	d->tsc_hz = rte_get_tsc_hz();
 	d->drain_tsc = (d->tsc_hz + 9999) / 10000; /* 100 us */
-	/* How long frames stay (/dcn/latency): a sample a worker every
-	 * DCNFWD_LAT_GAP_US at most, or none when the mbuf has no room. */
+	/* How long frames stay (/dcn/latency): samples as often as
+	 * DCNFWD_LAT_GAP_US and _BURSTS allow, or none when the mbuf has
+	 * no room for the stamp. */
 	d->lat_gap_tsc = d->tsc_hz * DCNFWD_LAT_GAP_US / 1000000;
 	if (dcn_port_lat_init(d->tsc_hz) != 0)
 		DCNFWD_LOG(NOTICE, "no latency samples (no dynamic mbuf field left)\n");

@@ -322,7 +322,6 @@ dcnfwd_tel_events(const struct dcnfwd *d, const char *params, struct rte_tel_dat
 	return dcnfwd_tel_add_container(t, "last", a);
 }
 
-/* Each net_af_xdp port's XDP verdict counters. */
 /* How long frames stay in this process's nodes (dcn_port_lat.h): the
  * samples, their sum, and each bucket's count keyed by its upper bound
  * in ns ("inf": the last). */
@@ -359,6 +358,7 @@ dcnfwd_tel_latency(const struct dcnfwd *d, const char *params,
 	return dcnfwd_tel_add_container(t, "le_ns", b);
 }
 
+/* Each net_af_xdp port's XDP verdict counters. */
 static int
 dcnfwd_tel_xdp(const struct dcnfwd *d, const char *params, struct rte_tel_data *t)
 {

@@ -42,7 +42,7 @@ extern "C" {
 struct dcn_port_impair_conf {
 	uint64_t delay_us;   /**< added to every frame */
 	uint64_t jitter_us;  /**< the delay moves by up to this, either way */
-	uint32_t loss_ppm;   /**< frames lost, parts per million */
+	uint64_t loss_ppm;   /**< frames lost, parts per million */
 	uint64_t rate_kbps;  /**< the cable's rate; 0: no limit */
 };
 
@@ -97,6 +97,15 @@ int dcn_port_impair_active(const struct dcn_port_impair_conf *c);
 uint16_t dcn_port_impair_rx(struct dcn_port_impair *im, uint16_t q,
 			    struct rte_mbuf **m, uint16_t n, uint16_t room,
 			    uint64_t now);
+
+/** A port's counters, all its queues. */
+struct dcn_port_impair_totals {
+	uint64_t passed, lost, overflow;
+	uint64_t on_cable;   /**< frames on its cables now */
+};
+/** im's counters summed (any thread: each word read on its own). */
+void dcn_port_impair_totals(const struct dcn_port_impair *im,
+			    struct dcn_port_impair_totals *t);
 
 /** Frames on queue q's cable now (its poller, or a reader who takes an
  * instant's figure). */

@@ -60,14 +60,33 @@ dcn_port_impair_active(const struct dcn_port_impair_conf *c)
 	return c->delay_us || c->jitter_us || c->loss_ppm || c->rate_kbps;
 }
 
+/* The settings' ranges, for parse and set alike: 0, or -EINVAL with the
+ * reason in err (NULL: not said). */
+static int
+conf_check(const struct dcn_port_impair_conf *c, char *err, size_t errlen)
+{
+	if (c->loss_ppm > 1000000)
+		snprintf(err, errlen, "loss_ppm: %" PRIu64 " is over 1000000", c->loss_ppm);
+	else if (c->delay_us > MAX_DELAY_US)
+		snprintf(err, errlen, "delay_us: %" PRIu64 " is over 10 s", c->delay_us);
+	else if (c->jitter_us > c->delay_us)
+		snprintf(err, errlen, "jitter_us: %" PRIu64 " is over delay_us (%" PRIu64
+			 "): a frame would leave before it came", c->jitter_us,
+			 c->delay_us);
+	else if (c->rate_kbps != 0 && c->rate_kbps < MIN_RATE_KBPS)
+		snprintf(err, errlen, "rate_kbps: %" PRIu64 " is under %llu",
+			 c->rate_kbps, MIN_RATE_KBPS);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 int
 dcn_port_impair_set(struct dcn_port_impair *im, const struct dcn_port_impair_conf *c)
 {
 	uint64_t byte_q16 = 0;
 
-	if (c->loss_ppm > 1000000 || c->delay_us > MAX_DELAY_US ||
-	    c->jitter_us > c->delay_us ||
-	    (c->rate_kbps != 0 && c->rate_kbps < MIN_RATE_KBPS))
+	if (conf_check(c, NULL, 0) != 0)
 		return -EINVAL;
 	if (c->rate_kbps)
 		byte_q16 = (uint64_t)((double)im->tsc_hz * 8.0 * 65536.0 /
@@ -77,7 +96,7 @@ dcn_port_impair_set(struct dcn_port_impair *im, const struct dcn_port_impair_con
 	__atomic_store_n(&im->jitter_tsc, c->jitter_us * im->tsc_hz / 1000000,
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&im->byte_tsc_q16, byte_q16, __ATOMIC_RELAXED);
-	__atomic_store_n(&im->loss_ppm, c->loss_ppm, __ATOMIC_RELAXED);
+	__atomic_store_n(&im->loss_ppm, (uint32_t)c->loss_ppm, __ATOMIC_RELAXED);
 	im->conf = *c;
 	return 0;
 }
@@ -127,13 +146,7 @@ dcn_port_impair_parse(const char *s, struct dcn_port_impair_conf *c, char *err,
 		switch (k) {
 		case 0: c->delay_us = v; break;
 		case 1: c->jitter_us = v; break;
-		case 2:
-			if (v > 1000000) {
-				snprintf(err, errlen, "loss_ppm: %llu is over 1000000", v);
-				return -EINVAL;
-			}
-			c->loss_ppm = (uint32_t)v;
-			break;
+		case 2: c->loss_ppm = v; break;
 		case 3: c->rate_kbps = v; break;
 		default:
 			snprintf(err, errlen, "'%s': no such setting (delay_us, "
@@ -141,21 +154,22 @@ dcn_port_impair_parse(const char *s, struct dcn_port_impair_conf *c, char *err,
 			return -EINVAL;
 		}
 	}
-	if (c->delay_us > MAX_DELAY_US) {
-		snprintf(err, errlen, "delay_us: %" PRIu64 " is over 10 s", c->delay_us);
-		return -EINVAL;
+	return conf_check(c, err, errlen);
+}
+
+void
+dcn_port_impair_totals(const struct dcn_port_impair *im,
+		       struct dcn_port_impair_totals *t)
+{
+	uint16_t q;
+
+	memset(t, 0, sizeof(*t));
+	for (q = 0; q < im->nb_q; q++) {
+		t->passed += __atomic_load_n(&im->q[q].passed, __ATOMIC_RELAXED);
+		t->lost += __atomic_load_n(&im->q[q].lost, __ATOMIC_RELAXED);
+		t->overflow += __atomic_load_n(&im->q[q].overflow, __ATOMIC_RELAXED);
+		t->on_cable += dcn_port_impair_held(im, q);
 	}
-	if (c->jitter_us > c->delay_us) {
-		snprintf(err, errlen, "jitter_us: %" PRIu64 " is over delay_us (%" PRIu64
-			 "): a frame would leave before it came", c->jitter_us, c->delay_us);
-		return -EINVAL;
-	}
-	if (c->rate_kbps != 0 && c->rate_kbps < MIN_RATE_KBPS) {
-		snprintf(err, errlen, "rate_kbps: %" PRIu64 " is under %llu", c->rate_kbps,
-			 MIN_RATE_KBPS);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static inline uint64_t
