@@ -411,8 +411,9 @@ emu_check_switch_buffers(const struct dcnfwd *d)
 			if (fn->kind[p] != DCN_FC_PORT_SWITCH)
 				continue;
 			for (l = 0; l < fn->port_links[p]; l++)
-				bound += fn->n_vcs *
-					 dcn_fc_chan(fn, (uint16_t)(fn->port_link[p] + l), 0)->grant;
+				bound += dcn_fc_link_bound(
+					dcn_fc_chan(fn, (uint16_t)(fn->port_link[p] + l), 0)->grant,
+					fn->n_vcs);
 			if (bound > worst) {
 				worst = bound;
 				worst_node = i;

@@ -174,7 +174,8 @@ full_credit_links(const struct dcnfwd *d, unsigned int *links,
 			if (!dcn_fc_kind_credited(fn->kind[fn->link_port[c / fn->n_vcs]]))
 				continue;
 			(*links)++;
-			if (ch->peer_known && dcn_fc_credits(ch) == ch->peer_grant)
+			if (ch->peer_known &&
+			    dcn_fc_credits(ch) == dcn_fc_alone(ch->peer_grant, fn->n_vcs))
 				full++;
 			else if (ch->probe_tsc != 0)
 				rep++;

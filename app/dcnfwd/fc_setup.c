@@ -90,10 +90,9 @@ dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
  * once), its ports' descriptors and the lcores' pool caches (other). A
  * pool short of it can run dry under wide backpressure, and a port then
  * drops frames for want of buffers, the loss flow control is there to
- * prevent. The full figure is often gigabytes (each output queue holds
- * every input's quota, so it grows with the square of the channels), so
- * a short pool is told as a share, for the operator to weigh, not as a
- * fault. Written into buf. @return 1 when short.
+ * prevent. The full figure has every channel backed up at once, which
+ * a fabric's routes never do, so a short pool is told as a share, for
+ * the operator to weigh, not as a fault. Written into buf. @return 1 when short.
  */
 static int
 mbufs_cover(char *buf, size_t len, uint64_t mbufs, uint64_t queues, uint64_t other)
@@ -116,13 +115,21 @@ mbufs_cover(char *buf, size_t len, uint64_t mbufs, uint64_t queues, uint64_t oth
 	return 1;
 }
 
+/* Workers that may stage frames for a node's output queues: all of
+ * them (an emulation's workers share its nodes). */
+static unsigned int
+stagers(unsigned int workers)
+{
+	return workers == 0 ? 1 : RTE_MIN(workers, (unsigned int)DCN_FC_MAX_WORKERS);
+}
+
 void
 dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 		     unsigned int vcs)
 {
 	struct dcn_fc_conf fcc = { .out_queue = c->fc_out_queue,
 				   .reserve_pct = c->fc_reserve_pct, .n_vcs = vcs,
-				   .n_lanes = 1 };
+				   .n_lanes = 1, .stagers = stagers(c->n_workers) };
 	uint8_t kind[DCN_CONF_MAX_PORTS];
 	uint16_t links[DCN_CONF_MAX_PORTS];
 	struct dcn_fwd_nbrs nbrs;
@@ -150,8 +157,8 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 		dcn_fwd_nbrs_free(&nbrs);
 	in_queue = dcnfwd_fc_in_queue(c->fc_in_queue, 0, behind_switch);
 	grant = grant_of(in_queue, c->fc_reserve_pct);
-	printf("  flow control: input queues of %u slots a (port, VC)%s, %u "
-	       "granted, a credit frame each %u freed\n", in_queue,
+	printf("  flow control: input queues of %u slots a port%s, %u "
+	       "granted over its links and VCs, a credit frame each %u freed\n", in_queue,
 	       c->fc_in_queue ? "" : behind_switch ? " (behind L2 switches)" :
 	       " (on cables)", grant,
 	       dcnfwd_fc_credit_batch(c->fc_credit_batch, in_queue, c->fc_reserve_pct));
@@ -259,6 +266,10 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		const char *names[DCN_FWD_MAX_PORTS];
 		struct dcn_fc_conf fcc = d->fcc;
 		int behind_switch = 0;
+
+		/* Every worker may route into any node's queues (an
+		 * emulation's workers share its nodes). */
+		fcc.stagers = stagers(d->n_workers);
 		char id[16];
 
 		/* A lane for each RX queue of its busiest port. */
@@ -325,9 +336,9 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 			return -EINVAL;
 		}
 		DCNFWD_LOG(DEBUG, "node %s: flow control: %u channels (%u VCs), "
-			   "input queues of %u frames, a share of %u an input\n",
+			   "input queues of %u frames, output queues of %u\n",
 			   n->name, n->fc->n_chans, n->fc->n_vcs, fcc.in_queue,
-			   n->fc->chan[0].quota);
+			   n->fc->chan[0].out_admit);
 		n->fcdp->credit_drop_ppm = (uint32_t)(d->credit_drop * 10000);
 		n->fcdp->auth = d->auth;
 		n->fcdp->auth_epoch = d->epoch;

@@ -49,7 +49,7 @@ void dcnfwd_encap_free(struct dcnfwd_port *p);
 
 /* Flow-control queues and data path of every node (when on; fc_setup.c). */
 int dcnfwd_setup_fc(struct dcnfwd *d);
-/* A node's input queue slots per (port, VC): input_queue, or for 0 the
+/* A node's input queue slots per port: input_queue, or for 0 the
  * default of where its ports are (behind_switch: any port meets its
  * neighbours behind an L2 switch). */
 unsigned int dcnfwd_fc_in_queue(unsigned int input_queue, int emulated,

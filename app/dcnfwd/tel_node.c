@@ -289,6 +289,9 @@ fc_fields(const struct dcn_fc_node *fn, unsigned int c, struct fc_field *f)
 		return n;
 	f[n++] = (struct fc_field){ "credits", dcn_fc_credits(ch) };
 	f[n++] = (struct fc_field){ "peer_grant", ch->peer_grant };
+	/* the credits with nothing in flight on the link: the peer's
+	 * grant less the other VCs' own shares */
+	f[n++] = (struct fc_field){ "window", dcn_fc_alone(ch->peer_grant, fn->n_vcs) };
 	f[n++] = (struct fc_field){ "grant", ch->grant };
 	f[n++] = (struct fc_field){ "stalls", dcn_fc_chan_stalls(fn, c) };
 	f[n++] = (struct fc_field){ "peer_restarts", ch->epoch_changes };

@@ -133,13 +133,14 @@ const struct dcn_conf_key dcn_conf_keys[] = {
 	  "0: as many as it needs (fewer can deadlock: dcn-topo cdg --vcs N)" },
 	{ "flow_control", "input_queue", DCN_CONF_UINT, DCN_CONF_F_AUTO, 16, 1u << 16,
 	  "N", "0", NODE(fc_in_queue), "in-queue",
-	  "input queue slots per (port, VC); a switch port's neighbours share "
-	  "them; 0: 1024 on cables (a window wide enough for a fast port), 256 "
+	  "input queue slots per port, which its VCs share, and a switch port's "
+	  "neighbours; 0: 1024 on cables (a window wide enough for a fast port), 256 "
 	  "behind L2 switches (whose buffers must hold the grants) and with "
 	  "--emulate" },
 	{ "flow_control", "output_queue", DCN_CONF_UINT, 0, 16, 1u << 18, "N",
 	  "512", NODE(fc_out_queue), "out-queue",
-	  "output queue slots per (port, VC), shared out among the inputs" },
+	  "frames an output queue (a channel's) admits; an input may hold what "
+	  "it has free" },
 	{ "flow_control", "reserve_percent", DCN_CONF_UINT, 0, 1, 90, "PCT", "20",
 	  NODE(fc_reserve_pct), "reserve",
 	  "input slots kept back for credits in flight" },

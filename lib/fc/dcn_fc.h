@@ -36,14 +36,14 @@
  * after repair_ms without a frame sent on the channel were lost, and the
  * sender takes their credits back itself (README.md, "Lost frames").
  *
- * Internal credits (§6.2): each output queue assigns every input queue of
- * the node a quota of its slots. An input queue hands a routed packet to
- * an output queue only while its share there is not used up; a packet
+ * Internal credits (§6.2): an input queue hands a routed packet to an
+ * output queue only while its share there is not used up; a packet
  * that cannot go waits in its input queue's held list, and the packets
  * behind it may still go to other outputs: the held list is the "shared
  * virtual input queue" of §6.2 that keeps head-of-line blocking away.
- * Quotas add up to no more than the output queue's size, so an admitted
- * packet always finds its slot.
+ * The share is a dynamic threshold (what the queue has free), so an
+ * output queue's size does not grow with the node's inputs, and an
+ * admitted packet always finds its slot.
  *
  * Lanes: a port polled on several RX queues (a NIC's RSS spreading flows
  * over cores) has an input side per queue, a lane, that its poller alone
@@ -214,8 +214,11 @@ struct dcn_fc_chan {
 				    *   (by the one sender of its frames) */
 	uint32_t in_cap;           /**< in_q plus held never exceed this */
 	uint32_t grant;            /**< credits offered upstream */
-	uint32_t out_cap;
-	uint32_t quota;            /**< internal credits per input channel */
+	uint32_t out_cap;          /**< out_q's slots: out_admit, and room
+				    *   for what other workers have staged */
+	uint32_t out_admit;        /**< frames admitted to out_q at most */
+	uint16_t vc;               /**< the channel's VC: VC 0's is this - vc */
+	uint16_t link_vcs;         /**< VCs of its link (the node's) */
 
 	/* input side: written by the lane's router (and receiver) */
 	uint32_t held_n __rte_cache_aligned;
@@ -243,12 +246,27 @@ struct dcn_fc_chan {
 	 * walking it. Stale while nothing is held. */
 	uint64_t held_blocked[DCN_FC_MAX_CHANS / 64];
 
-	/** frames sent on this (link, VC); with several senders, claimed
-	 * (sent, or about to be): the senders' one shared line, with the
-	 * limit they send up to */
-	uint32_t sent __rte_cache_aligned;
+	/** The senders' one shared line. sent: frames sent on this (link,
+	 * VC); with several senders, claimed (sent, or about to be). tok:
+	 * slots of the link's shared pool this VC holds (README.md, "One
+	 * pool a link"), at least what it sent past its own limit. One
+	 * word, so that several senders change both in one
+	 * compare-and-swap. */
+	union {
+		struct {
+			uint32_t sent;
+			uint32_t tok;
+		};
+		uint64_t sent_tok;
+	} __rte_cache_aligned;
 	/* sender's view of the peer, written by the credit-frame receiver */
-	uint32_t limit;            /**< sent may grow up to this */
+	uint32_t limit;            /**< sent may grow up to this on the
+				    *   VC's own slots (its private share) */
+	/** The link's shared pool (VC 0's channel): its slots, from the
+	 * peer's grant (the credit-frame receiver's), and those the VCs
+	 * hold (tok's sum; the senders'). */
+	uint32_t shared;
+	uint32_t shared_held;
 	uint32_t base;             /**< sent when the peer's epoch began, less
 				    *   its freed then */
 	uint32_t peer_epoch;
@@ -375,12 +393,16 @@ struct dcn_fc_node {
 struct dcn_fc_conf {
 	unsigned int in_queue;     /**< input queue slots of a port (shared
 				    *   by its links); default 512 */
-	unsigned int out_queue;    /**< output queue slots; default 1024 */
+	unsigned int out_queue;    /**< frames an output queue (a sender's
+				    *   of a channel) admits; default 512 */
 	unsigned int reserve_pct;  /**< reserve for credits in flight, 0..90;
 				    *   default 20 */
 	unsigned int n_vcs;        /**< 1..DCN_FC_MAX_VCS; default 2 (the
 				    *   application takes its routing's) */
-	unsigned int min_quota;    /**< smallest internal quota; default 32 */
+	/** Workers that route the node's frames (each stages at most a
+	 * burst a channel ahead of its output queue, which has room for
+	 * the others'); default: its ports times lanes. */
+	unsigned int stagers;
 	/** Frames still missing this long after the sender's last frame on a
 	 * channel were lost: longer than a frame can take to reach the
 	 * peer's queue (switch buffers included); default 500 ms. */
@@ -521,13 +543,100 @@ dcn_fc_link_restart(struct dcn_fc_node *fn, uint16_t link)
 			 __ATOMIC_RELEASE);
 }
 
-/** Credits a sender holds: how many more frames the peer will take. */
+/*
+ * One pool a link (README.md): the peer's grant is the link's, not each
+ * VC's. Each VC has a private share of it, its own limit; the rest is a
+ * pool the link's VCs share, a VC holding slots of it (tok) for what it
+ * sends past its limit. So what a link's peer holds for it is at most
+ * the grant, whatever its VCs, and every VC can always send on its own
+ * share, which keeps the VCs' deadlock freedom.
+ */
+
+/** A VC's private share of a link's grant of grant slots over n_vcs
+ * VCs: a quarter of an even split, at least 1. */
+static inline uint32_t
+dcn_fc_private(uint32_t grant, uint32_t n_vcs)
+{
+	uint32_t p = grant / (4 * n_vcs);
+
+	return p != 0 ? p : 1;
+}
+
+/** The link's shared pool: the grant less every VC's private share. */
+static inline uint32_t
+dcn_fc_shared(uint32_t grant, uint32_t n_vcs)
+{
+	uint32_t own = n_vcs * dcn_fc_private(grant, n_vcs);
+
+	return grant > own ? grant - own : 0;
+}
+
+/** The most frames a link's peer holds for it at a grant of grant
+ * slots over n_vcs VCs. */
+static inline uint32_t
+dcn_fc_link_bound(uint32_t grant, uint32_t n_vcs)
+{
+	return n_vcs * dcn_fc_private(grant, n_vcs) + dcn_fc_shared(grant, n_vcs);
+}
+
+/** What one VC alone may send of a link's grant of grant slots over
+ * n_vcs VCs (the others keeping their own shares): the credits of a
+ * channel whose link has nothing in flight. */
+static inline uint32_t
+dcn_fc_alone(uint32_t grant, uint32_t n_vcs)
+{
+	return dcn_fc_private(grant, n_vcs) + dcn_fc_shared(grant, n_vcs);
+}
+
+/** A sender's word of a channel, as loaded. */
+union dcn_fc_sent_tok {
+	struct {
+		uint32_t sent;
+		uint32_t tok;
+	};
+	uint64_t u;
+};
+
+/** What channel c may send on its own share and its pool slots (less
+ * than 0: it sent past them, by a limit that came down). */
+static inline int32_t
+dcn_fc_own_room(const struct dcn_fc_chan *c, union dcn_fc_sent_tok w)
+{
+	return (int32_t)(__atomic_load_n(&c->limit, __ATOMIC_ACQUIRE) + w.tok - w.sent);
+}
+
+/** Pool slots VC 0's channel c0 of a link has free. */
+static inline int32_t
+dcn_fc_pool_free(const struct dcn_fc_chan *c0)
+{
+	int32_t f = (int32_t)(__atomic_load_n(&c0->shared, __ATOMIC_ACQUIRE) -
+			      __atomic_load_n(&c0->shared_held, __ATOMIC_ACQUIRE));
+
+	return f > 0 ? f : 0;
+}
+
+/** Pool slots the link's VCs but skip hold and no longer need (they
+ * sent that far past their limits no more): what dcn_fc_pool_settle
+ * would give back. */
+uint32_t dcn_fc_pool_spare(const struct dcn_fc_chan *c0, const struct dcn_fc_chan *skip);
+
+/** Give the pool the slots its VCs no longer need (the link's one
+ * sender: plain stores; several: compare-and-swap). */
+void dcn_fc_pool_settle(struct dcn_fc_chan *c0, int several);
+
+/** Credits a sender holds: how many more frames the peer will take on
+ * channel c, its own share's, its pool slots and the pool's free ones,
+ * and those other VCs hold and no longer need. */
 static inline uint32_t
 dcn_fc_credits(const struct dcn_fc_chan *c)
 {
-	int32_t n = (int32_t)(__atomic_load_n(&c->limit, __ATOMIC_ACQUIRE) -
-			      __atomic_load_n(&c->sent, __ATOMIC_RELAXED));
+	const struct dcn_fc_chan *c0 = c - c->vc;
+	union dcn_fc_sent_tok w = { .u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED) };
+	int32_t n = dcn_fc_own_room(c, w) + dcn_fc_pool_free(c0);
 
+	/* Slots other VCs hold: some may be spare. */
+	if (__atomic_load_n(&c0->shared_held, __ATOMIC_RELAXED) != w.tok)
+		n += (int32_t)dcn_fc_pool_spare(c0, c);
 	return n > 0 ? (uint32_t)n : 0;
 }
 
@@ -539,6 +648,25 @@ dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 	c->keep_tx->sent = c->sent;
 }
 
+/** The channel's one sender takes credits for up to n frames: on its own
+ * share, else from the pool. Counted by dcn_fc_sent. @return frames it
+ * may send. */
+uint32_t dcn_fc_take_pool(struct dcn_fc_chan *c, uint32_t n, int32_t own);
+
+static inline uint32_t
+dcn_fc_take(struct dcn_fc_chan *c, uint32_t n)
+{
+	union dcn_fc_sent_tok w = { .u = c->sent_tok };
+	int32_t own = dcn_fc_own_room(c, w);
+
+	if (likely(own >= (int32_t)n))
+		return n;
+	return dcn_fc_take_pool(c, n, own);
+}
+
+/** Several senders: the pool's part of dcn_fc_claim. */
+uint32_t dcn_fc_claim_pool(struct dcn_fc_chan *c, uint32_t want);
+
 /**
  * One of several senders of a channel claims credits for up to want
  * frames: counted in sent at once, so no other sender can spend them.
@@ -547,25 +675,32 @@ dcn_fc_sent(struct dcn_fc_chan *c, uint32_t n)
 static inline uint32_t
 dcn_fc_claim(struct dcn_fc_chan *c, uint32_t want)
 {
-	uint32_t s = __atomic_load_n(&c->sent, __ATOMIC_RELAXED), n;
+	union dcn_fc_sent_tok w = { .u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED) }, nw;
 
 	do {
-		int32_t have = (int32_t)(__atomic_load_n(&c->limit, __ATOMIC_ACQUIRE) - s);
-
-		if (have <= 0)
-			return 0;
-		n = RTE_MIN(want, (uint32_t)have);
-	} while (!__atomic_compare_exchange_n(&c->sent, &s, s + n, 0, __ATOMIC_ACQ_REL,
+		if (dcn_fc_own_room(c, w) < (int32_t)want)
+			return dcn_fc_claim_pool(c, want);
+		nw.sent = w.sent + want;
+		nw.tok = w.tok;
+	} while (!__atomic_compare_exchange_n(&c->sent_tok, &w.u, nw.u, 0, __ATOMIC_ACQ_REL,
 					      __ATOMIC_RELAXED));
-	return n;
+	return want;
 }
 
-/** Give back claimed credits of n frames the port did not take. */
+/** Give back claimed credits of n frames the port did not take (the
+ * pool slots they held stay the VC's until settled). */
 static inline void
 dcn_fc_unclaim(struct dcn_fc_chan *c, uint32_t n)
 {
-	if (n)
-		__atomic_fetch_sub(&c->sent, n, __ATOMIC_RELEASE);
+	union dcn_fc_sent_tok w = { .u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED) }, nw;
+
+	if (n == 0)
+		return;
+	do {
+		nw.sent = w.sent - n;
+		nw.tok = w.tok;
+	} while (!__atomic_compare_exchange_n(&c->sent_tok, &w.u, nw.u, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
 }
 
 /**
@@ -607,15 +742,30 @@ void dcn_fc_credit_state(const struct dcn_fc_node *fn, uint16_t link,
  */
 void dcn_fc_announce_credit(struct dcn_fc_node *fn, uint16_t link, uint8_t *p);
 
-/** Room input channel in has in output channel out (internal credits). */
+/**
+ * Room input channel in has in output channel out (internal credits),
+ * as a dynamic threshold (Choudhury and Hahne, the rule of shared-buffer
+ * switches): an input may hold in an output queue at most what the
+ * queue has free, so k busy inputs hold at most 1/(k + 1) of it each, a
+ * lone one half, and the queue never holds more than out_admit however
+ * many inputs the node has (README.md, "Internal credits"). Each frame
+ * admitted takes a slot from the free ones too: of free - used, half
+ * (rounded up) may come now, as if admitted one by one.
+ * @param q      the output queue the caller's frames join (its
+ *               sender's lane of out; out itself with one sender)
+ * @param staged the caller's frames staged for out, not in q yet
+ */
 static inline uint32_t
-dcn_fc_ic_room(const struct dcn_fc_chan *out, const struct dcn_fc_chan *in,
-	       uint32_t in_idx, uint32_t out_idx)
+dcn_fc_ic_room(const struct dcn_fc_chan *out, const struct dcn_fc_chan *q,
+	       const struct dcn_fc_chan *in, uint32_t in_idx, uint32_t out_idx,
+	       uint32_t staged)
 {
 	uint32_t used = in->ic_taken[out_idx] -
 			__atomic_load_n(&out->ic_returned[in_idx], __ATOMIC_ACQUIRE);
+	uint32_t occ = rte_ring_count(q->out_q) + staged;
+	uint32_t free = occ < out->out_admit ? out->out_admit - occ : 0;
 
-	return used < out->quota ? out->quota - used : 0;
+	return used < free ? (free - used + 1) / 2 : 0;
 }
 
 /** Slots of a held list of an input side of in_cap: twice what it

@@ -121,6 +121,11 @@ struct dcn_fc_dp_link {
 	 * burst at a time, cleared by the owner, so that the look each pass
 	 * is one load) */
 	uint32_t batch_due;
+	/** frames a VC frees before a credit frame is due: credit_batch,
+	 * or a quarter of the link's grant if less (a switch port's link
+	 * has its share of the port's queue), so that its peer's credits
+	 * never wait for the refresh */
+	uint32_t batch;
 	uint32_t auth_seq;       /**< with a fabric key: the last signed */
 	/** with a fabric key: the newest credit frame taken from the peer
 	 * (the one worker that takes the link's credits) */

@@ -74,6 +74,151 @@ take_back(struct dcn_fc_chan *c, uint32_t late)
 	c->lost_restart -= back;
 }
 
+/* Pool slots channel u holds and no longer needs: beyond what it sent
+ * past its limit. */
+static inline uint32_t
+spare_of(const struct dcn_fc_chan *u, union dcn_fc_sent_tok w)
+{
+	int32_t past = (int32_t)(w.sent - __atomic_load_n(&u->limit, __ATOMIC_ACQUIRE));
+	uint32_t need = past > 0 ? (uint32_t)past : 0;
+
+	return w.tok > need ? w.tok - need : 0;
+}
+
+uint32_t
+dcn_fc_pool_spare(const struct dcn_fc_chan *c0, const struct dcn_fc_chan *skip)
+{
+	uint32_t n = 0, vc;
+
+	for (vc = 0; vc < c0->link_vcs; vc++) {
+		const struct dcn_fc_chan *u = c0 + vc;
+		union dcn_fc_sent_tok w;
+
+		if (u == skip)
+			continue;
+		w.u = __atomic_load_n(&u->sent_tok, __ATOMIC_RELAXED);
+		n += spare_of(u, w);
+	}
+	return n;
+}
+
+/*
+ * A limit read a little late only makes a VC keep more than it needs
+ * (limits grow as the peer frees). One that came down (the peer started
+ * over, its grant fell) can leave a VC past its limit by more than it
+ * holds: the pool then lends more than its slots until those frames are
+ * freed; the input queue's reserve holds them, as it holds the frames in
+ * flight at a restart.
+ */
+void
+dcn_fc_pool_settle(struct dcn_fc_chan *c0, int several)
+{
+	uint32_t vc, back = 0;
+
+	for (vc = 0; vc < c0->link_vcs; vc++) {
+		struct dcn_fc_chan *u = c0 + vc;
+		union dcn_fc_sent_tok w = { .u = __atomic_load_n(&u->sent_tok,
+								 __ATOMIC_RELAXED) }, nw;
+		uint32_t spare;
+
+		do {
+			spare = spare_of(u, w);
+			if (spare == 0)
+				break;
+			nw.sent = w.sent;
+			nw.tok = w.tok - spare;
+			if (!several) {
+				__atomic_store_n(&u->sent_tok, nw.u, __ATOMIC_RELEASE);
+				break;
+			}
+		} while (!__atomic_compare_exchange_n(&u->sent_tok, &w.u, nw.u, 0,
+						      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+		back += spare;
+	}
+	if (back == 0)
+		return;
+	if (several)
+		__atomic_fetch_sub(&c0->shared_held, back, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&c0->shared_held, c0->shared_held - back, __ATOMIC_RELEASE);
+}
+
+uint32_t
+dcn_fc_take_pool(struct dcn_fc_chan *c, uint32_t n, int32_t own)
+{
+	struct dcn_fc_chan *c0 = c - c->vc;
+	uint32_t need = (uint32_t)((int32_t)n - own), got;
+	int32_t may;
+
+	if ((uint32_t)dcn_fc_pool_free(c0) < need) {
+		/* Settling may take back this VC's own spare slots too. */
+		dcn_fc_pool_settle(c0, 0);
+		own = dcn_fc_own_room(c, (union dcn_fc_sent_tok){ .u = c->sent_tok });
+		need = (uint32_t)((int32_t)n - own);
+	}
+	got = RTE_MIN(need, (uint32_t)dcn_fc_pool_free(c0));
+	if (got != 0) {
+		__atomic_store_n(&c->tok, c->tok + got, __ATOMIC_RELAXED);
+		__atomic_store_n(&c0->shared_held, c0->shared_held + got, __ATOMIC_RELEASE);
+	}
+	may = own + (int32_t)got;
+	return may > 0 ? (uint32_t)may : 0;
+}
+
+/* Take up to need of the pool's free slots, one compare-and-swap.
+ * @return slots taken. */
+static uint32_t
+pool_reserve(struct dcn_fc_chan *c0, uint32_t need)
+{
+	uint32_t h = __atomic_load_n(&c0->shared_held, __ATOMIC_RELAXED), got;
+
+	do {
+		int32_t f = (int32_t)(__atomic_load_n(&c0->shared, __ATOMIC_ACQUIRE) - h);
+
+		if (f <= 0)
+			return 0;
+		got = RTE_MIN(need, (uint32_t)f);
+	} while (!__atomic_compare_exchange_n(&c0->shared_held, &h, h + got, 0,
+					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	return got;
+}
+
+uint32_t
+dcn_fc_claim_pool(struct dcn_fc_chan *c, uint32_t want)
+{
+	struct dcn_fc_chan *c0 = c - c->vc;
+	union dcn_fc_sent_tok w = { .u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED) }, nw;
+	int settled = 0;
+
+	for (;;) {
+		int32_t own = dcn_fc_own_room(c, w), may;
+		uint32_t got = 0;
+
+		if (own < (int32_t)want) {
+			uint32_t need = (uint32_t)((int32_t)want - own);
+
+			got = pool_reserve(c0, need);
+			if (got < need && !settled) {
+				__atomic_fetch_sub(&c0->shared_held, got, __ATOMIC_RELEASE);
+				dcn_fc_pool_settle(c0, 1);
+				settled = 1;
+				w.u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED);
+				continue;
+			}
+		}
+		may = RTE_MIN(own + (int32_t)got, (int32_t)want);
+		nw.sent = w.sent + (may > 0 ? (uint32_t)may : 0);
+		nw.tok = w.tok + got;
+		if (__atomic_compare_exchange_n(&c->sent_tok, &w.u, nw.u, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return may > 0 ? (uint32_t)may : 0;
+		/* Another sender moved the word: the slots go back, and
+		 * the look starts over from what it wrote. */
+		if (got != 0)
+			__atomic_fetch_sub(&c0->shared_held, got, __ATOMIC_RELEASE);
+	}
+}
+
 void
 dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		 const struct dcn_fc_credit *cr, uint64_t now)
@@ -81,7 +226,7 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 	const unsigned int n_vcs = fn->n_vcs;
 	struct dcn_fc_chan *c;
 	unsigned int vc;
-	uint32_t lg;
+	uint32_t lg, grant, own, pool;
 	int clamped = 0, as_before;
 
 	/* A peer that keeps other VCs than this node is misconfigured; its
@@ -101,6 +246,14 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 	c = dcn_fc_chan(fn, link, 0);
 	as_before = cr->grant == c->peer_grant && cr->epoch == c->peer_epoch &&
 		    lg == c->link_gen_seen;
+	grant = cr->grant;
+	if (grant > fn->max_credit) {
+		grant = fn->max_credit;
+		clamped = 1;
+	}
+	own = dcn_fc_private(grant, n_vcs);
+	pool = dcn_fc_shared(grant, n_vcs);
+	__atomic_store_n(&c->shared, pool, __ATOMIC_RELEASE);
 	/* A link's channels are its VCs', one after the other. */
 	for (vc = 0; vc < n_vcs; vc++, c++) {
 		uint32_t sent = __atomic_load_n(&c->sent, __ATOMIC_ACQUIRE);
@@ -179,11 +332,12 @@ dcn_fc_credit_rx(struct dcn_fc_node *fn, uint16_t link,
 		c->peer_freed = cr->freed[vc];
 		/* No peer has more room than an input queue: a grant or a
 		 * freed count beyond it (a broken or forged credit frame)
-		 * gives no more, and is counted. */
-		limit = c->base + cr->freed[vc] + cr->grant;
-		c->word_clamped = (int32_t)(limit - sent) > (int32_t)fn->max_credit;
+		 * gives no more, and is counted. The VC's own share of the
+		 * link's grant is its limit; the rest is the link's pool. */
+		limit = c->base + cr->freed[vc] + own;
+		c->word_clamped = (int32_t)(limit - sent) > (int32_t)(fn->max_credit - pool);
 		if (c->word_clamped) {
-			limit = sent + fn->max_credit;
+			limit = sent + fn->max_credit - pool;
 			clamped = 1;
 		}
 		__atomic_store_n(&c->limit, limit, __ATOMIC_RELEASE);

@@ -165,7 +165,7 @@ static inline void
 batch_check(struct dcn_fc_dp *dp, uint16_t link, const struct dcn_fc_chan *c)
 {
 	if (c->freed - __atomic_load_n(&c->announced, __ATOMIC_RELAXED) >=
-	    dp->credit_batch)
+	    dp->link[link].batch)
 		__atomic_store_n(&dp->link[link].batch_due, 1, __ATOMIC_RELAXED);
 }
 
@@ -198,7 +198,7 @@ credit_take(const struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint16_t o, uin
 	if (!dcn_fc_kind_credited(fn->kind[o]))
 		return n;
 	if (likely(fn->senders[o] == 1))
-		return RTE_MIN(dcn_fc_credits(c), n);
+		return dcn_fc_take(c, n);
 	return dcn_fc_claim(c, n);
 }
 

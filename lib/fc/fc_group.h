@@ -85,17 +85,24 @@ burst_through(struct dcn_fc_wnode *x, struct rte_mbuf **m, uint32_t n,
 		return -1;
 	for (g = 0; g < gs->ng; g++) {
 		uint32_t c = gs->oc[g];
-		struct dcn_fc_chan *ch = &fn->chan[c];
 
 		if (fn->link_port[c / fn->n_vcs] != o || w->stage_n[c] != 0 ||
-		    !rte_ring_empty(out_lane(x, c, o)->out_q) ||
-		    (dcn_fc_kind_credited(fn->kind[o]) && dcn_fc_credits(ch) < gs->cnt[g]))
+		    !rte_ring_empty(out_lane(x, c, o)->out_q))
 			return -1;
 	}
-	/* Another sender may have spent them since the look. */
-	if (unlikely(fn->senders[o] > 1) && dcn_fc_kind_credited(fn->kind[o]) &&
-	    !claim_groups(fn, gs))
-		return -1;
+	/* The peer's credits, each channel's frames taken (pool slots
+	 * with them) before any goes; a channel short leaves the burst to
+	 * the frame-by-frame way (slots it took stay its VC's, spare). */
+	if (dcn_fc_kind_credited(fn->kind[o])) {
+		if (unlikely(fn->senders[o] > 1)) {
+			if (!claim_groups(fn, gs))
+				return -1;
+		} else {
+			for (g = 0; g < gs->ng; g++)
+				if (dcn_fc_take(&fn->chan[gs->oc[g]], gs->cnt[g]) < gs->cnt[g])
+					return -1;
+		}
+	}
 	sent = ledger_tx(x, o, m, (uint16_t)n, &keep_out(x)->pass_out);
 	x->st[o].tx += sent;
 	for (r = gs->nr; r-- > 0 && gs->start[r + 1] > sent;)

@@ -16,6 +16,7 @@
 
 #include "dcn_fabric.h"
 #include "dcn_fc.h"
+#include "dcn_fc_dp.h"
 
 int dcn_fc_mbuf_offset = -1;
 
@@ -61,11 +62,12 @@ out_bytes(uint32_t out_cap, uint32_t n_inputs)
 	       RTE_ALIGN_CEIL(n_inputs * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 }
 
-/* A node's queues as conf sizes them: each link's input capacity, the
- * output queue (grown to hold every input's quota) and the quota. */
+/* A node's queues as conf sizes them: each link's input capacity, what
+ * an output queue admits, and its slots (those and a burst staged by
+ * each other worker that routes into it). */
 struct node_shape {
 	unsigned int vcs, lanes, reserve, in_queue;
-	uint32_t n_links, n_chans, out_cap, quota;
+	uint32_t n_links, n_chans, out_cap, out_admit;
 	uint16_t nlinks[DCN_FC_MAX_PORTS];
 	uint32_t in_cap[DCN_FC_MAX_LINKS];
 };
@@ -76,18 +78,18 @@ static int
 node_shape(struct node_shape *s, const struct dcn_fc_conf *conf, uint16_t n_ports,
 	   const uint8_t *kind, const uint16_t *links)
 {
-	unsigned int min_quota = conf->min_quota ? conf->min_quota : 32;
-	uint32_t i, l;
+	uint32_t i, l, stagers;
 
 	s->in_queue = conf->in_queue ? conf->in_queue : 512;
-	s->out_cap = conf->out_queue ? conf->out_queue : 1024;
+	s->out_admit = conf->out_queue ? conf->out_queue : 512;
 	s->reserve = conf->reserve_pct ? conf->reserve_pct : 20;
 	s->vcs = conf->n_vcs ? conf->n_vcs : 2;
 	s->lanes = conf->n_lanes ? conf->n_lanes : 1;
 	s->n_links = 0;
 	if (n_ports == 0 || n_ports > DCN_FC_MAX_PORTS || s->vcs > DCN_FC_MAX_VCS ||
 	    s->lanes > DCN_FC_MAX_LANES || s->reserve > 90 || s->in_queue < 2 ||
-	    s->in_queue > (1u << 20) || s->out_cap > (1u << 22))
+	    s->in_queue > (1u << 20) || s->out_admit > (1u << 22) ||
+	    conf->stagers > DCN_FC_MAX_WORKERS)
 		return EINVAL;
 	/* A switch port's neighbours share its input queue evenly: what
 	 * they may send together is bounded by the port's queue, whatever
@@ -108,11 +110,14 @@ node_shape(struct node_shape *s, const struct dcn_fc_conf *conf, uint16_t n_port
 	s->n_chans = s->n_links * s->vcs;
 	if (s->n_chans > DCN_FC_MAX_CHANS)
 		return ENOSPC;
-	/* Every input (each lane of each channel) gets an equal share of
-	 * each output queue, at least min_quota; the queue grows to hold
-	 * all the shares. */
-	s->quota = RTE_MAX(s->out_cap / (s->n_chans * s->lanes), min_quota);
-	s->out_cap = RTE_MAX(s->out_cap, s->quota * s->n_chans * s->lanes);
+	/* A worker checks an output queue's room with its own staged
+	 * frames counted, not the others' (at most a burst each): the
+	 * queue has slots for those too, so a flush never finds it full.
+	 * Its size does not depend on the node's inputs: their shares are
+	 * dynamic thresholds (dcn_fc_ic_room). */
+	stagers = conf->stagers ? conf->stagers :
+				  RTE_MIN(n_ports * s->lanes, (uint32_t)DCN_FC_MAX_WORKERS);
+	s->out_cap = s->out_admit + (stagers - 1) * DCN_FC_BURST_MAX;
 	return 0;
 }
 
@@ -122,12 +127,36 @@ dcn_fc_frames_max(const struct dcn_fc_conf *conf, uint16_t n_ports,
 {
 	struct node_shape s;
 	uint64_t n = 0;
-	uint32_t l;
+	uint32_t i, l, k;
 
 	if (node_shape(&s, conf, n_ports, kind, links) != 0)
 		return 0;
-	for (l = 0; l < s.n_links; l++)
-		n += (uint64_t)s.vcs * s.lanes * (s.in_cap[l] + s.out_cap);
+	for (i = 0, l = 0; i < n_ports; i++)
+		for (k = 0; k < s.nlinks[i]; k++, l++) {
+			uint32_t grant = RTE_MAX(1u, s.in_cap[l] * (100 - s.reserve) / 100);
+
+			switch (kind[i]) {
+			case DCN_FC_PORT_CREDIT:
+			case DCN_FC_PORT_SWITCH:
+				/* The peer holds to the link's grant over
+				 * every VC and lane (its reserve for frames
+				 * in flight at a restart), and routes take
+				 * any VC out. */
+				n += RTE_MAX(s.in_cap[l], dcn_fc_link_bound(grant, s.vcs)) +
+				     (uint64_t)s.vcs * s.lanes * s.out_cap;
+				break;
+			case DCN_FC_PORT_HOST:
+				/* Packets in and out on VC 0, each lane's
+				 * queue read no further than its room. */
+				n += (uint64_t)s.lanes * (s.in_cap[l] + s.out_cap);
+				break;
+			default:
+				/* No credits: every VC's queues, each lane's
+				 * up to its room. */
+				n += (uint64_t)s.vcs * s.lanes * (s.in_cap[l] + s.out_cap);
+				break;
+			}
+		}
 	return n;
 }
 
@@ -146,7 +175,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 	int err = node_shape(&shape, conf, n_ports, kind, links);
 	const unsigned int vcs = shape.vcs, lanes = shape.lanes, reserve = shape.reserve;
 	const uint32_t n_links = shape.n_links, n_chans = shape.n_chans;
-	const uint32_t out_cap = shape.out_cap, quota = shape.quota;
+	const uint32_t out_cap = shape.out_cap, out_admit = shape.out_admit;
 	const uint32_t *in_cap = shape.in_cap;
 	const uint16_t *nlinks = shape.nlinks;
 
@@ -232,6 +261,8 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->in_cap = cap;
 		c->grant = RTE_MAX(1u, cap * (100 - reserve) / 100);
+		c->vc = (uint16_t)((i % n_chans) % vcs);
+		c->link_vcs = (uint16_t)vcs;
 		c->out_q = (struct rte_ring *)p;
 		snprintf(rn, sizeof(rn), "%s.o%u", id, i);
 		/* Inputs on any worker fill it; its sender sends what the
@@ -240,13 +271,13 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 			goto fail;
 		p += ring_bytes(out_cap);
 		c->out_cap = out_cap;
+		c->out_admit = out_admit;
 		c->keep = &c->keep_here;
 		c->keep_tx = &c->keep_tx_here;
 		if (i >= n_chans)
 			continue;
 		c->ic_returned = (uint32_t *)p;
 		p += RTE_ALIGN_CEIL(n_chans * lanes * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
-		c->quota = quota;
 	}
 	return fn;
 fail:

@@ -42,6 +42,18 @@ pass_init(struct dcn_fc_wnode *x, struct pass *ps, uint32_t lane, uint32_t chan)
 	memset(ps->touched.w, 0, nw * sizeof(uint64_t));
 }
 
+/* Room input in (in_idx) has in output channel oc, for frames x routes:
+ * in the queue they join, with those x has staged for it. */
+static inline uint32_t
+ic_room(const struct dcn_fc_wnode *x, const struct dcn_fc_chan *in, uint16_t in_idx,
+	uint32_t oc)
+{
+	const struct dcn_fc_node *fn = x->dp->fn;
+
+	return dcn_fc_ic_room(&fn->chan[oc], out_lane(x, oc, fn->link_port[oc / fn->n_vcs]),
+			      in, in_idx, oc, x->w->stage_n[oc]);
+}
+
 /*
  * The input's share of output channel oc is all staged: where nothing
  * waits ahead of the staged frames (this worker sends them, its output
@@ -55,13 +67,12 @@ stage_sent(struct dcn_fc_wnode *x, uint32_t oc, struct dcn_fc_chan *in,
 	   uint16_t in_idx)
 {
 	struct dcn_fc_node *fn = x->dp->fn;
-	struct dcn_fc_chan *ch = &fn->chan[oc];
 	uint16_t o = fn->link_port[oc / fn->n_vcs];
 
 	if (x->w->stage_n[oc] == 0 || !sends_now(x, oc, o))
 		return 0;
 	stage_flush(x, oc, in_idx);
-	return dcn_fc_ic_room(ch, in, in_idx, oc) != 0;
+	return ic_room(x, in, in_idx, oc) != 0;
 }
 
 /* Stage m for output channel oc if the pass's input in has room there. */
@@ -72,7 +83,7 @@ admit(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t oc,
 	struct dcn_fc_worker *w = x->w;
 
 	if (cs_has(&ps->blocked, oc) ||
-	    (dcn_fc_ic_room(&x->dp->fn->chan[oc], in, ps->in_idx, oc) == 0 &&
+	    (ic_room(x, in, ps->in_idx, oc) == 0 &&
 	     !stage_sent(x, oc, in, ps->in_idx))) {
 		/* Later frames for the same output stay behind this one. */
 		cs_add(&ps->blocked, oc);
@@ -130,11 +141,10 @@ place(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, uint32_t c,
 {
 	struct dcn_fc_node *fn = x->dp->fn;
 	struct dcn_fc_worker *w = x->w;
-	struct dcn_fc_chan *ch = &fn->chan[c];
-	uint32_t room = dcn_fc_ic_room(ch, in, ps->in_idx, c), adm, held, j;
+	uint32_t room = ic_room(x, in, ps->in_idx, c), adm, held, j;
 
 	if (unlikely(room < k) && stage_sent(x, c, in, ps->in_idx))
-		room = dcn_fc_ic_room(ch, in, ps->in_idx, c);
+		room = ic_room(x, in, ps->in_idx, c);
 	if (unlikely(room < k) && w->stage_n[c] == 0) {
 		uint16_t o = fn->link_port[c / fn->n_vcs];
 

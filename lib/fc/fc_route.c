@@ -106,16 +106,16 @@ pass_end(struct dcn_fc_wnode *x, struct dcn_fc_chan *in, struct pass *ps)
 
 /* Has any output channel that blocked input in_idx room again? */
 static inline int
-any_room(const struct dcn_fc_node *fn, const struct dcn_fc_chan *in,
-	 uint32_t in_idx)
+any_room(const struct dcn_fc_wnode *x, const struct dcn_fc_chan *in, uint16_t in_idx)
 {
+	const struct dcn_fc_node *fn = x->dp->fn;
 	uint32_t w, nw = chan_words(fn);
 
 	for (w = 0; w < nw; w++)
 		for (uint64_t b = in->held_blocked[w]; b; b &= b - 1) {
 			uint32_t oc = w << 6 | (uint32_t)__builtin_ctzll(b);
 
-			if (dcn_fc_ic_room(&fn->chan[oc], in, in_idx, oc) != 0)
+			if (ic_room(x, in, in_idx, oc) != 0)
 				return 1;
 		}
 	return 0;
@@ -195,7 +195,7 @@ dcn_fc_route_waiting(struct dcn_fc_wnode *x, uint16_t local, uint16_t lane)
 			continue;
 		pass_init(x, &ps, lane, chan);
 		due = park_due(x, in);
-		if (held != 0 && due == PARK_WAIT && !any_room(fn, in, in_idx)) {
+		if (held != 0 && due == PARK_WAIT && !any_room(x, in, (uint16_t)in_idx)) {
 			/* No held frame can move: later frames for the same
 			 * outputs stay behind them, the rest may go. */
 			memcpy(ps.blocked.w, in->held_blocked,

@@ -37,13 +37,13 @@ for role in novacube-relay:1024:819:204 diamond-edge:1024:819:204 diamond-core:1
 	    rrect-relay:256:204:51 lascada-relay:256:204:51 totoro-relay:256:204:51; do
 	IFS=: read -r name slots grant batch <<< "$role"
 	out=$("$DCNFWD" --check-config "$CONF/$name.ini" 2>&1)
-	grep -q "flow control: input queues of $slots slots a (port, VC) ([A-Za-z0-9 ]*), $grant granted, a credit frame each $batch freed" <<< "$out" ||
+	grep -q "flow control: input queues of $slots slots a port ([A-Za-z0-9 ]*), $grant granted over its links and VCs, a credit frame each $batch freed" <<< "$out" ||
 		{ echo "FAIL: $name.ini: not $slots slots, $grant granted, a batch of $batch: $out"; fail=1; }
 done
 tmp=$(mktemp)
 sed 's/^input_queue = 0 .*/input_queue = 512/' "$CONF/novacube-relay.ini" > "$tmp"
 out=$("$DCNFWD" --check-config "$tmp" 2>&1)
-grep -q "flow control: input queues of 512 slots a (port, VC), 409 granted, a credit frame each 102 freed" <<< "$out" ||
+grep -q "flow control: input queues of 512 slots a port, 409 granted over its links and VCs, a credit frame each 102 freed" <<< "$out" ||
 	{ echo "FAIL: input_queue = 512 not kept: $out"; fail=1; }
 # The pool against what the relay may hold at once (flow control's
 # queues full, the descriptors, the pool caches): the share a pool
@@ -63,6 +63,16 @@ else
 		{ echo "FAIL: mbufs = $((need - 1)) is not short of $need"; fail=1; }
 fi
 rm -f "$tmp"
+# Queues linear in a relay's channels (lib/fc/README.md, "Memory"): the
+# NovaCube and Totoro examples hold at most a quarter of what an output
+# queue a (channel, input) pair held (393,216 and 2,497,806 frames).
+for role in novacube-relay:98304 totoro-relay:624451; do
+	IFS=: read -r name most <<< "$role"
+	out=$("$DCNFWD" --check-config "$CONF/$name.ini" 2>&1)
+	full=$(sed -n 's/.*queues full (\([0-9]*\) frames.*/\1/p' <<< "$out")
+	[ -n "$full" ] && [ "$full" -le "$most" ] ||
+		{ echo "FAIL: $name.ini: queues full hold ${full:-?} frames, over $most"; fail=1; }
+done
 if [ -n "$PKTGEN_DIR" ]; then
 	for role in novacube-relay diamond-edge rrect-relay lascada-relay totoro-relay; do
 		f=$CONF/$role.ini

@@ -22,7 +22,7 @@ run() {
 		--rate 20000 --json > "$out" 2> "$err"
 }
 
-run 5632
+run 2560
 rc=$?
 if [ $rc -ne 0 ]; then
 	echo "FAIL: $SPEC exits $rc:"; tail -5 "$err"; fail=1

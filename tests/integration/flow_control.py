@@ -41,7 +41,8 @@ switch-buffer  (a fabric with L2 switches) incast with the grants within
           stays queued, every link ends at its full grant.
 
 Usage: flow_control.py DCNFWD MODE [SECONDS [SPEC]]
-SPEC: the fabric (default novacube:k=4,n=2).
+SPEC: the fabric (default novacube:k=4,n=2). FC_INCAST_SENDERS: the
+senders of incast (default 4; 10 for a 10:1 incast).
 Exit 0 pass, 1 fail, 77 skip (EAL could not start).
 """
 import json
@@ -54,6 +55,7 @@ dcnfwd, mode = sys.argv[1:3]
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 30
 SPEC = sys.argv[4] if len(sys.argv) > 4 else "novacube:k=4,n=2"
 LINK = 20000        # frames/s on every emulated cable
+SENDERS = os.environ.get("FC_INCAST_SENDERS", "4")
 prefix = "dcn-fc-%d" % os.getpid()
 # Every type at errors only but the emulation's, whose warnings (a switch
 # buffer smaller than the grants) are looked for. (A bare --log-level=4
@@ -102,7 +104,7 @@ def check(cond, msg):
 
 def incast():
     link = ["--link-rate", str(LINK), "--pattern", "all-to-one"] + SLOW_WIRE
-    many = link + ["--senders", "4", "--rate", str(LINK)]
+    many = link + ["--senders", SENDERS, "--rate", str(LINK)]
     one = link + ["--senders", "1", "--rate", str(2 * LINK)]
     rep, _ = run(many, seconds)
     check(rep["fabric_drops"] == 0,

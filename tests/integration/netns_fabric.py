@@ -596,9 +596,9 @@ def full_credit(st, timeout=5.0):
                     continue
                 chans += 1
                 lost += c.get("lost", 0) + c.get("lost_in", 0)
-                if c.get("credits") != c.get("peer_grant"):
+                if c.get("credits") != c.get("window"):
                     short.append("%s %s %d/%d" % (name, key, c.get("credits", -1),
-                                                 c.get("peer_grant", -1)))
+                                                 c.get("window", -1)))
         if not short or time.time() > deadline:
             break
         time.sleep(0.5)

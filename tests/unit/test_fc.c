@@ -7,8 +7,10 @@
  * data frames lost on the way give their credits back once the sender
  * has paused for the repair time, and frames merely late do not; counters
  * wrap; an
- * input's internal credits in an output queue run out at its quota and
- * come back as frames leave; freeing the state frees queued mbufs.
+ * input's internal credits in an output queue are a dynamic threshold
+ * (what the queue has free), which never lets the queue hold more than
+ * it admits and come back as frames leave; a node's queues hold frames
+ * linear in its channels; freeing the state frees queued mbufs.
  */
 #include "test_common.h"
 #include "test_eal.h"
@@ -23,8 +25,7 @@ make(const char *id, unsigned int vcs)
 					 DCN_FC_PORT_HOST };
 	static const char *const names[3] = { "xp", "xm", "host" };
 	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
-				    .reserve_pct = 20, .n_vcs = vcs,
-				    .min_quota = 8 };
+				    .reserve_pct = 20, .n_vcs = vcs };
 	struct dcn_fc_node *fn = dcn_fc_node_create(id, 7, 3, kind, NULL, names, &conf);
 
 	assert_non_null(fn);
@@ -101,7 +102,7 @@ test_announce_credit_model(void **state)
 	for (lanes = 1; lanes <= 2; lanes++) {
 		struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
 					    .reserve_pct = 20, .n_vcs = 4,
-					    .min_quota = 8, .n_lanes = lanes };
+					    .n_lanes = lanes };
 		struct dcn_fc_node *fn = dcn_fc_node_create(lanes == 1 ? "t-ann1" : "t-ann2",
 							    7, 3, kind, NULL, NULL, &conf);
 
@@ -151,13 +152,12 @@ static void
 test_credit_vcs(void **state)
 {
 	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32,
-				    .reserve_pct = 20, .n_vcs = 10,
-				    .min_quota = 8 };
+				    .reserve_pct = 20, .n_vcs = 10 };
 	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
 	struct dcn_fc_node *fn = dcn_fc_node_create("t-vcs", 1, 2, kind, NULL, NULL, &conf);
 	struct dcn_fc_credit cr = { .epoch = 7, .grant = 80, .n_vcs = 2,
 				    .freed = { 0 }, .arrived = { 0 } };
-	unsigned int vc;
+	unsigned int vc, pooled;
 
 	(void)state;
 	assert_non_null(fn);
@@ -171,17 +171,23 @@ test_credit_vcs(void **state)
 	for (vc = 0; vc < 10; vc++)
 		cr.freed[vc] = cr.arrived[vc] = vc;
 	dcn_fc_credit_rx(fn, 0, &cr, 0);
-	for (vc = 0; vc < 10; vc++) {
+	/* The link's grant of 80: each VC alone may send all of it but
+	 * the other nine's own 2 each. */
+	for (vc = 0, pooled = 0; vc < 10; vc++) {
 		struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, vc);
 
-		assert_int_equal(dcn_fc_credits(c), 80);
+		/* Less what the VCs before took from the pool (past their
+		 * own 2). */
+		assert_int_equal(dcn_fc_credits(c), 80 - 9 * 2 - pooled);
+		assert_int_equal(dcn_fc_take(c, vc + 1), vc + 1);
 		dcn_fc_sent(c, vc + 1);
+		pooled += vc + 1 > 2 ? vc + 1 - 2 : 0;
 	}
 	for (vc = 0; vc < 10; vc++)   /* vc + 1 more freed each */
 		cr.freed[vc] = cr.arrived[vc] = 2 * vc + 1;
 	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	for (vc = 0; vc < 10; vc++)
-		assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, vc)), 80);
+		assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, vc)), 80 - 9 * 2);
 	dcn_fc_node_free(fn);
 }
 
@@ -196,10 +202,11 @@ test_layout(void **state)
 	assert_int_equal(fn->n_chans, 6);
 	assert_int_equal(c->in_cap, 100);
 	assert_int_equal(c->grant, 80);       /* 20% reserve */
-	/* 32 / 6 inputs is below the least quota: the queue grows to hold
-	 * every input's share. */
-	assert_int_equal(c->quota, 8);
-	assert_true(c->out_cap >= 8 * 6);
+	/* The queue admits 32 whatever the node's inputs, and has room for
+	 * a burst staged by each other worker (3 ports, one lane: 3 at
+	 * most). */
+	assert_int_equal(c->out_admit, 32);
+	assert_int_equal(c->out_cap, 32 + 2 * 64);
 	assert_true(rte_ring_get_capacity(c->out_q) >= c->out_cap);
 	assert_true(rte_ring_get_capacity(c->in_q) >= c->in_cap);
 	assert_string_equal(fn->port_name[2], "host");
@@ -222,7 +229,9 @@ peer_says(struct dcn_fc_credit *cr, uint32_t freed, uint32_t arrived)
 static void
 test_external_credits(void **state)
 {
-	struct dcn_fc_node *fn = make("t-ext", 2);
+	/* One VC: the link's grant is all its own (the pool's sharing
+	 * among VCs: test_pool_*). */
+	struct dcn_fc_node *fn = make("t-ext", 1);
 	struct dcn_fc_chan *c0 = dcn_fc_chan(fn, 0, 0), *c1 = dcn_fc_chan(fn, 0, 1);
 	struct dcn_fc_credit cr = { .epoch = 11, .grant = 80, .n_vcs = 2,
 				    .freed = { 0, 0 }, .arrived = { 0, 0 } };
@@ -407,7 +416,7 @@ test_restart_write_off_counted(void **state)
 static void
 test_lost_frames(void **state)
 {
-	struct dcn_fc_node *fn = make("t-lost", 2);
+	struct dcn_fc_node *fn = make("t-lost", 1);
 	struct dcn_fc_chan *c = dcn_fc_chan(fn, 0, 0);
 	struct dcn_fc_credit cr = { .epoch = 21, .grant = 80, .n_vcs = 2,
 				    .freed = { 0, 0 }, .arrived = { 0, 0 } };
@@ -466,8 +475,6 @@ test_lost_frames(void **state)
 	dcn_fc_credit_rx(fn, 0, &cr, t0 + 12 * hold + 10);
 	assert_int_equal(dcn_fc_credits(c), 80);
 	assert_int_equal(c->lost, 83);
-	/* The other VC lost nothing. */
-	assert_int_equal(dcn_fc_chan(fn, 0, 1)->lost, 0);
 	dcn_fc_node_free(fn);
 }
 
@@ -655,15 +662,16 @@ test_sent_counts(void **state)
 	dcn_fc_credit_rx(fn, 0, &cr, 1);
 	dcn_fc_credit_rx(fn, 0, &cr, 10 * fn->repair_tsc);
 	assert_int_equal(c->lost, 0);
-	assert_int_equal(dcn_fc_credits(c), 75);
+	/* (VC 0 alone may send 70 of the link's 80: VC 1 keeps 10.) */
+	assert_int_equal(dcn_fc_credits(c), 65);
 	__atomic_store_n(&fn->link_gen[0], 1, __ATOMIC_RELEASE);
 	dcn_fc_credit_rx(fn, 0, &cr, 11 * fn->repair_tsc);
-	assert_int_equal(dcn_fc_credits(c), 75);
+	assert_int_equal(dcn_fc_credits(c), 65);
 	assert_int_equal(c->epoch_changes, 0);
 	/* It does: its freed count rises by the 5. */
 	cr.arrived[0] = cr.freed[0] = 105;
 	dcn_fc_credit_rx(fn, 0, &cr, 12 * fn->repair_tsc);
-	assert_int_equal(dcn_fc_credits(c), 80);
+	assert_int_equal(dcn_fc_credits(c), 70);
 	dcn_fc_node_free(fn);
 }
 
@@ -694,23 +702,189 @@ test_wrap(void **state)
 	dcn_fc_node_free(fn);
 }
 
+/* Frames in output queue out, queued by input in_idx (as its pass does:
+ * credits taken, then queued), or sent (returned, then taken off). */
+static void
+ic_queue(struct dcn_fc_chan *out, struct dcn_fc_chan *in, uint32_t in_idx,
+	 uint32_t out_idx, int n)
+{
+	void *p = (void *)(uintptr_t)0x1000;
+
+	for (; n > 0; n--) {
+		in->ic_taken[out_idx]++;
+		assert_int_equal(rte_ring_enqueue(out->out_q, p), 0);
+	}
+	for (; n < 0; n++) {
+		out->ic_returned[in_idx]++;
+		assert_int_equal(rte_ring_dequeue(out->out_q, &p), 0);
+	}
+}
+
 static void
 test_internal_credits(void **state)
 {
 	struct dcn_fc_node *fn = make("t-int", 2);
-	uint32_t in_idx = 0, out_idx = 3;
-	struct dcn_fc_chan *in = &fn->chan[in_idx], *out = &fn->chan[out_idx];
-	unsigned int i;
+	uint32_t a = 0, b = 1, out_idx = 3, admit;
+	struct dcn_fc_chan *ia = &fn->chan[a], *ib = &fn->chan[b], *out = &fn->chan[out_idx];
 
 	(void)state;
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, out_idx), out->quota);
-	for (i = 0; i < out->quota; i++)
-		in->ic_taken[out_idx]++;
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, out_idx), 0);
-	/* another input's share is untouched */
-	assert_int_equal(dcn_fc_ic_room(out, &fn->chan[1], 1, out_idx), out->quota);
-	out->ic_returned[in_idx] += 3;
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, out_idx), 3);
+	admit = out->out_admit;
+	assert_int_equal(admit, 32);
+	/* An empty queue: an input may take half (each frame it takes
+	 * is one slot fewer free). */
+	assert_int_equal(dcn_fc_ic_room(out, out, ia, a, out_idx, 0), 16);
+	/* a holds 10 of it: 22 free; a may hold 6 more (16 of 32), b 11. */
+	ic_queue(out, ia, a, out_idx, 10);
+	assert_int_equal(dcn_fc_ic_room(out, out, ia, a, out_idx, 0), 6);
+	assert_int_equal(dcn_fc_ic_room(out, out, ib, b, out_idx, 0), 11);
+	/* Frames staged, not yet queued, count as the queue's. */
+	ia->ic_taken[out_idx] += 5;
+	assert_int_equal(dcn_fc_ic_room(out, out, ia, a, out_idx, 5), 1);
+	assert_int_equal(dcn_fc_ic_room(out, out, ib, b, out_idx, 5), 9);
+	ia->ic_taken[out_idx] -= 5;
+	/* A lone input stops at half the queue. */
+	ic_queue(out, ia, a, out_idx, 6);
+	assert_int_equal(dcn_fc_ic_room(out, out, ia, a, out_idx, 0), 0);
+	/* Two take turns: each stops at a third. */
+	while (dcn_fc_ic_room(out, out, ib, b, out_idx, 0) != 0)
+		ic_queue(out, ib, b, out_idx, 1);
+	assert_int_equal(rte_ring_count(out->out_q), 16 + 8);
+	ic_queue(out, ia, a, out_idx, -6);
+	while (dcn_fc_ic_room(out, out, ia, a, out_idx, 0) != 0 ||
+	       dcn_fc_ic_room(out, out, ib, b, out_idx, 0) != 0) {
+		if (dcn_fc_ic_room(out, out, ia, a, out_idx, 0) != 0)
+			ic_queue(out, ia, a, out_idx, 1);
+		if (dcn_fc_ic_room(out, out, ib, b, out_idx, 0) != 0)
+			ic_queue(out, ib, b, out_idx, 1);
+	}
+	/* About a third each (from where they started: a 10, b 8). */
+	assert_in_range(ia->ic_taken[out_idx] - out->ic_returned[a], admit / 3 - 2,
+			admit / 3 + 2);
+	assert_in_range(ib->ic_taken[out_idx] - out->ic_returned[b], admit / 3 - 2,
+			admit / 3 + 2);
+	/* Frames that leave give their input room back. */
+	ic_queue(out, ib, b, out_idx, -3);
+	assert_true(dcn_fc_ic_room(out, out, ib, b, out_idx, 0) != 0);
+	ic_queue(out, ia, a, out_idx, -(int)rte_ring_count(out->out_q));
+	dcn_fc_node_free(fn);
+}
+
+/* The dynamic threshold against its model, the queue's size: the node's
+ * six inputs, each staging as a worker would (a burst of at most 16
+ * here), admitted at random as far as their room goes, frames sent at
+ * random, 20,000 steps. A worker's frames and the queue never exceed
+ * what it admits; with the others' staged bursts, never the queue's
+ * slots; an input with nothing there has room while the queue has
+ * any. */
+#define STAGE_B 16
+
+static void
+test_internal_credits_bound(void **state)
+{
+	struct dcn_fc_node *fn = make("t-intb", 2);
+	uint32_t out_idx = 2, in_of[4096], head = 0, tail = 0, step, i, all;
+	struct dcn_fc_chan *out = &fn->chan[out_idx];
+	uint32_t staged[6] = { 0 };
+	void *p = (void *)(uintptr_t)0x1000;
+
+	(void)state;
+	srand(67);
+	for (step = 0; step < 20000; step++) {
+		uint32_t in_idx = (uint32_t)rand() % fn->n_chans;
+		struct dcn_fc_chan *in = &fn->chan[in_idx];
+		uint32_t room = dcn_fc_ic_room(out, out, in, in_idx, out_idx, staged[in_idx]);
+		uint32_t used = in->ic_taken[out_idx] - out->ic_returned[in_idx];
+		uint32_t k = RTE_MIN((uint32_t)rand() % 8, room);
+
+		assert_true(room == 0 || rte_ring_count(out->out_q) + staged[in_idx] +
+						  2 * room - 1 <= out->out_admit);
+		if (used == 0 && rte_ring_count(out->out_q) + staged[in_idx] < out->out_admit)
+			assert_true(room != 0);
+		k = RTE_MIN(k, STAGE_B - staged[in_idx]);
+		in->ic_taken[out_idx] += k;
+		staged[in_idx] += k;
+		if ((rand() & 1) || staged[in_idx] == STAGE_B) {
+			for (i = 0; i < staged[in_idx]; i++) {
+				assert_int_equal(rte_ring_enqueue(out->out_q, p), 0);
+				in_of[tail++ % 4096] = in_idx;
+			}
+			staged[in_idx] = 0;
+		}
+		for (all = rte_ring_count(out->out_q), i = 0; i < 6; i++)
+			all += staged[i];
+		assert_true(all <= out->out_admit + 5 * STAGE_B);
+		for (k = (uint32_t)rand() % 6; k > 0 && head != tail; k--) {
+			assert_int_equal(rte_ring_dequeue(out->out_q, &p), 0);
+			out->ic_returned[in_of[head++ % 4096]]++;
+		}
+	}
+	while (head != tail) {
+		assert_int_equal(rte_ring_dequeue(out->out_q, &p), 0);
+		head++;
+	}
+	dcn_fc_node_free(fn);
+}
+
+/*
+ * One pool a link, against its model: a cable of 4 VCs granted 80, the
+ * sender taking credits on random VCs (the port taking all or part),
+ * the peer freeing random parts of what it holds, 20,000 steps. What
+ * the peer holds for the link never exceeds the grant; a VC holding
+ * less than its own share can always send (the VCs' deadlock freedom);
+ * once the peer has freed all, each VC alone may send the grant less
+ * the others' own shares again: no slot lost or made.
+ */
+static void
+test_pool_model(void **state)
+{
+	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
+	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32, .reserve_pct = 20,
+				    .n_vcs = 4 };
+	struct dcn_fc_node *fn = dcn_fc_node_create("t-pool", 1, 2, kind, NULL, NULL, &conf);
+	struct dcn_fc_credit cr = { .epoch = 5, .grant = 80, .n_vcs = 4 };
+	const uint32_t own = dcn_fc_private(80, 4), alone = 80 - 3 * own;
+	uint32_t sent[4] = { 0 }, step, vc, held;
+
+	(void)state;
+	assert_non_null(fn);
+	assert_int_equal(own, 5);
+	assert_int_equal(dcn_fc_shared(80, 4), 60);
+	assert_int_equal(dcn_fc_link_bound(80, 4), 80);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	srand(71);
+	for (step = 0; step < 20000; step++) {
+		struct dcn_fc_chan *c;
+		uint32_t want, may, took;
+
+		vc = (uint32_t)rand() % 4;
+		c = dcn_fc_chan(fn, 0, vc);
+		if (rand() % 3 != 0) {
+			want = 1 + (uint32_t)rand() % 40;
+			may = dcn_fc_take(c, want);
+			if (sent[vc] - cr.freed[vc] < own)
+				assert_true(may != 0);
+			took = rand() % 4 == 0 ? (uint32_t)rand() % (may + 1) : may;
+			dcn_fc_sent(c, took);
+			sent[vc] += took;
+			cr.arrived[vc] = sent[vc];
+		} else {
+			cr.freed[vc] += (uint32_t)rand() % (sent[vc] - cr.freed[vc] + 1);
+			dcn_fc_credit_rx(fn, 0, &cr, step);
+		}
+		for (held = 0, vc = 0; vc < 4; vc++)
+			held += sent[vc] - cr.freed[vc];
+		assert_true(held <= 80);
+	}
+	for (vc = 0; vc < 4; vc++)
+		cr.freed[vc] = sent[vc];
+	dcn_fc_credit_rx(fn, 0, &cr, step);
+	for (vc = 0; vc < 4; vc++)
+		assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, vc)), alone);
+	/* and taken: one VC alone gets it all, the rest their own. */
+	assert_int_equal(dcn_fc_take(dcn_fc_chan(fn, 0, 2), 200), alone);
+	dcn_fc_sent(dcn_fc_chan(fn, 0, 2), alone);
+	assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, 0)), own);
+	assert_int_equal(dcn_fc_take(dcn_fc_chan(fn, 0, 1), 200), own);
 	dcn_fc_node_free(fn);
 }
 
@@ -750,35 +924,56 @@ test_bad_conf(void **state)
 	assert_null(dcn_fc_node_create("t-bad", 0, 0, kind, NULL, NULL, &conf));
 }
 
-/* The most frames a node holds, from its shape alone, is what the node
- * made of that shape holds with every lane's input side and every
- * sender's output queue full (a cable, a switch port of 3 neighbours and
- * a host port; 3 VCs, 2 lanes), and by hand for two cables: 2 links x 2
- * VCs x (64 in + 128 out) = 768. A shape the node refuses gives 0. */
+/*
+ * The most frames a node holds, from its shape alone: a credited link
+ * what its peer may send (the link's grant over every VC and lane, the
+ * input queue with its reserve) and its channels' output queues; a host
+ * link its one VC a lane; by hand for two cables of 2 VCs: 2 x (64 in +
+ * 2 VCs x 128 out) = 640. Linear in the node's ports: twice the ports,
+ * at most twice the frames, over every VC count and lanes (with the
+ * workers given, as dcnfwd gives them). Never more than the queues' own
+ * slots. A shape the node refuses gives 0.
+ */
 static void
 test_frames_max(void **state)
 {
-	static const uint8_t kind[3] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_SWITCH,
-					 DCN_FC_PORT_HOST };
+	static const uint8_t kind3[3] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_SWITCH,
+					  DCN_FC_PORT_HOST };
 	static const uint16_t links[3] = { 1, 3, 1 };
+	uint8_t kind[DCN_FC_MAX_PORTS];
 	struct dcn_fc_conf conf = { .in_queue = 300, .out_queue = 1000, .n_vcs = 3,
 				    .n_lanes = 2 };
 	struct dcn_fc_node *fn;
-	uint64_t held = 0;
-	uint32_t i;
+	uint64_t slots = 0, one, two;
+	uint32_t i, ports, vcs, lanes;
 
 	(void)state;
-	fn = dcn_fc_node_create("t-max", 1, 3, kind, links, NULL, &conf);
+	fn = dcn_fc_node_create("t-max", 1, 3, kind3, links, NULL, &conf);
 	assert_non_null(fn);
 	for (i = 0; i < fn->n_lanes * fn->n_chans; i++)
-		held += fn->chan[i].in_cap + fn->chan[i].out_cap;
+		slots += fn->chan[i].in_cap + fn->chan[i].out_cap;
 	assert_int_equal(fn->n_links, 5);
-	assert_int_equal(dcn_fc_frames_max(&conf, 3, kind, links), held);
+	assert_true(dcn_fc_frames_max(&conf, 3, kind3, links) < slots);
 	dcn_fc_node_free(fn);
-	conf = (struct dcn_fc_conf){ .in_queue = 64, .out_queue = 128, .n_vcs = 2 };
-	assert_int_equal(dcn_fc_frames_max(&conf, 2, kind, NULL), 768);
+	conf = (struct dcn_fc_conf){ .in_queue = 64, .out_queue = 128, .n_vcs = 2,
+				     .stagers = 1 };
+	assert_int_equal(dcn_fc_frames_max(&conf, 2, kind3, NULL), 640);
+	/* A host port: VC 0 in and out. */
+	assert_int_equal(dcn_fc_frames_max(&conf, 3, kind3, NULL), 640 + 64 + 128);
+	for (i = 0; i < DCN_FC_MAX_PORTS; i++)
+		kind[i] = DCN_FC_PORT_CREDIT;
+	for (vcs = 1; vcs <= DCN_FC_MAX_VCS; vcs++)
+		for (lanes = 1; lanes <= 2; lanes++)
+			for (ports = 1; 2 * ports <= 16; ports++) {
+				conf = (struct dcn_fc_conf){ .in_queue = 1024, .n_vcs = vcs,
+							     .n_lanes = lanes, .stagers = 2 };
+				one = dcn_fc_frames_max(&conf, (uint16_t)ports, kind, NULL);
+				two = dcn_fc_frames_max(&conf, (uint16_t)(2 * ports), kind, NULL);
+				assert_true(one != 0);
+				assert_true(two <= 2 * one);
+			}
 	conf.n_vcs = DCN_FC_MAX_VCS + 1;
-	assert_int_equal(dcn_fc_frames_max(&conf, 2, kind, NULL), 0);
+	assert_int_equal(dcn_fc_frames_max(&conf, 2, kind3, NULL), 0);
 }
 
 int
@@ -796,6 +991,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_sent_counts),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_internal_credits),
+		cmocka_unit_test(test_internal_credits_bound),
+		cmocka_unit_test(test_pool_model),
 		cmocka_unit_test(test_free_returns_mbufs),
 		cmocka_unit_test(test_bad_conf),
 		cmocka_unit_test(test_frames_max),

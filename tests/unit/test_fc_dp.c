@@ -34,6 +34,12 @@ static const struct rte_ether_addr mac0 = { { 0x02, 0, 0, 0, 0, 1 } };
 
 #define IN_QUEUE 64
 #define GRANT 51        /* 64 less a 20% reserve */
+/* What a lone VC of the fixture's two may send of a link's grant of 51:
+ * all but the other's private share (lib/fc/README.md, "One pool a
+ * link"). */
+#define WIN (GRANT - GRANT / 8)
+/* A grant whose lone VC's window is GRANT: 58 - 58 / 8. */
+#define GRANT_WIN 58
 
 struct fix {
 	struct dcn_topo *t;
@@ -390,6 +396,25 @@ on_wire(uint16_t o)
  * credit frame grants room. The input's internal credits come back as
  * the frames leave.
  */
+/* Room input in has in output channel out's queue (its lane 0's, with
+ * nothing staged), and what the dynamic threshold gives an input that
+ * holds used there of a queue holding occ: the model. */
+static uint32_t
+room_of(const struct dcn_fc_chan *out, const struct dcn_fc_chan *in, uint32_t in_idx,
+	uint32_t oc)
+{
+	return dcn_fc_ic_room(out, out, in, in_idx, oc, 0);
+}
+
+static uint32_t
+dt_room(const struct dcn_fc_chan *out, uint32_t occ, uint32_t used)
+{
+	return occ + used < out->out_admit ? (out->out_admit - occ - used + 1) / 2 : 0;
+}
+
+/* What a lone input holds at most in an output queue: half of it. */
+#define SHARE(out) ((out)->out_admit / 2)
+
 static void
 test_burst_through_queues(void **state)
 {
@@ -408,29 +433,20 @@ test_burst_through_queues(void **state)
 	assert_int_equal(in->freed, 20);
 	assert_int_equal(rte_ring_count(in->in_q), 0);
 	assert_int_equal(rte_ring_count(out->out_q), 20);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
-			 out->quota - 20);
+	assert_int_equal(room_of(out, in, in_idx, o * f.fn->n_vcs), dt_room(out, 20, 20));
 	/* No credit yet: nothing leaves, the stall is counted. */
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 0);
 	assert_true(out->stalls > 0);
 	credit_from_peer(o, 7, GRANT, 0);
-	assert_int_equal(dcn_fc_credits(out), GRANT);
+	assert_int_equal(dcn_fc_credits(out), WIN);
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 20);
 	assert_int_equal(on_wire(o), 20);
 	assert_int_equal(f.x[1].st[o].tx, 20);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 20);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
-			 out->quota);
+	assert_int_equal(dcn_fc_credits(out), WIN - 20);
+	assert_int_equal(room_of(out, in, in_idx, o * f.fn->n_vcs), SHARE(out));
 	assert_int_equal(f.fwd[1].st.encap, 20);
 }
 
-/*
- * An output queue that cannot take a routed burst (which the internal
- * credits are there to prevent; here its ring is filled behind their
- * back): the frames it refuses are freed and counted as overflow, and
- * give their input's share back, so the share is whole again once the
- * queue drains.
- */
 /* What a sender does for n frames of input in_idx that left output
  * channel out: give their internal credits back. */
 static void
@@ -439,8 +455,14 @@ ic_give_back(struct dcn_fc_chan *out, uint32_t in_idx, uint32_t n)
 	out->ic_returned[in_idx] += n;
 }
 
+/*
+ * An output queue filled past what it admits (here behind the data
+ * path's back, as by frames another worker staged): a routed burst finds
+ * no room there and waits in its input's held list, nothing dropped as
+ * overflow; it goes once the queue drains.
+ */
 static void
-test_output_overflow_returns_share(void **state)
+test_output_full_holds(void **state)
 {
 	static int filler[4096];
 	static void *fill[4096], *got[4096 + 20];
@@ -449,27 +471,32 @@ test_output_overflow_returns_share(void **state)
 	struct dcn_fc_chan *in = dcn_fc_chan(f.fn, f.host, 0);
 	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
 	uint32_t in_idx = f.host * f.fn->n_vcs, oc = o * f.fn->n_vcs;
-	unsigned int room = 5, nfill, n, i;
+	unsigned int nfill, n, i;
 
 	(void)state;
-	nfill = rte_ring_free_count(out->out_q) - room;
+	nfill = rte_ring_free_count(out->out_q) - 5;
 	assert_true(nfill <= RTE_DIM(fill));
+	assert_true(nfill >= SHARE(out));
 	for (i = 0; i < nfill; i++)
 		fill[i] = &filler[i];
 	assert_int_equal(rte_ring_enqueue_bulk(out->out_q, fill, nfill, NULL), nfill);
 	assert_int_equal(receive_host(0, addr, 20), 0);
-	assert_int_equal(dcn_fc_route(&f.x[1], f.host), 20);
-	assert_int_equal(f.w[1].overflow, 20 - room);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota - room);
-	/* The queue drained (the filler taken out, the frames sent): the
-	 * share is whole. */
+	dcn_fc_route(&f.x[1], f.host);
+	assert_int_equal(f.w[1].overflow, 0);
+	assert_int_equal(in->held_n, 20);
+	assert_int_equal(rte_ring_count(out->out_q), nfill);
+	assert_int_equal(room_of(out, in, in_idx, oc), 0);
 	n = rte_ring_dequeue_burst(out->out_q, got, RTE_DIM(got), NULL);
-	assert_int_equal(n, nfill + room);
-	for (i = 0; i < n; i++)
-		assert_true(i < nfill ? got[i] == fill[i] : got[i] != NULL);
-	rte_pktmbuf_free_bulk((struct rte_mbuf **)&got[nfill], room);
-	ic_give_back(out, in_idx, room);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota);
+	assert_int_equal(n, nfill);
+	dcn_fc_route(&f.x[1], f.host);
+	assert_int_equal(in->held_n, 0);
+	assert_int_equal(in->freed, 20);
+	assert_int_equal(f.w[1].overflow, 0);
+	n = rte_ring_dequeue_burst(out->out_q, got, RTE_DIM(got), NULL);
+	assert_int_equal(n, 20);
+	rte_pktmbuf_free_bulk((struct rte_mbuf **)got, n);
+	ic_give_back(out, in_idx, n);
+	assert_int_equal(room_of(out, in, in_idx, oc), SHARE(out));
 }
 
 /*
@@ -560,15 +587,15 @@ test_credits_exhausted_and_returned(void **state)
 	for (i = 0; i < 2; i++)
 		assert_int_equal(receive_host(1, addr, 32), 0);
 	sent += dcn_fc_send(&f.x[1], o);
-	assert_int_equal(on_wire(o), GRANT);
+	assert_int_equal(on_wire(o), WIN);
 	assert_int_equal(dcn_fc_credits(out), 0);
-	assert_int_equal(rte_ring_count(out->out_q), 64 - GRANT);
+	assert_int_equal(rte_ring_count(out->out_q), 64 - WIN);
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 0);
 	/* The peer freed the first 40. */
 	credit_from_peer(o, 7, GRANT, 40);
-	assert_int_equal(dcn_fc_send(&f.x[1], o), 64 - GRANT);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 64 - WIN);
 	assert_int_equal(on_wire(o), 64);
-	assert_int_equal(dcn_fc_credits(out), GRANT - (64 - 40));
+	assert_int_equal(dcn_fc_credits(out), WIN - (64 - 40));
 	(void)sent;
 }
 
@@ -639,9 +666,9 @@ test_cut_through_port_full(void **state)
 	assert_int_equal(in->freed, 20);
 	assert_int_equal(on_wire(o), 7);
 	assert_int_equal(f.x[1].st[o].tx, 5);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 5);
+	assert_int_equal(dcn_fc_credits(out), WIN - 5);
 	assert_int_equal(rte_ring_count(out->out_q), 15);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota - 15);
+	assert_int_equal(room_of(out, in, in_idx, oc), dt_room(out, 15, 15));
 	assert_int_equal(rte_ring_dequeue_bulk(small, (void **)fill, 2, NULL), 2);
 	rte_pktmbuf_free_bulk(fill, 2);
 	while (seen < 20) {
@@ -649,8 +676,8 @@ test_cut_through_port_full(void **state)
 		if (seen < 20)
 			assert_true(dcn_fc_send(&f.x[1], o) > 0);
 	}
-	assert_int_equal(dcn_fc_credits(out), GRANT - 20);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota);
+	assert_int_equal(dcn_fc_credits(out), WIN - 20);
+	assert_int_equal(room_of(out, in, in_idx, oc), SHARE(out));
 }
 
 /*
@@ -670,14 +697,15 @@ test_burst_beyond_share(void **state)
 	unsigned int seen = 0, rounds = 0;
 
 	(void)state;
-	assert_true(out->quota < 60);
+	assert_true(SHARE(out) < 60);
 	credit_from_peer(o, 7, 4, 0);
 	assert_int_equal(receive_host_numbered(1, &addr, 1, 64, 0), 0);
-	assert_int_equal(on_wire(o), 4);
-	assert_int_equal(rte_ring_count(out->out_q), out->quota);
-	assert_int_equal(in->held_n, 60 - out->quota);
-	assert_int_equal(in->freed, 4 + out->quota);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), 0);
+	/* A grant of 4: the lone VC's window is 3 (the other VC's own 1). */
+	assert_int_equal(on_wire(o), 3);
+	assert_int_equal(rte_ring_count(out->out_q), SHARE(out));
+	assert_int_equal(in->held_n, 61 - SHARE(out));
+	assert_int_equal(in->freed, 3 + SHARE(out));
+	assert_int_equal(room_of(out, in, in_idx, oc), 0);
 	while (seen < 64 && rounds++ < 64) {
 		seen += wire_in_order(o, &next, 1);
 		credit_from_peer(o, 7, 4, seen);
@@ -687,7 +715,7 @@ test_burst_beyond_share(void **state)
 	assert_int_equal(seen, 64);
 	assert_int_equal(in->held_n, 0);
 	assert_int_equal(in->freed, 64);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, oc), out->quota);
+	assert_int_equal(room_of(out, in, in_idx, oc), SHARE(out));
 }
 
 /*
@@ -709,19 +737,19 @@ test_held_drains_in_one_pass(void **state)
 	/* No credit yet: a share waits in the output queue, the rest is
 	 * held; once the share is sent, the input's room is topped up. */
 	assert_int_equal(receive_host_numbered(1, &addr, 1, 64, 0), 0);
-	assert_int_equal(rte_ring_count(out->out_q), out->quota);
+	assert_int_equal(rte_ring_count(out->out_q), SHARE(out));
 	credit_from_peer(o, 7, GRANT, 0);
 	dcn_fc_send(&f.x[1], o);
-	assert_int_equal(wire_in_order(o, &next, 1), out->quota);
-	credit_from_peer(o, 7, GRANT, out->quota);
-	/* As many more as the peer's grant has room for in all. */
-	more = RTE_MIN(dcn_fc_in_room(in), GRANT - dcn_fc_in_depth(in));
+	assert_int_equal(wire_in_order(o, &next, 1), SHARE(out));
+	credit_from_peer(o, 7, GRANT, SHARE(out));
+	/* As many more as the sender's credits cover in all. */
+	more = RTE_MIN(dcn_fc_in_room(in), WIN - dcn_fc_in_depth(in));
 	assert_int_equal(receive_host_numbered(1, &addr, 1, (uint16_t)more, 64), 0);
-	assert_true(dcn_fc_in_depth(in) > out->quota);
+	assert_true(dcn_fc_in_depth(in) > SHARE(out));
 	assert_true(dcn_fc_in_depth(in) <= GRANT);
 	dcn_fc_route(&f.x[1], f.host);
 	assert_int_equal(dcn_fc_in_depth(in), 0);
-	assert_int_equal(wire_in_order(o, &next, 1), 64 + more - out->quota);
+	assert_int_equal(wire_in_order(o, &next, 1), 64 + more - SHARE(out));
 	assert_int_equal(rte_ring_count(out->out_q), 0);
 	assert_int_equal(in->freed, 64 + more);
 }
@@ -773,7 +801,7 @@ test_held_two_outputs(void **state)
 	(void)state;
 	assert_int_equal(receive_host_numbered(1, addr, 2, 64, 0), 0);
 	assert_int_equal(receive_host_numbered(1, addr, 2, 64, 64), 0);
-	assert_int_equal(in->held_n, 128 - 2 * dcn_fc_chan(f.fn, o[0], 0)->quota);
+	assert_int_equal(in->held_n, 128 - 2 * SHARE(dcn_fc_chan(f.fn, o[0], 0)));
 	for (j = 0; j < 2; j++) {
 		credit_from_peer(o[j], 7, GRANT, 0);
 		for (rounds = 0; seen[j] < 64 && rounds < 64; rounds++) {
@@ -789,8 +817,8 @@ test_held_two_outputs(void **state)
 	for (j = 0; j < 2; j++) {
 		struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o[j], 0);
 
-		assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o[j] * f.fn->n_vcs),
-				 out->quota);
+		assert_int_equal(room_of(out, in, in_idx, o[j] * f.fn->n_vcs),
+				 SHARE(out));
 	}
 }
 
@@ -982,15 +1010,15 @@ test_signed_credits(void **state)
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
 	assert_int_equal(out->credit_rx, 3);
 	assert_int_equal(f.dp.link[o].n_held, 0);
-	assert_int_equal(dcn_fc_credits(out), GRANT);
+	assert_int_equal(dcn_fc_credits(out), WIN);
 	dcn_fc_sent(out, 30);
 	m = signed_credit(a, 100, 5, GRANT, 20);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	assert_int_equal(dcn_fc_credits(out), WIN - 10);
 	/* The recording would give back the 20 freed since: refused. */
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &old, 1), 0);
 	assert_int_equal(out->credit_replayed, 1);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	assert_int_equal(dcn_fc_credits(out), WIN - 10);
 	/* Another incarnation's, however high its sequence: held, never
 	 * taken while the hellos prove the one they do. */
 	m = signed_credit(a, 99, 1000, GRANT, 30);
@@ -1002,7 +1030,7 @@ test_signed_credits(void **state)
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, &m, 1), 0);
 	assert_int_equal(out->credit_rx, 5);
 	assert_int_equal(f.dp.link[o].n_held, 0);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	assert_int_equal(dcn_fc_credits(out), WIN - 10);
 
 	/* This node's own: signed, its sequence growing. */
 	for (i = 1; i <= 2; i++) {
@@ -1049,8 +1077,7 @@ test_link_down_drops_queued(void **state)
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 16);
 	assert_int_equal(f.x[1].st[o].down_drop, 16);
 	assert_int_equal(on_wire(o), 0);
-	assert_int_equal(dcn_fc_ic_room(out, in, in_idx, o * f.fn->n_vcs),
-			 out->quota);
+	assert_int_equal(room_of(out, in, in_idx, o * f.fn->n_vcs), SHARE(out));
 }
 
 /* A credit frame alone is taken on the spot (credit_from_peer); one among
@@ -1067,7 +1094,7 @@ test_credit_among_data(void **state)
 	(void)state;
 	/* A credit frame between two hellos. */
 	credit_from_peer(o, 7, GRANT, 0);
-	assert_int_equal(dcn_fc_credits(out), GRANT);
+	assert_int_equal(dcn_fc_credits(out), WIN);
 	{
 		struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION,
 					    .type = DCN_FT_HELLO };
@@ -1080,9 +1107,9 @@ test_credit_among_data(void **state)
 	}
 	/* Sent 40 under the first grant; the peer has freed 30 of them. */
 	dcn_fc_sent(out, 40);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 40);
+	assert_int_equal(dcn_fc_credits(out), WIN - 40);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, 3), 2);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 10);
+	assert_int_equal(dcn_fc_credits(out), WIN - 10);
 	assert_int_equal(dcn_fc_chan(f.fn, o, 0)->credit_rx, 2);
 	rte_pktmbuf_free(m[0]);
 	rte_pktmbuf_free(m[1]);
@@ -1103,12 +1130,12 @@ peer_frame(int credit, uint32_t addr, uint32_t sent0)
 }
 
 /* A data frame from the peer behind a cable, from the host of (3,3) to
- * addr, VC 0, its bounce flag bounced. */
+ * addr, on VC vc, its bounce flag bounced. */
 static struct rte_mbuf *
-transit_frame(uint32_t addr, int bounced)
+transit_frame_vc(uint32_t addr, int bounced, uint8_t vc)
 {
 	struct dcn_fabric_hdr h = { .version = DCN_FABRIC_VERSION, .type = DCN_FT_DATA,
-				    .ttl = 16, .len = 46, .bounced = (uint8_t)bounced,
+				    .ttl = 16, .len = 46, .bounced = (uint8_t)bounced, .vc = vc,
 				    .src = dcn_topo_addr(f.t, vertex_or_fail(f.t, "(3,3)")),
 				    .dst = addr };
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
@@ -1130,6 +1157,12 @@ transit_frame(uint32_t addr, int bounced)
 	dcn_fabric_put32(p + 12, h.src);
 	dcn_fabric_put32(p + 16, addr);
 	return m;
+}
+
+static struct rte_mbuf *
+transit_frame(uint32_t addr, int bounced)
+{
+	return transit_frame_vc(addr, bounced, 0);
 }
 
 /* Frames in local port o's output queues, every VC. */
@@ -1282,8 +1315,8 @@ test_lanes_run_to_completion(void **state)
 	assert_int_equal(f.fwd[1].st.encap, 0);
 	assert_int_equal(rte_ring_count(out->out_q), 20);
 	assert_int_equal(on_wire(o), 0);
-	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota - 20);
-	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
+	assert_int_equal(room_of(out, lane1, in1, oc), dt_room(out, 20, 20));
+	assert_int_equal(room_of(out, lane0, in0, oc), dt_room(out, 20, 0));
 	/* Worker 1's own lane: behind what waits, never ahead of it. */
 	assert_int_equal(receive_lane(1, addr, 100, 10), 0);
 	assert_int_equal(f.fwd[1].st.encap, 10);
@@ -1299,9 +1332,9 @@ test_lanes_run_to_completion(void **state)
 				 i < 20 ? i : 100 + i - 20);
 		rte_pktmbuf_free(w);
 	}
-	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota);
-	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 30);
+	assert_int_equal(room_of(out, lane1, in1, oc), SHARE(out));
+	assert_int_equal(room_of(out, lane0, in0, oc), SHARE(out));
+	assert_int_equal(dcn_fc_credits(out), WIN - 30);
 }
 
 /*
@@ -1317,7 +1350,7 @@ test_lanes_route_own(void **state)
 	uint32_t in0 = f.host * f.fn->n_vcs;
 	struct dcn_fc_chan *lane1 = dcn_fc_lane(f.fn, in0, 1);
 	struct dcn_fc_chan *out = dcn_fc_chan(f.fn, o, 0);
-	unsigned int quota = out->quota, n = 0;
+	unsigned int quota = SHARE(out), n = 0;
 
 	(void)state;
 	/* Worker 1 receives on lane 1 (as a test may): it queues there,
@@ -1432,14 +1465,14 @@ test_senders_share_credits(void **state)
 	assert_int_equal(f.fn->senders[o], 2);
 	assert_true(dcn_fc_sends_on(&f.x[0], o));
 	assert_true(dcn_fc_sends_on(&f.x[1], o));
-	credit_from_peer(o, 7, GRANT, 0);
+	credit_from_peer(o, 7, GRANT_WIN, 0);
 	/* Worker 0 sends its 40 at once, by itself. */
 	assert_int_equal(receive_lane(0, addr, 0, 40), 0);
 	assert_int_equal(f.x[0].st[o].tx, 40);
 	assert_int_equal(f.x[1].st[o].tx, 0);
 	assert_int_equal(rte_ring_count(out->out_q), 0);
 	assert_int_equal(rte_ring_count(q1->out_q), 0);
-	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota);
+	assert_int_equal(room_of(out, lane1, in1, oc), SHARE(out));
 	/* Worker 1 gets what is left of the grant; the rest waits in its
 	 * own queue, the owner's. */
 	assert_int_equal(receive_lane(1, addr, 1000, 40), 0);
@@ -1460,7 +1493,7 @@ test_senders_share_credits(void **state)
 	assert_int_equal(dcn_fc_chan_out_depth(f.fn, oc), 80 - GRANT + 10);
 	/* The peer frees 30: the two queues take turns at it as their
 	 * senders come by, within the grant. */
-	credit_from_peer(o, 7, GRANT, 30);
+	credit_from_peer(o, 7, GRANT_WIN, 30);
 	assert_int_equal(dcn_fc_send(&f.x[0], o), 10);
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 20);
 	assert_int_equal(dcn_fc_credits(out), 0);
@@ -1469,15 +1502,15 @@ test_senders_share_credits(void **state)
 	assert_int_equal(n1, 20);
 	wire += n0 + n1;
 	assert_int_equal(out->sent, wire);
-	credit_from_peer(o, 7, GRANT, 81);
+	credit_from_peer(o, 7, GRANT_WIN, 81);
 	assert_int_equal(dcn_fc_send(&f.x[1], o), 80 - GRANT - 20);
 	wire += 80 - GRANT - 20;
 	assert_int_equal(out->sent, wire);
 	assert_int_equal(dcn_fc_credits(out), GRANT - (wire - 81));
 	assert_int_equal(dcn_fc_chan_out_depth(f.fn, oc), 0);
 	/* Every internal credit back, to each lane by its own sender. */
-	assert_int_equal(dcn_fc_ic_room(out, lane1, in1, oc), out->quota);
-	assert_int_equal(dcn_fc_ic_room(out, lane0, in0, oc), out->quota);
+	assert_int_equal(room_of(out, lane1, in1, oc), SHARE(out));
+	assert_int_equal(room_of(out, lane0, in0, oc), SHARE(out));
 	/* Several senders' frames leave by several TX queues, in no order
 	 * with a credit frame: the peer is not told sent counts to repair
 	 * by. */
@@ -1516,20 +1549,20 @@ test_senders_port_full(void **state)
 	assert_int_equal(receive_lane(0, addr, 0, 20), 0);
 	assert_int_equal(f.x[0].st[o].tx, 5);
 	assert_int_equal(out->sent, 5);
-	assert_int_equal(dcn_fc_credits(out), GRANT - 5);
+	assert_int_equal(dcn_fc_credits(out), WIN - 5);
 	assert_int_equal(rte_ring_count(q1->out_q), 15);
 	drain(tx);
 	/* Worker 1 spends what worker 0 gave back. */
-	assert_int_equal(receive_lane(1, addr, 1000, GRANT - 5), 0);
-	assert_int_equal(f.x[1].st[o].tx, GRANT - 5);
+	assert_int_equal(receive_lane(1, addr, 1000, WIN - 5), 0);
+	assert_int_equal(f.x[1].st[o].tx, WIN - 5);
 	assert_int_equal(dcn_fc_credits(out), 0);
 	assert_int_equal(dcn_fc_send(&f.x[0], o), 0);
 	credit_from_peer(o, 7, GRANT, GRANT);
 	assert_int_equal(dcn_fc_send(&f.x[0], o), 15);
-	assert_int_equal(out->sent, GRANT + 15);
+	assert_int_equal(out->sent, WIN + 15);
 	wire_per_lane(o, 5, 1000, &n0, &n1);
 	assert_int_equal(n0, 15);
-	assert_int_equal(n1, GRANT - 5);
+	assert_int_equal(n1, WIN - 5);
 }
 
 /* Two threads claim and give back credits of one channel as senders
@@ -1586,6 +1619,79 @@ test_senders_claims_race(void **state)
 	}
 }
 
+/* Two threads claim and give back credits of a link's four VCs as
+ * senders do, at once, each on VCs at random: the link's pool is
+ * shared under compare-and-swaps. Together they spend exactly every
+ * VC's own share and the pool, never more, and no VC sent past its
+ * limit by more than the pool slots it holds. */
+#define POOL_VCS 4
+#define POOL_OWN 1000
+#define POOL_SHARED 50000
+
+struct pool_claimer {
+	struct dcn_fc_chan *c;
+	uint32_t seed, spent;
+};
+
+static void *
+pool_claim_loop(void *arg)
+{
+	struct pool_claimer *cl = arg;
+	unsigned int dry = 0;
+
+	while (dry < 4 * POOL_VCS) {
+		uint32_t want, got, keep, vc;
+
+		cl->seed = cl->seed * 1103515245u + 12345u;
+		vc = (cl->seed >> 4) % POOL_VCS;
+		want = 1 + (cl->seed >> 16) % 32;
+		got = dcn_fc_claim(&cl->c[vc], want);
+		dry = got == 0 ? dry + 1 : 0;
+		keep = (cl->seed >> 8) % (got + 1);
+		dcn_fc_unclaim(&cl->c[vc], got - keep);
+		cl->spent += keep;
+	}
+	return NULL;
+}
+
+static void
+test_pool_claims_race(void **state)
+{
+	static struct dcn_fc_chan c[POOL_VCS];
+	struct pool_claimer cl[2];
+	pthread_t th[2];
+	uint32_t start[POOL_VCS], total;
+	unsigned int i, vc, round;
+
+	(void)state;
+	for (round = 0; round < 20; round++) {
+		memset(c, 0, sizeof(c));
+		for (vc = 0; vc < POOL_VCS; vc++) {
+			c[vc].vc = (uint16_t)vc;
+			c[vc].link_vcs = POOL_VCS;
+			c[vc].sent = 0xffffff00u * vc + round; /* some wrap */
+			c[vc].limit = c[vc].sent + POOL_OWN;
+			start[vc] = c[vc].sent;
+		}
+		c[0].shared = POOL_SHARED;
+		for (i = 0; i < 2; i++) {
+			cl[i] = (struct pool_claimer){ .c = c, .seed = round * 2 + i + 1 };
+			assert_int_equal(pthread_create(&th[i], NULL, pool_claim_loop, &cl[i]), 0);
+		}
+		for (i = 0; i < 2; i++)
+			assert_int_equal(pthread_join(th[i], NULL), 0);
+		for (total = 0, vc = 0; vc < POOL_VCS; vc++) {
+			int32_t past = (int32_t)(c[vc].sent - c[vc].limit);
+
+			total += c[vc].sent - start[vc];
+			assert_true(past <= (int32_t)c[vc].tok);
+		}
+		assert_int_equal(cl[0].spent + cl[1].spent, total);
+		assert_int_equal(total, POOL_VCS * POOL_OWN + POOL_SHARED);
+		assert_true(c[0].shared_held <= POOL_SHARED);
+	}
+}
+
 /* n data frames of VC vc from the peer on port o, for addr, received
  * and routed by worker 1 (the owner): they leave the input queue. */
 static void
@@ -1600,6 +1706,53 @@ peer_data(uint16_t o, uint32_t addr, uint8_t vc, unsigned int n)
 	for (i = 0; i < n; i++)
 		m[i] = fabric_mbuf(&h, NULL);
 	assert_int_equal(dcn_fc_rx(&f.x[1], o, m, (uint16_t)n), 0);
+}
+
+/*
+ * Two VCs of one output link share its grant (lib/fc/README.md, "One
+ * pool a link"), whichever way their frames leave: 40 host packets on
+ * VC 0 go through at once in one burst, taking pool slots past VC 0's
+ * own share; 20 transit frames that leave on VC 1 then get VC 1's own
+ * share and what the pool has left, the rest waits. What the link sent
+ * is the grant, not more; once the peer frees it all, VC 1's queue
+ * goes and every slot is back.
+ */
+static void
+test_pool_two_vcs(void **state)
+{
+	uint32_t addr, addr_in, arrived[2];
+	uint16_t o = out_port_to("(2,0)", &addr), i = out_port_to("(0,0)", &addr_in);
+	struct dcn_fc_chan *c0 = dcn_fc_chan(f.fn, o, 0), *c1 = dcn_fc_chan(f.fn, o, 1);
+	const uint32_t own = dcn_fc_private(GRANT, 2);
+	struct rte_mbuf *m[20];
+	unsigned int k;
+
+	(void)state;
+	credit_from_peer(o, 7, GRANT, 0);
+	assert_int_equal(receive_host_numbered(1, &addr, 1, 40, 0), 0);
+	assert_int_equal(c0->sent, 40);
+	assert_int_equal(on_wire(o), 40);
+	for (k = 0; k < 20; k++)
+		m[k] = transit_frame_vc(addr, 0, 1);
+	assert_int_equal(dcn_fc_rx(&f.x[1], i, m, 20), 0);
+	dcn_fc_route(&f.x[1], i);
+	assert_int_equal(c1->sent, GRANT - 40);
+	assert_true(c1->sent >= own);
+	assert_int_equal(on_wire(o), GRANT);
+	assert_int_equal(rte_ring_count(c1->out_q), 20 - (GRANT - 40));
+	assert_int_equal(dcn_fc_credits(c0), 0);
+	assert_int_equal(dcn_fc_credits(c1), 0);
+	drain(f.port[o].tx_ring[0]);
+	/* The peer frees all: VC 1's queue goes, the slots come back. */
+	arrived[0] = 40;
+	arrived[1] = GRANT - 40;
+	credit_word(o, 7, GRANT, arrived);
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 20 - (GRANT - 40));
+	arrived[1] = 20;
+	credit_word(o, 7, GRANT, arrived);
+	assert_int_equal(dcn_fc_credits(c0), WIN);
+	assert_int_equal(dcn_fc_credits(c1), WIN);
+	drain(f.port[o].tx_ring[0]);
 }
 
 /*
@@ -2509,9 +2662,16 @@ test_switch_links(void **state)
 
 		assert_int_equal(c->in_cap, SW_SHARE);
 		assert_int_equal(c->grant, SW_GRANT);
+		/* A credit frame once a VC has freed a quarter of the
+		 * link's grant (1 here), not the node's batch of 8, which
+		 * the link's peer could never send: its credits would come
+		 * back only on the refresh. */
+		assert_int_equal(f.dp.link[l + k].batch, 1);
 		assert_non_null(dcn_fc_link_neighbour(f.fn, (uint16_t)(l + k)));
 		assert_int_equal(f.fn->link_port[l + k], 0);
 	}
+	/* The host port's link, its whole queue granted: the batch of 8. */
+	assert_int_equal(f.dp.link[f.fn->port_link[f.host]].batch, 8);
 	assert_int_equal(dcn_fc_dp_nbr_link(&f.dp, sw_nbr("02")) >= l, 1);
 	assert_string_equal(dcn_fc_link_neighbour(f.fn, (uint16_t)dcn_fc_dp_nbr_link(
 						  &f.dp, sw_nbr("02"))), "02");
@@ -2583,7 +2743,8 @@ test_switch_credits_per_neighbour(void **state)
 	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 2), 0);
 	assert_int_equal(dcn_fc_chan(f.fn, la, 0)->peer_known, 0);
 	assert_int_equal(dcn_fc_chan(f.fn, l0, 0)->credit_unknown, 1);
-	m[0] = sw_credit(&a, &mac0, 10, 0);
+	/* A grant of 11: VC 0 alone may send 10 of it (VC 1 keeps 1). */
+	m[0] = sw_credit(&a, &mac0, 11, 0);
 	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 1), 0);
 	out_a = dcn_fc_chan(f.fn, la, 0);
 	out_b = dcn_fc_chan(f.fn, lb, 0);
@@ -2640,7 +2801,8 @@ test_switch_burst_in_turns(void **state)
 	unsigned int i, to_a = 0, to_b = 0;
 
 	(void)state;
-	m[0] = sw_credit(&a, &mac0, 6, 0);
+	/* Grants of 7 and 30: VC 0 alone may send 6 and 27. */
+	m[0] = sw_credit(&a, &mac0, 7, 0);
 	m[1] = sw_credit(&b, &mac0, 30, 0);
 	assert_int_equal(dcn_fc_rx(&f.x[1], 0, m, 2), 0);
 	assert_int_equal(receive_host_numbered(1, to, 2, 40, 1), 0);
@@ -2700,7 +2862,7 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_output_overflow_returns_share,
+		cmocka_unit_test_setup_teardown(test_output_full_holds,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_burst_through_queues,
 						fix_open, fix_close),
@@ -2745,6 +2907,7 @@ main(int argc, char **argv)
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_batch_per_vc,
 						fix_open, fix_close),
+		cmocka_unit_test_setup_teardown(test_pool_two_vcs, fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_announce_looks_when_due,
 						fix_open, fix_close),
 		cmocka_unit_test_setup_teardown(test_credit_among_data,
@@ -2760,6 +2923,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_senders_port_full,
 						fix_open_senders, fix_close),
 		cmocka_unit_test(test_senders_claims_race),
+		cmocka_unit_test(test_pool_claims_race),
 		cmocka_unit_test_setup_teardown(test_switch_links, sw_open, sw_close),
 		cmocka_unit_test_setup_teardown(test_switch_rx_by_source,
 						sw_open, sw_close),

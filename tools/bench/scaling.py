@@ -328,7 +328,7 @@ def main():
                     help="with --pairs: a round's core-to-core round trip "
                          "under which its cores count as near (default %(default)s)")
     ap.add_argument("--in-queue", type=int, default=1024, metavar="SLOTS",
-                    help="input queue slots per (port, VC) of every node: a "
+                    help="input queue slots per port of every node: a "
                          "relay's on cables (default %(default)s); 0: the "
                          "emulation's own (256)")
     ap.add_argument("--out", default=".", help="where the CSV, JSON, PNG go")

@@ -164,7 +164,7 @@ print_text(void)
 				 ch->out_cap);
 			if (dcn_fc_kind_credited(fn->kind[port]))
 				snprintf(cr, sizeof(cr), "%u/%u", dcn_fc_credits(ch),
-					 ch->peer_grant);
+					 dcn_fc_alone(ch->peer_grant, fn->n_vcs));
 			else
 				snprintf(cr, sizeof(cr), "-");
 			printf("  %-20s %2u %-6s %11s %5u %11s %11s %10u %10u %8lu\n",
@@ -195,14 +195,14 @@ print_json(void)
 			       "\"vc\": %u, \"kind\": \"%s\", "
 			       "\"in_depth\": %u, \"in_cap\": %u, \"out_depth\": %u, "
 			       "\"out_cap\": %u, \"credits\": %u, \"peer_grant\": %u, "
-			       "\"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
+			       "\"window\": %u, \"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
 			       c ? ", " : "", fn->port_name[port], nbr ? nbr : "",
 			       c % fn->n_vcs,
 			       kind_name(fn->kind[port]), dcn_fc_chan_in_depth(fn, c), ch->in_cap,
 			       rte_ring_count(ch->out_q), ch->out_cap,
 			       dcn_fc_kind_credited(fn->kind[port]) ? dcn_fc_credits(ch) : 0,
-			       ch->peer_grant, dcn_fc_chan_freed(fn, c), ch->sent,
-			       (unsigned long)ch->stalls);
+			       ch->peer_grant, dcn_fc_alone(ch->peer_grant, fn->n_vcs),
+			       dcn_fc_chan_freed(fn, c), ch->sent, (unsigned long)ch->stalls);
 		}
 		printf("]}");
 	}
