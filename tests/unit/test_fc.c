@@ -832,7 +832,8 @@ test_internal_credits_bound(void **state)
  * the peer holds for the link never exceeds the grant; a VC holding
  * less than its own share can always send (the VCs' deadlock freedom);
  * once the peer has freed all, each VC alone may send the grant less
- * the others' own shares again: no slot lost or made.
+ * the others' own shares again: no slot lost or made. The sent counts
+ * start just short of their wrap, and pass it.
  */
 static void
 test_pool_model(void **state)
@@ -850,6 +851,8 @@ test_pool_model(void **state)
 	assert_int_equal(own, 5);
 	assert_int_equal(dcn_fc_shared(80, 4), 60);
 	assert_int_equal(dcn_fc_link_bound(80, 4), 80);
+	for (vc = 0; vc < 4; vc++)
+		dcn_fc_chan(fn, 0, vc)->sent = 0xffffff00u - 37 * vc;
 	dcn_fc_credit_rx(fn, 0, &cr, 0);
 	srand(71);
 	for (step = 0; step < 20000; step++) {
@@ -878,8 +881,10 @@ test_pool_model(void **state)
 	for (vc = 0; vc < 4; vc++)
 		cr.freed[vc] = sent[vc];
 	dcn_fc_credit_rx(fn, 0, &cr, step);
-	for (vc = 0; vc < 4; vc++)
+	for (vc = 0; vc < 4; vc++) {
+		assert_true(sent[vc] > 0x100 + 37 * vc);  /* past the wrap */
 		assert_int_equal(dcn_fc_credits(dcn_fc_chan(fn, 0, vc)), alone);
+	}
 	/* and taken: one VC alone gets it all, the rest their own. */
 	assert_int_equal(dcn_fc_take(dcn_fc_chan(fn, 0, 2), 200), alone);
 	dcn_fc_sent(dcn_fc_chan(fn, 0, 2), alone);
