@@ -267,6 +267,11 @@ struct dcn_fc_chan {
 	 * hold (tok's sum; the senders'). */
 	uint32_t shared;
 	uint32_t shared_held;
+	/** Sends the port cut short, leaving the VC pool slots it took and
+	 * did not use (the senders'), and credit_rx plus that when the
+	 * senders last took spare slots back for a stalled channel. */
+	uint32_t pool_spared;
+	uint64_t pool_looked;
 	uint32_t base;             /**< sent when the peer's epoch began, less
 				    *   its freed then */
 	uint32_t peer_epoch;

@@ -209,14 +209,48 @@ static inline void
 credit_settle(const struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint16_t o,
 	      uint32_t taken, uint32_t sent)
 {
+	struct dcn_fc_chan *c0 = c - c->vc;
+
 	if (likely(fn->senders[o] == 1)) {
 		if (sent)
 			dcn_fc_sent(c, sent);
+		/* Pool slots taken for frames the port refused are spare. */
+		if (unlikely(sent < taken) && dcn_fc_kind_credited(fn->kind[o]))
+			__atomic_store_n(&c0->pool_spared, c0->pool_spared + 1,
+					 __ATOMIC_RELAXED);
 	} else if (dcn_fc_kind_credited(fn->kind[o])) {
 		dcn_fc_unclaim(c, taken - sent);
+		if (sent < taken)
+			__atomic_fetch_add(&c0->pool_spared, 1, __ATOMIC_RELAXED);
 	} else if (sent) {
 		__atomic_fetch_add(&c->sent, sent, __ATOMIC_RELEASE);
 	}
+}
+
+/*
+ * Has channel c of local port o credits, its own or in its link's pool?
+ * Before it says no, the slots other VCs hold and no longer need are
+ * taken back, once for each change that can have made some spare (a
+ * credit frame, a send the port cut short), not at every pass over a
+ * stalled channel, which would look at every VC of the link each time.
+ */
+static inline int
+credit_any(const struct dcn_fc_node *fn, struct dcn_fc_chan *c, uint16_t o)
+{
+	struct dcn_fc_chan *c0 = c - c->vc;
+	union dcn_fc_sent_tok w = { .u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED) };
+	uint64_t seen;
+
+	if (dcn_fc_own_room(c, w) + dcn_fc_pool_free(c0) > 0)
+		return 1;
+	seen = __atomic_load_n(&c0->credit_rx, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&c0->pool_spared, __ATOMIC_RELAXED);
+	if (seen == __atomic_load_n(&c0->pool_looked, __ATOMIC_RELAXED))
+		return 0;
+	__atomic_store_n(&c0->pool_looked, seen, __ATOMIC_RELAXED);
+	dcn_fc_pool_settle(c0, fn->senders[o] > 1);
+	w.u = __atomic_load_n(&c->sent_tok, __ATOMIC_RELAXED);
+	return dcn_fc_own_room(c, w) + dcn_fc_pool_free(c0) > 0;
 }
 
 /* x's output counts in the ledger (dcn_fc_keep_out). */

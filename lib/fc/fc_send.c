@@ -75,7 +75,7 @@ dcn_fc_send_waiting(struct dcn_fc_wnode *x, uint16_t local)
 			continue;
 		/* No credit: counted as chan_tx would, without a look at the
 		 * frames (a stalled channel is looked at every pass). */
-		if (dcn_fc_kind_credited(fn->kind[local]) && dcn_fc_credits(c) == 0) {
+		if (dcn_fc_kind_credited(fn->kind[local]) && !credit_any(fn, c, local)) {
 			q->stalls++;
 			left = 1;
 			continue;

@@ -1726,6 +1726,7 @@ test_pool_two_vcs(void **state)
 	const uint32_t own = dcn_fc_private(GRANT, 2);
 	struct rte_mbuf *m[20];
 	unsigned int k;
+	uint64_t looked;
 
 	(void)state;
 	credit_from_peer(o, 7, GRANT, 0);
@@ -1743,6 +1744,14 @@ test_pool_two_vcs(void **state)
 	assert_int_equal(dcn_fc_credits(c0), 0);
 	assert_int_equal(dcn_fc_credits(c1), 0);
 	drain(f.port[o].tx_ring[0]);
+	/* Stalled, VC 1's queue looks for spare pool slots once after a
+	 * change (a credit frame, a send cut short), not every pass. */
+	assert_int_equal(dcn_fc_send(&f.x[1], o), 0);
+	looked = c0->pool_looked;
+	assert_int_equal(looked, c0->credit_rx + c0->pool_spared);
+	for (k = 0; k < 3; k++)
+		assert_int_equal(dcn_fc_send(&f.x[1], o), 0);
+	assert_int_equal(c0->pool_looked, looked);
 	/* The peer frees all: VC 1's queue goes, the slots come back. */
 	arrived[0] = 40;
 	arrived[1] = GRANT - 40;
