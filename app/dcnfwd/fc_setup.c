@@ -92,7 +92,8 @@ dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
  * drops frames for want of buffers, the loss flow control is there to
  * prevent. The full figure has every channel backed up at once, which
  * a fabric's routes never do, so a short pool is told as a share, for
- * the operator to weigh, not as a fault. Written into buf. @return 1 when short.
+ * the operator to weigh, not as a fault. Written into buf. @return 1
+ * when short.
  */
 static int
 mbufs_cover(char *buf, size_t len, uint64_t mbufs, uint64_t queues, uint64_t other)
@@ -266,11 +267,9 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		const char *names[DCN_FWD_MAX_PORTS];
 		struct dcn_fc_conf fcc = d->fcc;
 		int behind_switch = 0;
-
-		/* Every worker may route into any node's queues (an
-		 * emulation's workers share its nodes). */
-		fcc.stagers = stagers(d->n_workers);
 		char id[16];
+
+		fcc.stagers = stagers(d->n_workers);
 
 		/* A lane for each RX queue of its busiest port. */
 		fcc.n_lanes = 1;
