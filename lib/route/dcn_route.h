@@ -84,6 +84,13 @@ enum dcn_pora_phase {
  * was broken where a relay could see it); TRA's hops are not tried again
  * on its way. */
 #define DCN_TFR_ALG3 1
+/** TFR: on its way to a server cut off from its Totoro_0 whose link level
+ * L is bcLevel + 2 or more, by way of another Totoro_(L-1) and that
+ * server's own level-L link (route_tfr.c, "The way around"). */
+#define DCN_TFR_AROUND_OUT 2
+/** TFR: from such a server into its own Totoro_(L-1), by way of another
+ * Totoro_(L-1) and a level-L link other than its own. */
+#define DCN_TFR_AROUND_IN 3
 
 /**
  * The routing state a packet carries in its fabric header: what
@@ -93,8 +100,9 @@ struct dcn_route_state {
 	uint32_t src;      /**< source server */
 	uint32_t dst;      /**< destination server */
 	uint32_t proxy;    /**< temporary destination, DCN_ROUTE_NONE */
-	uint8_t phase;     /**< enum dcn_pora_phase; TFR: 0, or
-			    *   DCN_TFR_ALG3 */
+	uint8_t phase;     /**< enum dcn_pora_phase; TFR: 0 or
+			    *   DCN_TFR_ALG3, DCN_TFR_AROUND_OUT,
+			    *   DCN_TFR_AROUND_IN */
 	uint8_t quadrant;  /**< bit i set: dimension i travels downwards */
 	uint8_t vc;        /**< virtual channel of the hop last taken
 			    *   (dcn_route_vcs); DCN_VC_NONE before the

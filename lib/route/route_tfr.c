@@ -35,6 +35,15 @@
  *    is up (its states reach the TBD over the inter-switch): one that
  *    cannot get into its Totoro_0 would bounce the packet back.
  *
+ * One reading, the way around: a server of link level L >= bcLevel + 2 cut
+ * off from its Totoro_0 is reached only across its own level-L switch
+ * from another Totoro_(L-1), which no relay beyond its TBD can know; the
+ * TBD that sees it marks the packet (DCN_TFR_AROUND_OUT, and
+ * DCN_TFR_AROUND_IN for that server's own packets into its Totoro_(L-1))
+ * and the relays on the way follow the mark (tfr_around_out, tfr_decide;
+ * lib/route/README.md, Totoro). test_single_failures pins it: every single
+ * failure of totoro:N=4,n=4,K=2 and N=8,n=2,K=3 loses no connected pair.
+ *
  * One reading: TFR is built on TRA (§3.2), so where a TRA route from this
  * server is live as far as it can know (every hop taken inside its TBD up;
  * the hops beyond are other domains' to judge), the packet takes TRA's
@@ -274,34 +283,125 @@ tfr_cut_off(const struct dcn_router *r, uint32_t s)
 	return !rt_up(r, a[0].peer) || !tfr_link_up(r, s, 0, a[0].peer);
 }
 
-/* Alg. 3 lines 5-16: the next hop and the proxy the packet leaves with;
- * *detour is set when that is the way out and back (correction).
+/* What a packet leaves a server with, beside its hop. */
+struct tfr_next {
+	uint32_t proxy;
+	uint8_t phase, jumped;
+};
+
+/* The way around's target (DCN_TFR_AROUND_OUT): the link level L of dst
+ * when dst is a server cut off from its Totoro_0 (as cur knows, from its
+ * TBD) whose level-L link, L >= bcLevel + 2, is up: only across that
+ * link's switch, from another Totoro_(L-1), can a packet reach it. 0
+ * otherwise. */
+static unsigned int
+tfr_around_level(const struct dcn_router *r, const struct tt_geo *g,
+		 uint32_t dst)
+{
+	unsigned int L = level_of(g, dst);
+	struct dcn_adj a[2];
+
+	if (r->algo != DCN_ALGO_TFR || L < r->conf.bc_level + 2 ||
+	    !rt_up(r, dst) || !tfr_cut_off(r, dst))
+		return 0;
+	dcn_topo_adj(r->t, dst, a);
+	return rt_up(r, a[1].peer) && tfr_link_up(r, dst, 1, a[1].peer) ? L : 0;
+}
+
+static int tfr_decide(const struct dcn_router *r, uint32_t cur,
+		      const struct dcn_route_state *st, struct dcn_hop *hop,
+		      struct tfr_next *o);
+static unsigned int tfr_tra_hops(const struct dcn_router *r, uint32_t cur,
+				 uint32_t dst, struct dcn_hop *out);
+
+/*
+ * DCN_TFR_AROUND_OUT with no proxy to go to: inside dst's Totoro_(L-1),
+ * out of it over a level-L link of this TBD (from dst's own TBD, where
+ * the way around began, first over a level bcLevel+1 link to a TBD that
+ * has one); in another Totoro_(L-1), to its server y across dst's level-L
+ * switch, by TRA's hops that are live as far as cur knows, else Alg. 3
+ * towards y. TRA between two servers of one Totoro_(L-1) stays inside it,
+ * so the packet never comes back into dst's but across dst's own link.
+ */
+static int
+tfr_around_out(const struct dcn_router *r, const struct tt_geo *g,
+	       const struct tfr_bfs *b, uint32_t cur,
+	       const struct dcn_route_state *st, struct dcn_hop *hop,
+	       struct tfr_next *o)
+{
+	struct dcn_hop tra[DCN_ROUTE_MAX_HOPS];
+	struct dcn_route_state toward;
+	unsigned int L = level_of(g, st->dst), bc = r->conf.bc_level;
+	uint32_t dst = st->dst, best, y;
+
+	if (L < bc + 2)
+		return 0;
+	if (cur / g->block[L - 1] == dst / g->block[L - 1]) {
+		best = tfr_pick_proxy(r, g, b, cur, dst, L, g->n);
+		if (best == DCN_ROUTE_NONE && cur / g->block[bc] == dst / g->block[bc])
+			best = tfr_pick_proxy(r, g, b, cur, dst, bc + 1, g->n);
+		if (best == DCN_ROUTE_NONE)
+			return 0;
+		tfr_route_to(r, g, b, cur, best, dst, hop);
+		o->proxy = best;
+		return 1;
+	}
+	y = dcn_topo_tt_across(r->t, dst, L, (cur / g->block[L - 1]) % g->n);
+	if (y == cur)
+		return 0;  /* dst's link down after all: tfr_route_to(dst) failed */
+	if (tfr_tra_hops(r, cur, y, tra) != 0) {
+		*hop = tra[0];
+		return 1;
+	}
+	toward = *st;
+	toward.dst = y;
+	toward.proxy = DCN_ROUTE_NONE;
+	toward.phase = DCN_TFR_ALG3;
+	toward.jumped = 1;
+	{
+		struct tfr_next o2;
+
+		if (!tfr_decide(r, cur, &toward, hop, &o2))
+			return 0;
+		o->proxy = o2.proxy;
+	}
+	return 1;
+}
+
+/* Alg. 3 lines 5-16: the next hop and what the packet leaves with (its
+ * proxy, its phase, and the jumped bit of the way out and back).
  * @return 1 with *hop set, 0 to drop. */
 static int
 tfr_decide(const struct dcn_router *r, uint32_t cur,
 	   const struct dcn_route_state *st, struct dcn_hop *hop,
-	   uint32_t *proxy_out, int *detour)
+	   struct tfr_next *o)
 {
 	const struct dcn_topo *t = r->t;
 	uint32_t dst = st->dst, proxy = st->proxy;
 	struct tfr_bfs b = { 0, 0, NULL, NULL, NULL };
+	unsigned int bc = r->conf.bc_level;
 	struct tt_geo g;
 	int found = 0;
 
-	*detour = 0;
 	tt_geo_load(t, &g);
 	if (proxy == cur)
 		proxy = DCN_ROUTE_NONE;
+	o->proxy = proxy;
+	o->phase = r->algo == DCN_ALGO_TFR && st->phase == 0 ? DCN_TFR_ALG3 :
+							       st->phase;
+	o->jumped = st->jumped;
 	if (tfr_bfs_run(r, &g, cur, &b) < 0)
 		goto out;
 	if (tfr_route_to(r, &g, &b, cur, dst, dst, hop) != 0xffff) {
 		found = 1;
 	} else if (proxy != DCN_ROUTE_NONE) {
 		found = tfr_route_to(r, &g, &b, cur, proxy, dst, hop) != 0xffff;
+	} else if (st->phase == DCN_TFR_AROUND_OUT) {
+		found = tfr_around_out(r, &g, &b, cur, st, hop, o);
 	} else {
 		/* getLocalPaths(this, k): level-k links of this TBD, TRA's
 		 * choice first. */
-		unsigned int k = 0, j;
+		unsigned int k = 0, j, L;
 		uint32_t best;
 
 		for (j = g.K; j >= 1; j--)
@@ -310,36 +410,61 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 				break;
 			}
 		best = DCN_ROUTE_NONE;
-		if (k > r->conf.bc_level)
+		if (k > bc)
 			best = tfr_pick_proxy(r, &g, &b, cur, dst, k,
 					      (dst / g.block[k - 1]) % g.n);
+		if (st->phase == DCN_TFR_AROUND_IN) {
+			/* Into the Totoro_(k-1) of the cut-off source by
+			 * another level-k link: found, the way around is
+			 * over; none from this TBD, to another of this
+			 * Totoro_(k-1) first. */
+			if (best != DCN_ROUTE_NONE)
+				o->phase = DCN_TFR_ALG3;
+			else if (k > bc + 1)
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n);
+		} else if (best == DCN_ROUTE_NONE && k <= bc &&
+			   st->phase != DCN_TFR_AROUND_OUT &&
+			   (L = tfr_around_level(r, &g, dst)) != 0) {
+			/* dst cut off in this TBD, reached only across its
+			 * own level-L link: the way around. */
+			best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n);
+			if (best == DCN_ROUTE_NONE)
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n);
+			if (best != DCN_ROUTE_NONE) {
+				o->phase = DCN_TFR_AROUND_OUT;
+				o->jumped = 1;
+			}
+		}
 		/* Cut off inside the TBD, or from every local level-k link:
 		 * out over a level bcLevel+1 link and back (correction), once,
 		 * and where it can come back. */
 		if (best == DCN_ROUTE_NONE && r->algo == DCN_ALGO_TFR &&
-		    r->conf.bc_level < g.K && !st->jumped &&
-		    (k > r->conf.bc_level || tfr_reenters(r, &g, dst) ||
-		     tfr_cut_off(r, cur))) {
-			best = tfr_pick_proxy(r, &g, &b, cur, dst,
-					      r->conf.bc_level + 1, g.n);
+		    bc < g.K && !st->jumped &&
+		    (k > bc || tfr_reenters(r, &g, dst) || tfr_cut_off(r, cur))) {
+			best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n);
 			/* Cut off with no link of that level, only one of
 			 * its own higher (N = 2^K: one server a level in each
-			 * Totoro_0): out over that one. */
+			 * Totoro_0): out over that one; for a server of its
+			 * own Totoro_(L-1), back in by another level-L link
+			 * (the way around). */
+			L = level_of(&g, cur);
 			if (best == DCN_ROUTE_NONE && tfr_cut_off(r, cur) &&
-			    level_of(&g, cur) > r->conf.bc_level + 1)
-				best = tfr_pick_proxy(r, &g, &b, cur, dst,
-						      level_of(&g, cur), g.n);
-			*detour = best != DCN_ROUTE_NONE;
+			    L > bc + 1) {
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n);
+				if (best != DCN_ROUTE_NONE && L >= bc + 2 &&
+				    cur / g.block[L - 1] == dst / g.block[L - 1])
+					o->phase = DCN_TFR_AROUND_IN;
+			}
+			o->jumped |= best != DCN_ROUTE_NONE;
 		}
 		if (best != DCN_ROUTE_NONE) {
 			tfr_route_to(r, &g, &b, cur, best, dst, hop);
-			proxy = best;
+			o->proxy = best;
 			found = 1;
 		}
 	}
 out:
 	tfr_bfs_free(&b);
-	*proxy_out = proxy;
 	return found;
 }
 
@@ -444,17 +569,16 @@ static unsigned int
 tfr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	       const struct dcn_route_state *st, struct dcn_hop *out)
 {
-	uint32_t proxy;
+	struct tfr_next o;
 	unsigned int n;
-	int detour;
 
-	if (st->phase != DCN_TFR_ALG3 &&
+	if (st->phase == 0 &&
 	    (st->proxy == DCN_ROUTE_NONE || st->proxy == cur)) {
 		n = tfr_tra_hops(r, cur, dst, out);
 		if (n != 0)
 			return n;
 	}
-	return (unsigned int)tfr_decide(r, cur, st, &out[0], &proxy, &detour);
+	return (unsigned int)tfr_decide(r, cur, st, &out[0], &o);
 }
 
 static void
@@ -462,34 +586,42 @@ tfr_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 	    struct dcn_route_state *st)
 {
 	struct dcn_hop again[DCN_ROUTE_MAX_HOPS];
-	uint32_t proxy;
-	int detour;
+	struct tfr_next o;
 
 	(void)h;
-	if (st->phase != DCN_TFR_ALG3 &&
+	if (st->phase == 0 &&
 	    (st->proxy == DCN_ROUTE_NONE || st->proxy == cur) &&
 	    tfr_tra_hops(r, cur, st->dst, again) != 0) {
 		st->proxy = DCN_ROUTE_NONE;
 		return;
 	}
-	tfr_decide(r, cur, st, &again[0], &proxy, &detour);
-	st->proxy = proxy;
-	st->jumped |= (uint8_t)detour;
-	if (r->algo == DCN_ALGO_TFR)
-		st->phase = DCN_TFR_ALG3;
+	tfr_decide(r, cur, st, &again[0], &o);
+	st->proxy = o.proxy;
+	st->phase = o.phase;
+	st->jumped = o.jumped;
 }
 
 /* A compiled table's classes of state (rtable.c): whether Alg. 3 has
- * taken the packet over, and whether it made its way out and back. */
+ * taken the packet over, whether it made its way out and back, and the
+ * two ways around (which always have the jumped bit set). */
+#define TFR_CLASSES 6
+
 static unsigned int
 tfr_state_class(const struct dcn_route_state *st)
 {
+	if (st->phase >= DCN_TFR_AROUND_OUT)
+		return 2u + st->phase;
 	return (st->phase == DCN_TFR_ALG3) | (st->jumped ? 2u : 0u);
 }
 
 static void
 tfr_class_state(unsigned int cls, struct dcn_route_state *st)
 {
+	if (cls >= 4) {
+		st->phase = (uint8_t)(cls - 2);
+		st->jumped = 1;
+		return;
+	}
 	st->phase = cls & 1 ? DCN_TFR_ALG3 : 0;
 	st->jumped = (uint8_t)(cls >> 1);
 }
@@ -533,7 +665,7 @@ const struct route_ops route_tfr_ops = {
 	.init = tfr_init,
 	.candidates = tfr_candidates,
 	.advance = tfr_advance,
-	.state_classes = 4,
+	.state_classes = TFR_CLASSES,
 	.state_class = tfr_state_class,
 	.class_state = tfr_class_state,
 	.compile_proxies = tfr_compile_proxies,

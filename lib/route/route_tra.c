@@ -171,14 +171,21 @@ tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
 /* VCs by hop count: 2K + 1 server hops, two more for TFR's way out and
  * back; from K = 2 a relay can take a TRA hop towards a crossing beyond
  * what it knows (its broadcast domain) that a relay further on finds
- * dead, and the way there and back costs two more (Totoro(4,4,2): 8 hops,
- * (8,2,3): 11, every single failure; tests/cli/cdg.py). */
+ * dead, and the way there and back costs two more. TFR's way around a
+ * server cut off from its Totoro_0 (route_tfr.c) is longer: out of that
+ * server's Totoro_(L-1) and back across its own level-L link, 4K + 2 in
+ * all (every single failure, servers too: Totoro(4,4,2) 10 hops, (8,2,3)
+ * 13, (4,4,3) 14; test_fault's test_single_failures and
+ * tests/cli/cdg.py). From K = 4 that passes the header's 16 VCs and is
+ * capped (dcn_route_rule_wants). */
 unsigned int
 tt_vc_rule(const struct dcn_router *r, int *by_hops)
 {
 	unsigned int K = dcn_topo_params(r->t)->K;
 
 	*by_hops = 1;
+	if (r->algo == DCN_ALGO_TFR && K >= 2)
+		return 4 * K + 2;
 	return 2 * K + 3 + (K >= 2 ? 2 : 0);
 }
 
