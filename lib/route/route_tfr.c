@@ -162,6 +162,8 @@ tfr_bfs_free(struct tfr_bfs *b)
 	free(b->queue);
 }
 
+static int tfr_cut_off(const struct dcn_router *r, uint32_t s);
+
 /*
  * dijkstraRouting: hop count from src to target over the known graph and
  * the first hop, or 0xffff. Outer targets are reached across the
@@ -187,8 +189,7 @@ tfr_route_to(const struct dcn_router *r, const struct tt_geo *g,
 			return 0xffff;
 		if (target != dst_of_search && r->algo == DCN_ALGO_TFR) {
 			/* A proxy must be able to get into its Totoro_0. */
-			dcn_topo_adj(t, target, a);
-			if (!rt_up(r, a[0].peer) || !tfr_link_up(r, target, 0, a[0].peer))
+			if (tfr_cut_off(r, target))
 				return 0xffff;
 		}
 		m = dcn_topo_tt_across(t, target, lt,
@@ -270,17 +271,26 @@ tfr_reenters(const struct dcn_router *r, const struct tt_geo *g, uint32_t dst)
 	return rt_up(r, a[1].peer) && tfr_link_up(r, dst, 1, a[1].peer);
 }
 
-/* Is server s cut off inside its own Totoro_0 (its intra-switch cable, or
- * that switch, down)? Sent out, its packets come back through another
- * server, since no outer server with a dead intra cable is taken as a
- * proxy. */
+/* Is server s cut off inside its own Totoro_0: its intra-switch cable or
+ * that switch down, or no other server there with its cable up (N below
+ * 2^K: a Totoro_0 of two servers has one such)? Sent out, its packets
+ * come back through another server, since no outer server cut off is
+ * taken as a proxy. What a relay beyond s's TBD knows of the others
+ * comes from s itself, which announces the peers it no longer hears
+ * behind that switch. */
 static int
 tfr_cut_off(const struct dcn_router *r, uint32_t s)
 {
+	uint32_t N = dcn_topo_params(r->t)->N, t0 = s - s % N, w;
 	struct dcn_adj a[2];
 
 	dcn_topo_adj(r->t, s, a);
-	return !rt_up(r, a[0].peer) || !tfr_link_up(r, s, 0, a[0].peer);
+	if (!rt_up(r, a[0].peer) || !tfr_link_up(r, s, 0, a[0].peer))
+		return 1;
+	for (w = t0; w < t0 + N; w++)
+		if (w != s && tfr_link_up(r, w, 0, a[0].peer))
+			return 0;
+	return 1;
 }
 
 /* What a packet leaves a server with, beside its hop. */
