@@ -41,8 +41,11 @@
  * TBD that sees it marks the packet (DCN_TFR_AROUND_OUT, and
  * DCN_TFR_AROUND_IN for that server's own packets into its Totoro_(L-1))
  * and the relays on the way follow the mark (tfr_around_out, tfr_decide;
- * lib/route/README.md, Totoro). test_single_failures pins it: every single
- * failure of totoro:N=4,n=4,K=2 and N=8,n=2,K=3 loses no connected pair.
+ * lib/route/README.md, Totoro). With N below 2^K, a Totoro_0 cut off
+ * from its larger TBD goes around the same way (tfr_detached,
+ * tfr_around_entry). test_single_failures pins it: every single failure
+ * of totoro:N=4,n=4,K=2, N=8,n=2,K=3, N=2,n=4,K=2 and N=2,n=2,K=3 loses
+ * no connected pair.
  *
  * One reading: TFR is built on TRA (§3.2), so where a TRA route from this
  * server is live as far as it can know (every hop taken inside its TBD up;
@@ -205,8 +208,11 @@ tfr_route_to(const struct dcn_router *r, const struct tt_geo *g,
 		if (hop == NULL)
 			return b->dist[m - b->base] + 1u;
 		dcn_topo_adj(t, src, a);
-		if (f == target)
-			*hop = (struct dcn_hop){ target, a[1].peer, 1, 1 };
+		/* Across src's own high link, or the first hop towards m:
+		 * intra-switch, or (bcLevel >= 1) an inside inter-switch
+		 * neighbour. */
+		if (f == target || f / g->N != src / g->N)
+			*hop = (struct dcn_hop){ f, a[1].peer, 1, 1 };
 		else
 			*hop = (struct dcn_hop){ f, a[0].peer, 0, 1 };
 		return b->dist[m - b->base] + 1u;
@@ -227,11 +233,12 @@ tfr_route_to(const struct dcn_router *r, const struct tt_geo *g,
  * getLocalPaths: the best reachable far end of this TBD's level-k links
  * into child `child` of the Totoro_k (child == n: any sibling of this
  * server's own), TRA's choice first: fewest hops, then the destination.
+ * The links of server skip are left out (DCN_ROUTE_NONE: none).
  */
 static uint32_t
 tfr_pick_proxy(const struct dcn_router *r, const struct tt_geo *g,
 	       const struct tfr_bfs *b, uint32_t cur, uint32_t dst,
-	       unsigned int k, unsigned int child)
+	       unsigned int k, unsigned int child, uint32_t skip)
 {
 	uint32_t step = 1u << k, m, best = DCN_ROUTE_NONE;
 	unsigned int c0 = child == g->n ? 0 : child;
@@ -240,7 +247,7 @@ tfr_pick_proxy(const struct dcn_router *r, const struct tt_geo *g,
 
 	for (m = b->base + ((step >> 1) - 1 + step - b->base % step) % step;
 	     m < b->base + b->size; m += step) {
-		for (c = c0; c < c1; c++) {
+		for (c = c0; c < c1 && m != skip; c++) {
 			uint32_t n = dcn_topo_tt_across(r->t, m, k, c);
 			unsigned int len;
 
@@ -299,23 +306,69 @@ struct tfr_next {
 	uint8_t phase, jumped;
 };
 
-/* The way around's target (DCN_TFR_AROUND_OUT): the link level L of dst
- * when dst is a server cut off from its Totoro_0 (as cur knows, from its
- * TBD) whose level-L link, L >= bcLevel + 2, is up: only across that
- * link's switch, from another Totoro_(L-1), can a packet reach it. 0
- * otherwise. */
-static unsigned int
-tfr_around_level(const struct dcn_router *r, const struct tt_geo *g,
-		 uint32_t dst)
+/* The server of dst's Totoro_0 a way around enters by, and its link
+ * level: dst itself when that level is above bcLevel, else the server of
+ * highest level there (N below 2^K: a Totoro_0 whose only links into its
+ * TBD are of level bcLevel or less, which one cable cut can leave
+ * hanging). Of the topology alone: every relay on the way names the
+ * same. */
+static uint32_t
+tfr_around_entry(const struct tt_geo *g, unsigned int bc, uint32_t dst,
+		 unsigned int *L)
 {
-	unsigned int L = level_of(g, dst);
+	uint32_t t0 = dst - dst % g->N, e = dst, w;
+
+	if (level_of(g, dst) <= bc)
+		for (w = t0; w < t0 + g->N; w++)
+			if (level_of(g, w) > level_of(g, e))
+				e = w;
+	*L = level_of(g, e);
+	return e;
+}
+
+/* Does dst, out of cur's reach inside its TBD, take the way around
+ * (DCN_TFR_AROUND_OUT), as cur knows: dst cut off from its Totoro_0 with
+ * a link of level bcLevel + 2 or more, up; or dst's Totoro_0 cut off from
+ * cur's TBD, with its entry's link up (level above bcLevel) and dst
+ * reachable from the entry? Only across the entry's switch, from
+ * another Totoro_(L-1), can a packet reach it. */
+static int
+tfr_around_target(const struct dcn_router *r, const struct tt_geo *g,
+		  uint32_t cur, uint32_t dst)
+{
+	unsigned int bc = r->conf.bc_level, L;
+	uint32_t e = tfr_around_entry(g, bc, dst, &L);
 	struct dcn_adj a[2];
 
-	if (r->algo != DCN_ALGO_TFR || L < r->conf.bc_level + 2 ||
-	    !rt_up(r, dst) || !tfr_cut_off(r, dst))
+	if (r->algo != DCN_ALGO_TFR || L <= bc || !rt_up(r, dst) || !rt_up(r, e))
 		return 0;
-	dcn_topo_adj(r->t, dst, a);
-	return rt_up(r, a[1].peer) && tfr_link_up(r, dst, 1, a[1].peer) ? L : 0;
+	if (e == dst && (L < bc + 2 || !tfr_cut_off(r, dst)))
+		return 0;
+	if (e != dst) {
+		dcn_topo_adj(r->t, dst, a);
+		if (tfr_cut_off(r, cur) || !rt_up(r, a[0].peer) ||
+		    !tfr_link_up(r, dst, 0, a[0].peer) ||
+		    !tfr_link_up(r, e, 0, a[0].peer))
+			return 0;
+	}
+	dcn_topo_adj(r->t, e, a);
+	return rt_up(r, a[1].peer) && tfr_link_up(r, e, 1, a[1].peer);
+}
+
+/* Is cur's Totoro_0 cut off from the rest of its TBD (N below 2^K), cur
+ * itself not: its search reached no server beyond it? */
+static int
+tfr_detached(const struct tt_geo *g, const struct tfr_bfs *b, uint32_t cur)
+{
+	uint32_t t0 = cur - cur % g->N, i;
+
+	if (b->size <= g->N)
+		return 0;
+	for (i = 0; i < b->size; i++)
+		if (b->dist[i] != 0xffff &&
+		    (b->base + i < t0 || b->base + i >= t0 + g->N))
+			return 0;
+	return 1;
 }
 
 static int tfr_decide(const struct dcn_router *r, uint32_t cur,
@@ -325,13 +378,15 @@ static unsigned int tfr_tra_hops(const struct dcn_router *r, uint32_t cur,
 				 uint32_t dst, struct dcn_hop *out);
 
 /*
- * DCN_TFR_AROUND_OUT with no proxy to go to: inside dst's Totoro_(L-1),
- * out of it over a level-L link of this TBD (from dst's own TBD, where
- * the way around began, first over a level bcLevel+1 link to a TBD that
- * has one); in another Totoro_(L-1), to its server y across dst's level-L
- * switch, by TRA's hops that are live as far as cur knows, else Alg. 3
- * towards y. TRA between two servers of one Totoro_(L-1) stays inside it,
- * so the packet never comes back into dst's but across dst's own link.
+ * DCN_TFR_AROUND_OUT with no proxy to go to (e the entry of
+ * tfr_around_entry, L its level): inside e's Totoro_(L-1), out of it over
+ * a level-L link of this TBD (from dst's own TBD, where the way around
+ * began, first over a level bcLevel+1 link to a TBD that has one); in
+ * another Totoro_(L-1), to its server y across e's level-L switch, by
+ * TRA's hops that are live as far as cur knows, else Alg. 3 towards y,
+ * and from y's TBD across to e. TRA between two servers of one
+ * Totoro_(L-1) stays inside it, so the packet never comes back into e's
+ * but across e's own link.
  */
 static int
 tfr_around_out(const struct dcn_router *r, const struct tt_geo *g,
@@ -341,24 +396,28 @@ tfr_around_out(const struct dcn_router *r, const struct tt_geo *g,
 {
 	struct dcn_hop tra[DCN_ROUTE_MAX_HOPS];
 	struct dcn_route_state toward;
-	unsigned int L = level_of(g, st->dst), bc = r->conf.bc_level;
-	uint32_t dst = st->dst, best, y;
+	unsigned int bc = r->conf.bc_level, L;
+	uint32_t dst = st->dst, e, best, y;
 
-	if (L < bc + 2)
+	e = tfr_around_entry(g, bc, dst, &L);
+	if (L <= bc)
 		return 0;
-	if (cur / g->block[L - 1] == dst / g->block[L - 1]) {
-		best = tfr_pick_proxy(r, g, b, cur, dst, L, g->n);
+	if (cur / g->block[L - 1] == e / g->block[L - 1]) {
+		best = tfr_pick_proxy(r, g, b, cur, dst, L, g->n, DCN_ROUTE_NONE);
 		if (best == DCN_ROUTE_NONE && cur / g->block[bc] == dst / g->block[bc])
-			best = tfr_pick_proxy(r, g, b, cur, dst, bc + 1, g->n);
+			best = tfr_pick_proxy(r, g, b, cur, dst, bc + 1, g->n,
+					      DCN_ROUTE_NONE);
 		if (best == DCN_ROUTE_NONE)
 			return 0;
 		tfr_route_to(r, g, b, cur, best, dst, hop);
 		o->proxy = best;
 		return 1;
 	}
-	y = dcn_topo_tt_across(r->t, dst, L, (cur / g->block[L - 1]) % g->n);
+	if (e != dst && tfr_route_to(r, g, b, cur, e, e, hop) != 0xffff)
+		return 1;
+	y = dcn_topo_tt_across(r->t, e, L, (cur / g->block[L - 1]) % g->n);
 	if (y == cur)
-		return 0;  /* dst's link down after all: tfr_route_to(dst) failed */
+		return 0;  /* e's link down after all: tfr_route_to failed */
 	if (tfr_tra_hops(r, cur, y, tra) != 0) {
 		*hop = tra[0];
 		return 1;
@@ -422,7 +481,10 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 		best = DCN_ROUTE_NONE;
 		if (k > bc)
 			best = tfr_pick_proxy(r, &g, &b, cur, dst, k,
-					      (dst / g.block[k - 1]) % g.n);
+					      (dst / g.block[k - 1]) % g.n,
+					      st->phase == DCN_TFR_AROUND_IN &&
+					      level_of(&g, cur) == k ? cur :
+					      DCN_ROUTE_NONE);
 		if (st->phase == DCN_TFR_AROUND_IN) {
 			/* Into the Totoro_(k-1) of the cut-off source by
 			 * another level-k link: found, the way around is
@@ -431,15 +493,19 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 			if (best != DCN_ROUTE_NONE)
 				o->phase = DCN_TFR_ALG3;
 			else if (k > bc + 1)
-				best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n);
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n,
+						      DCN_ROUTE_NONE);
 		} else if (best == DCN_ROUTE_NONE && k <= bc &&
 			   st->phase != DCN_TFR_AROUND_OUT &&
-			   (L = tfr_around_level(r, &g, dst)) != 0) {
+			   tfr_around_target(r, &g, cur, dst)) {
 			/* dst cut off in this TBD, reached only across its
-			 * own level-L link: the way around. */
-			best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n);
+			 * entry's level-L link: the way around. */
+			tfr_around_entry(&g, bc, dst, &L);
+			best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n,
+					      DCN_ROUTE_NONE);
 			if (best == DCN_ROUTE_NONE)
-				best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n);
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n,
+						      DCN_ROUTE_NONE);
 			if (best != DCN_ROUTE_NONE) {
 				o->phase = DCN_TFR_AROUND_OUT;
 				o->jumped = 1;
@@ -449,9 +515,23 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 		 * out over a level bcLevel+1 link and back (correction), once,
 		 * and where it can come back. */
 		if (best == DCN_ROUTE_NONE && r->algo == DCN_ALGO_TFR &&
+		    bc < g.K && !st->jumped && k <= bc && tfr_detached(&g, &b, cur)) {
+			/* This Totoro_0 cut off from the rest of its TBD: out
+			 * over a link of its own above bcLevel, and back in by
+			 * another (the way around). */
+			for (L = bc + 1; L <= g.K && best == DCN_ROUTE_NONE; L++)
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n,
+						      DCN_ROUTE_NONE);
+			if (best != DCN_ROUTE_NONE) {
+				o->phase = DCN_TFR_AROUND_IN;
+				o->jumped = 1;
+			}
+		}
+		if (best == DCN_ROUTE_NONE && r->algo == DCN_ALGO_TFR &&
 		    bc < g.K && !st->jumped &&
 		    (k > bc || tfr_reenters(r, &g, dst) || tfr_cut_off(r, cur))) {
-			best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n);
+			best = tfr_pick_proxy(r, &g, &b, cur, dst, bc + 1, g.n,
+					      DCN_ROUTE_NONE);
 			/* Cut off with no link of that level, only one of
 			 * its own higher (N = 2^K: one server a level in each
 			 * Totoro_0): out over that one; for a server of its
@@ -460,7 +540,8 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 			L = level_of(&g, cur);
 			if (best == DCN_ROUTE_NONE && tfr_cut_off(r, cur) &&
 			    L > bc + 1) {
-				best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n);
+				best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n,
+						      DCN_ROUTE_NONE);
 				if (best != DCN_ROUTE_NONE && L >= bc + 2 &&
 				    cur / g.block[L - 1] == dst / g.block[L - 1])
 					o->phase = DCN_TFR_AROUND_IN;

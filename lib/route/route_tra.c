@@ -175,17 +175,20 @@ tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin)
  * server cut off from its Totoro_0 (route_tfr.c) is longer: out of that
  * server's Totoro_(L-1) and back across its own level-L link, 4K + 2 in
  * all (every single failure, servers too: Totoro(4,4,2) 10 hops, (8,2,3)
- * 13, (4,4,3) 14; test_fault's test_single_failures and
- * tests/cli/cdg.py). From K = 4 that passes the header's 16 VCs and is
- * capped (dcn_route_rule_wants). */
+ * 13; test_fault's test_single_failures and
+ * tests/cli/cdg.py). With N below 2^K a Totoro_0 cut off from its TBD
+ * goes around too, a longer way (Totoro(2,4,2): 12 hops, (2,2,3): 14):
+ * the header's 16. From K = 4, 4K + 2 passes them and is capped
+ * (dcn_route_rule_wants). */
 unsigned int
 tt_vc_rule(const struct dcn_router *r, int *by_hops)
 {
-	unsigned int K = dcn_topo_params(r->t)->K;
+	const struct dcn_topo_params *p = dcn_topo_params(r->t);
+	unsigned int K = p->K;
 
 	*by_hops = 1;
 	if (r->algo == DCN_ALGO_TFR && K >= 2)
-		return 4 * K + 2;
+		return p->N < (1u << K) ? DCN_ROUTE_MAX_VCS : 4 * K + 2;
 	return 2 * K + 3 + (K >= 2 ? 2 : 0);
 }
 

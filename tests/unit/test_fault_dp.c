@@ -107,6 +107,12 @@ fabric_open(struct fabric *f, const char *spec)
 	f->t = topo_or_fail(spec);
 	f->conf.algo = DCN_ALGO_DEFAULT;
 	f->r0 = dcn_router_create_conf(f->t, &f->conf, err, sizeof(err));
+	if (f->r0 == NULL && dcn_topo_kind(f->t) == DCN_TOPO_TOTORO) {
+		/* N below 2^K has no TRA: the model is TFR, as the relays'
+		 * router is with nothing failed (dcn_router_for_failures). */
+		f->conf.algo = DCN_ALGO_TFR;
+		f->r0 = dcn_router_create_conf(f->t, &f->conf, err, sizeof(err));
+	}
 	if (f->r0 == NULL)
 		fail_msg("%s: %s", spec, err);
 	f->conf.algo = dcn_router_algo(f->r0);
