@@ -63,24 +63,14 @@ dcnfwd_fc_in_queue(unsigned int input_queue, int emulated, int behind_switch)
 	return emulated || behind_switch ? IN_QUEUE_SWITCHES : IN_QUEUE_CABLES;
 }
 
-/* Credits a peer is granted on a (link, VC) of in_queue slots. */
-static unsigned int
-grant_of(unsigned int in_queue, unsigned int reserve_pct)
-{
-	return in_queue * (100 - reserve_pct) / 100;
-}
-
-/* A batch must fit in what the peer may send, or credits would only flow
- * on the refresh timer. */
+/* The node's credit batch, for a port's whole input queue of in_queue
+ * slots (each link of a switch port cuts it further to its own grant:
+ * dcn_fc_link_batch in dcn_fc_dp_init). */
 unsigned int
 dcnfwd_fc_credit_batch(unsigned int credit_batch, unsigned int in_queue,
 		       unsigned int reserve_pct)
 {
-	unsigned int quarter = grant_of(in_queue, reserve_pct) / 4;
-
-	if (quarter == 0)
-		quarter = 1;
-	return RTE_MIN(credit_batch, quarter);
+	return dcn_fc_link_batch(credit_batch, dcn_fc_link_grant(in_queue, reserve_pct));
 }
 
 /*
@@ -134,7 +124,7 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 	uint8_t kind[DCN_CONF_MAX_PORTS];
 	uint16_t links[DCN_CONF_MAX_PORTS];
 	struct dcn_fwd_nbrs nbrs;
-	unsigned int i, in_queue, grant;
+	unsigned int i, in_queue, grant, batch;
 	uint64_t other = 0, queues;
 	int behind_switch = 0, have_nbrs;
 	char verdict[320];
@@ -157,12 +147,24 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 	if (have_nbrs)
 		dcn_fwd_nbrs_free(&nbrs);
 	in_queue = dcnfwd_fc_in_queue(c->fc_in_queue, 0, behind_switch);
-	grant = grant_of(in_queue, c->fc_reserve_pct);
+	grant = dcn_fc_link_grant(in_queue, c->fc_reserve_pct);
+	batch = dcnfwd_fc_credit_batch(c->fc_credit_batch, in_queue, c->fc_reserve_pct);
 	printf("  flow control: input queues of %u slots a port%s, %u "
 	       "granted over its links and VCs, a credit frame each %u freed\n", in_queue,
 	       c->fc_in_queue ? "" : behind_switch ? " (behind L2 switches)" :
-	       " (on cables)", grant,
-	       dcnfwd_fc_credit_batch(c->fc_credit_batch, in_queue, c->fc_reserve_pct));
+	       " (on cables)", grant, batch);
+	/* A switch port's queue is shared by its links: each grants its
+	 * share, and frees its own batch of it. */
+	for (i = 0; i < c->n_ports; i++) {
+		unsigned int g;
+
+		if (kind[i] != DCN_FC_PORT_SWITCH || links[i] < 2)
+			continue;
+		g = dcn_fc_link_grant(in_queue / links[i], c->fc_reserve_pct);
+		printf("  flow control: port %s behind a switch, %u links: each "
+		       "granted %u, a credit frame each %u freed\n", c->port[i].name,
+		       links[i], g, dcn_fc_link_batch(batch, g));
+	}
 	fcc.in_queue = in_queue;
 	queues = dcn_fc_frames_max(&fcc, (uint16_t)c->n_ports, kind, links);
 	/* each lcore's cache, the workers' and the main one's */

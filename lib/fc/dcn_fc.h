@@ -557,6 +557,29 @@ dcn_fc_link_restart(struct dcn_fc_node *fn, uint16_t link)
  * share, which keeps the VCs' deadlock freedom.
  */
 
+/** What a link of in_cap input slots grants its peer: all but the
+ * reserve (reserve_pct percent, for frames in flight at a restart), at
+ * least 1. */
+static inline uint32_t
+dcn_fc_link_grant(uint32_t in_cap, unsigned int reserve_pct)
+{
+	uint32_t g = in_cap * (100 - reserve_pct) / 100;
+
+	return g != 0 ? g : 1;
+}
+
+/** Frames a VC of a link granted grant slots frees before a credit frame
+ * is due: the node's credit_batch, at most a quarter of the grant (a
+ * batch the peer cannot fill would bring credits back only on the
+ * refresh timer), at least 1. */
+static inline uint32_t
+dcn_fc_link_batch(uint32_t credit_batch, uint32_t grant)
+{
+	uint32_t quarter = grant / 4 != 0 ? grant / 4 : 1;
+
+	return credit_batch < quarter ? credit_batch : quarter;
+}
+
 /** A VC's private share of a link's grant of grant slots over n_vcs
  * VCs: a quarter of an even split, at least 1. */
 static inline uint32_t

@@ -34,11 +34,9 @@ dcn_fc_dp_init(struct dcn_fc_dp *dp, struct dcn_fc_node *fn,
 	dp->burst = (uint16_t)burst;
 	dp->credit_batch = credit_batch;
 	dp->credit_refresh_tsc = credit_refresh_tsc;
-	for (i = 0; i < fn->n_links; i++) {
-		unsigned int quarter = fn->chan[i * fn->n_vcs].grant / 4;
-
-		dp->link[i].batch = RTE_MIN(credit_batch, quarter != 0 ? quarter : 1u);
-	}
+	for (i = 0; i < fn->n_links; i++)
+		dp->link[i].batch = dcn_fc_link_batch(credit_batch,
+						      fn->chan[i * fn->n_vcs].grant);
 	dp->park_wait_tsc = rte_get_tsc_hz() * DCN_FC_PARK_WAIT_MS / 1000;
 	for (i = 0; i < DCN_FC_MAX_PORTS; i++) {
 		unsigned int k;

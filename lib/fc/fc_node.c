@@ -62,14 +62,6 @@ out_bytes(uint32_t out_cap, uint32_t n_inputs)
 	       RTE_ALIGN_CEIL(n_inputs * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 }
 
-/* What a link of in_cap input slots grants its peer: all but the
- * reserve, at least 1. */
-static uint32_t
-link_grant(uint32_t in_cap, unsigned int reserve)
-{
-	return RTE_MAX(1u, in_cap * (100 - reserve) / 100);
-}
-
 /* A node's queues as conf sizes them: each link's input capacity, what
  * an output queue admits, and its slots (those and a burst staged by
  * each other worker that routes into it). */
@@ -141,7 +133,7 @@ dcn_fc_frames_max(const struct dcn_fc_conf *conf, uint16_t n_ports,
 		return 0;
 	for (i = 0, l = 0; i < n_ports; i++)
 		for (k = 0; k < s.nlinks[i]; k++, l++) {
-			uint32_t grant = link_grant(s.in_cap[l], s.reserve);
+			uint32_t grant = dcn_fc_link_grant(s.in_cap[l], s.reserve);
 
 			switch (kind[i]) {
 			case DCN_FC_PORT_CREDIT:
@@ -268,7 +260,7 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		c->ic_taken = (uint32_t *)p;
 		p += RTE_ALIGN_CEIL(n_chans * sizeof(uint32_t), RTE_CACHE_LINE_SIZE);
 		c->in_cap = cap;
-		c->grant = link_grant(cap, reserve);
+		c->grant = dcn_fc_link_grant(cap, reserve);
 		c->vc = (uint16_t)((i % n_chans) % vcs);
 		c->link_vcs = (uint16_t)vcs;
 		c->out_q = (struct rte_ring *)p;

@@ -40,6 +40,12 @@ for role in novacube-relay:1024:819:204 diamond-edge:1024:819:204 diamond-core:1
 	grep -q "flow control: input queues of $slots slots a port ([A-Za-z0-9 ]*), $grant granted over its links and VCs, a credit frame each $batch freed" <<< "$out" ||
 		{ echo "FAIL: $name.ini: not $slots slots, $grant granted, a batch of $batch: $out"; fail=1; }
 done
+# Behind a switch each link grants its share of the port's queue and
+# frees a batch of at most a quarter of it: RRect(4,2,1)'s level-0 port
+# has 7 neighbours, 256 / 7 = 36 slots each, 28 granted, a batch of 7.
+out=$("$DCNFWD" --check-config "$CONF/rrect-relay.ini" 2>&1)
+grep -q "flow control: port level0 behind a switch, 7 links: each granted 28, a credit frame each 7 freed" <<< "$out" ||
+	{ echo "FAIL: rrect-relay.ini: no per-link grant and batch for level0: $out"; fail=1; }
 tmp=$(mktemp)
 sed 's/^input_queue = 0 .*/input_queue = 512/' "$CONF/novacube-relay.ini" > "$tmp"
 out=$("$DCNFWD" --check-config "$tmp" 2>&1)
