@@ -327,11 +327,11 @@ tfr_around_entry(const struct tt_geo *g, unsigned int bc, uint32_t dst,
 }
 
 /* Does dst, out of cur's reach inside its TBD, take the way around
- * (DCN_TFR_AROUND_OUT), as cur knows: dst cut off from its Totoro_0 with
- * a link of level bcLevel + 2 or more, up; or dst's Totoro_0 cut off from
- * cur's TBD, with its entry's link up (level above bcLevel) and dst
- * reachable from the entry? Only across the entry's switch, from
- * another Totoro_(L-1), can a packet reach it. */
+ * (DCN_TFR_AROUND_OUT), as cur knows: dst cut off from its Totoro_0, or
+ * that Totoro_0 cut off from cur's TBD, with the link of its entry up
+ * (tfr_around_entry: dst itself at level bcLevel + 2 or more, else a
+ * server that reaches dst inside the Totoro_0)? Only across the entry's
+ * switch, from another Totoro_(L-1), can a packet reach it. */
 static int
 tfr_around_target(const struct dcn_router *r, const struct tt_geo *g,
 		  uint32_t cur, uint32_t dst)
@@ -342,7 +342,10 @@ tfr_around_target(const struct dcn_router *r, const struct tt_geo *g,
 
 	if (r->algo != DCN_ALGO_TFR || L <= bc || !rt_up(r, dst) || !rt_up(r, e))
 		return 0;
-	if (e == dst && (L < bc + 2 || !tfr_cut_off(r, dst)))
+	/* dst itself the entry: cut off from its Totoro_0, or that Totoro_0
+	 * from cur's TBD (cur not cut off itself: then it is cur's own way
+	 * out that failed). */
+	if (e == dst && (L < bc + 2 || (!tfr_cut_off(r, dst) && tfr_cut_off(r, cur))))
 		return 0;
 	if (e != dst) {
 		dcn_topo_adj(r->t, dst, a);
@@ -497,6 +500,7 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 						      DCN_ROUTE_NONE);
 		} else if (best == DCN_ROUTE_NONE && k <= bc &&
 			   st->phase != DCN_TFR_AROUND_OUT &&
+			   !tfr_detached(&g, &b, cur) &&
 			   tfr_around_target(r, &g, cur, dst)) {
 			/* dst cut off in this TBD, reached only across its
 			 * entry's level-L link: the way around. */
@@ -515,10 +519,11 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 		 * out over a level bcLevel+1 link and back (correction), once,
 		 * and where it can come back. */
 		if (best == DCN_ROUTE_NONE && r->algo == DCN_ALGO_TFR &&
-		    bc < g.K && !st->jumped && k <= bc && tfr_detached(&g, &b, cur)) {
+		    bc < g.K && !st->jumped && tfr_detached(&g, &b, cur)) {
 			/* This Totoro_0 cut off from the rest of its TBD: out
-			 * over a link of its own above bcLevel, and back in by
-			 * another (the way around). */
+			 * over a link of its own above bcLevel, and (for a
+			 * destination the TBD's own links lead to) back in by
+			 * another: the way around. */
 			for (L = bc + 1; L <= g.K && best == DCN_ROUTE_NONE; L++)
 				best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n,
 						      DCN_ROUTE_NONE);

@@ -1019,6 +1019,38 @@ test_single_failures(void **state)
 	 * tfr_around_entry). */
 	assert_int_equal(single_failures_of("totoro:N=2,n=4,K=2", DCN_ALGO_TFR, 0, 1, 0, 1), 0);
 	assert_int_equal(single_failures_of("totoro:N=2,n=2,K=3", DCN_ALGO_TFR, 0, 1, 0, 1), 0);
+	{
+		/* Such a Totoro_0 leaves by its own high link for every
+		 * destination, in its TBD or not (tfr_detached); and is
+		 * entered by its highest-level server's, whoever that is
+		 * (tfr_around_entry). On totoro:N=2,n=4,K=3, each a level-1
+		 * cable down and a pair whose walk used to end at once. */
+		static const uint32_t cases[][3] = {
+			{ 2, 2, 8 }, { 10, 10, 0 }, { 2, 0, 3 }, { 10, 0, 11 },
+			{ 34, 0, 40 }, { 42, 8, 32 },
+		};
+		struct dcn_topo *t = topo_or_fail("totoro:N=2,n=4,K=3");
+		unsigned int i;
+
+		for (i = 0; i < RTE_DIM_(cases); i++) {
+			struct dcn_failset *f = dcn_topo_failset_create(t);
+			struct dcn_router *r;
+			uint32_t path[MAX_WALK];
+			int h;
+
+			assert_int_equal(dcn_topo_failset_add_link(f, cases[i][0], 1), 0);
+			r = ft_router(t, f, DCN_ALGO_TFR, 0);
+			h = dcn_route_walk(r, cases[i][1], cases[i][2], NULL, path,
+					   MAX_WALK, NULL);
+			if (h < 0)
+				fail_msg("totoro:N=2,n=4,K=3, cable %u:1 down: #%u -> #%u "
+					 "not delivered", cases[i][0], cases[i][1],
+					 cases[i][2]);
+			dcn_router_free(r);
+			dcn_topo_failset_free(f);
+		}
+		dcn_topo_free(t);
+	}
 	/* As printed, TFR cannot leave a TBD whose intra cable failed. */
 	assert_true(single_failures("totoro:N=8,n=4,K=2", DCN_ALGO_TFR_LITERAL, 0, 7, 0) > 0);
 	revisits = 0;
