@@ -377,8 +377,6 @@ tfr_detached(const struct tt_geo *g, const struct tfr_bfs *b, uint32_t cur)
 static int tfr_decide(const struct dcn_router *r, uint32_t cur,
 		      const struct dcn_route_state *st, struct dcn_hop *hop,
 		      struct tfr_next *o);
-static unsigned int tfr_tra_hops(const struct dcn_router *r, uint32_t cur,
-				 uint32_t dst, struct dcn_hop *out);
 
 /*
  * DCN_TFR_AROUND_OUT with no proxy to go to (e the entry of
@@ -421,7 +419,7 @@ tfr_around_out(const struct dcn_router *r, const struct tt_geo *g,
 	y = dcn_topo_tt_across(r->t, e, L, (cur / g->block[L - 1]) % g->n);
 	if (y == cur)
 		return 0;  /* e's link down after all: tfr_route_to failed */
-	if (tfr_tra_hops(r, cur, y, tra) != 0) {
+	if (tra_live_hops(r, cur, y, tra) != 0) {
 		*hop = tra[0];
 		return 1;
 	}
@@ -564,103 +562,6 @@ out:
 	return found;
 }
 
-/* Is hop h from v up as far as server cur knows: each end's cable to the
- * switch, and the end itself, where cur has that end's states (its TBD,
- * and the outer servers across its high-level links: who it hears the
- * announcements of, tt_lsa_wants). */
-static int
-tfr_known_up(const struct dcn_router *r, uint32_t cur, uint32_t v,
-	     const struct dcn_hop *h)
-{
-	const uint32_t end[2] = { v, h->next };
-	unsigned int i;
-
-	if (r->fail == NULL)
-		return 1;
-	for (i = 0; i < 2; i++)
-		if (tt_lsa_wants(r, cur, end[i]) &&
-		    (!rt_up(r, end[i]) ||
-		     dcn_topo_failset_link_down(r->fail, end[i], h->port, h->via)))
-			return 0;
-	return 1;
-}
-
-/* Memo of tra_live_from: servers of a TRA route and whether it goes on
- * live from each (open addressing; full: no memo, still finite). */
-#define TRA_MEMO 1024
-
-struct tra_memo {
-	uint32_t key[TRA_MEMO];     /* server + 1, 0 empty */
-	uint8_t val[TRA_MEMO];
-};
-
-static uint8_t *
-tra_memo_slot(struct tra_memo *m, uint32_t v)
-{
-	uint32_t i = (v * 2654435761u) & (TRA_MEMO - 1), k;
-
-	for (k = 0; k < 16; k++, i = (i + 1) & (TRA_MEMO - 1)) {
-		if (m->key[i] == v + 1)
-			return &m->val[i];
-		if (m->key[i] == 0) {
-			m->key[i] = v + 1;
-			m->val[i] = 0;
-			return &m->val[i];
-		}
-	}
-	return NULL;
-}
-
-/* Does a TRA route lead from v to dst, every hop of it up as far as cur
- * knows? The states cur does not have are other domains' to judge. */
-static int
-tra_live_from(const struct dcn_router *r, uint32_t cur, uint32_t v,
-	      uint32_t dst, struct tra_memo *m)
-{
-	struct dcn_hop h[DCN_ROUTE_MAX_HOPS];
-	unsigned int n, i;
-	uint8_t *slot;
-	int ok = 0;
-
-	if (v == dst)
-		return 1;
-	slot = tra_memo_slot(m, v);
-	if (slot != NULL && *slot != 0)
-		return *slot == 1;
-	n = tra_candidates(r, v, dst, NULL, h);
-	for (i = 0; i < n && !ok; i++)
-		ok = tfr_known_up(r, cur, v, &h[i]) &&
-		     tra_live_from(r, cur, h[i].next, dst, m);
-	if (slot != NULL)
-		*slot = ok ? 1 : 2;
-	return ok;
-}
-
-/* TRA's hops from cur that lie on routes live as far as cur knows (see
- * tra_live_from); 0 when none does, or TRA does not apply (N not a
- * multiple of 2^K, or tfr-literal, Alg. 3 as printed). */
-static unsigned int
-tfr_tra_hops(const struct dcn_router *r, uint32_t cur, uint32_t dst,
-	     struct dcn_hop *out)
-{
-	const struct dcn_topo_params *p = dcn_topo_params(r->t);
-	struct tra_memo *m;
-	unsigned int n, k = 0, i;
-
-	if (r->algo != DCN_ALGO_TFR || p->N % (1u << p->K) != 0 || cur == dst)
-		return 0;
-	m = calloc(1, sizeof(*m));
-	if (m == NULL)
-		return 0;
-	n = tra_candidates(r, cur, dst, NULL, out);
-	for (i = 0; i < n; i++)
-		if (tfr_known_up(r, cur, cur, &out[i]) &&
-		    tra_live_from(r, cur, out[i].next, dst, m))
-			out[k++] = out[i];
-	free(m);
-	return k;
-}
-
 static unsigned int
 tfr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 	       const struct dcn_route_state *st, struct dcn_hop *out)
@@ -670,7 +571,7 @@ tfr_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 
 	if (st->phase == 0 &&
 	    (st->proxy == DCN_ROUTE_NONE || st->proxy == cur)) {
-		n = tfr_tra_hops(r, cur, dst, out);
+		n = tra_live_hops(r, cur, dst, out);
 		if (n != 0)
 			return n;
 	}
@@ -687,7 +588,7 @@ tfr_advance(const struct dcn_router *r, uint32_t cur, const struct dcn_hop *h,
 	(void)h;
 	if (st->phase == 0 &&
 	    (st->proxy == DCN_ROUTE_NONE || st->proxy == cur) &&
-	    tfr_tra_hops(r, cur, st->dst, again) != 0) {
+	    tra_live_hops(r, cur, st->dst, again) != 0) {
 		st->proxy = DCN_ROUTE_NONE;
 		return;
 	}

@@ -52,6 +52,11 @@ level_of(const struct tt_geo *g, uint32_t tid)
  * route is live as far as cur knows. */
 unsigned int tra_candidates(const struct dcn_router *r, uint32_t cur, uint32_t dst,
 			    const struct dcn_route_state *st, struct dcn_hop *out);
+/* TRA's hops from cur towards dst on routes live as far as cur knows
+ * (TFR takes them where there are any: route_tfr.c); 0 when none is, or
+ * TRA does not apply (N not a multiple of 2^K, or tfr-literal). */
+unsigned int tra_live_hops(const struct dcn_router *r, uint32_t cur, uint32_t dst,
+			   struct dcn_hop *out);
 /* Does node keep origin's link-state announcements (its broadcast
  * domain, and the outer servers across its high-level links)? */
 int tt_lsa_wants(const struct dcn_router *r, uint32_t node, uint32_t origin);
