@@ -85,11 +85,13 @@ enum dcn_pora_phase {
  * on its way. */
 #define DCN_TFR_ALG3 1
 /** TFR: on its way to a server cut off from its Totoro_0 whose link level
- * L is bcLevel + 2 or more, by way of another Totoro_(L-1) and that
- * server's own level-L link (route_tfr.c, "The way around"). */
+ * L is bcLevel + 2 or more (or, N below 2^K, to one whose Totoro_0 is cut
+ * off from its broadcast domain), by way of another Totoro_(L-1) and the
+ * level-L link of that server (or of its Totoro_0's highest-level one):
+ * route_tfr.c, "the way around". */
 #define DCN_TFR_AROUND_OUT 2
-/** TFR: from such a server into its own Totoro_(L-1), by way of another
- * Totoro_(L-1) and a level-L link other than its own. */
+/** TFR: from such a server (or Totoro_0) into its own Totoro_(L-1), by way
+ * of another Totoro_(L-1) and a level-L link other than its own. */
 #define DCN_TFR_AROUND_IN 3
 
 /**

@@ -331,8 +331,9 @@ tfr_around_entry(const struct tt_geo *g, unsigned int bc, uint32_t dst,
  * that Totoro_0 cut off from cur's TBD, with the link of its entry up
  * (tfr_around_entry: dst itself at level bcLevel + 2 or more, else a
  * server that reaches dst inside the Totoro_0)? Only across the entry's
- * switch, from another Totoro_(L-1), can a packet reach it. */
-static int
+ * switch, from another Totoro_(L-1), can a packet reach it.
+ * @return L, the entry's link level, or 0: no way around. */
+static unsigned int
 tfr_around_target(const struct dcn_router *r, const struct tt_geo *g,
 		  uint32_t cur, uint32_t dst)
 {
@@ -355,7 +356,7 @@ tfr_around_target(const struct dcn_router *r, const struct tt_geo *g,
 			return 0;
 	}
 	dcn_topo_adj(r->t, e, a);
-	return rt_up(r, a[1].peer) && tfr_link_up(r, e, 1, a[1].peer);
+	return rt_up(r, a[1].peer) && tfr_link_up(r, e, 1, a[1].peer) ? L : 0;
 }
 
 /* Is cur's Totoro_0 cut off from the rest of its TBD (N below 2^K), cur
@@ -499,10 +500,9 @@ tfr_decide(const struct dcn_router *r, uint32_t cur,
 		} else if (best == DCN_ROUTE_NONE && k <= bc &&
 			   st->phase != DCN_TFR_AROUND_OUT &&
 			   !tfr_detached(&g, &b, cur) &&
-			   tfr_around_target(r, &g, cur, dst)) {
+			   (L = tfr_around_target(r, &g, cur, dst)) != 0) {
 			/* dst cut off in this TBD, reached only across its
 			 * entry's level-L link: the way around. */
-			tfr_around_entry(&g, bc, dst, &L);
 			best = tfr_pick_proxy(r, &g, &b, cur, dst, L, g.n,
 					      DCN_ROUTE_NONE);
 			if (best == DCN_ROUTE_NONE)
