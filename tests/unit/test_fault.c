@@ -551,22 +551,17 @@ static int walk_checked(const struct dcn_router *r, uint32_t s, uint32_t d,
 static int
 hop_is_cabled(const struct dcn_topo *t, uint32_t cur, const struct dcn_hop *h)
 {
-	unsigned int deg = dcn_topo_max_degree(t), n, i, ok = 0;
-	struct dcn_adj *a = malloc(deg * sizeof(*a));
+	int64_t first = dcn_topo_port_peer(t, cur, h->port);
+	unsigned int p;
 
-	assert_non_null(a);
-	n = dcn_topo_adj(t, cur, a);
-	for (i = 0; i < n && a[i].port != h->port; i++)
-		;
-	if (i < n && h->via == DCN_ROUTE_NONE)
-		ok = a[i].peer == h->next;
-	else if (i < n && a[i].peer == h->via) {
-		n = dcn_topo_adj(t, h->via, a);
-		for (i = 0; i < n && !ok; i++)
-			ok = a[i].peer == h->next;
-	}
-	free(a);
-	return ok;
+	if (h->via == DCN_ROUTE_NONE)
+		return first == (int64_t)h->next;
+	if (first != (int64_t)h->via)
+		return 0;
+	for (p = 0; p < dcn_topo_ports(t, h->next); p++)
+		if (dcn_topo_port_peer(t, h->next, p) == (int64_t)h->via)
+			return 1;
+	return 0;
 }
 
 /* Pairs that f leaves connected and the router of algo does not deliver
