@@ -160,7 +160,8 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 
 		if (kind[i] != DCN_FC_PORT_SWITCH || links[i] < 2)
 			continue;
-		g = dcn_fc_link_grant(in_queue / links[i], c->fc_reserve_pct);
+		g = dcn_fc_link_grant(dcn_fc_link_in_cap(in_queue, links[i]),
+				      c->fc_reserve_pct);
 		printf("  flow control: port %s behind a switch, %u links: each "
 		       "granted %u, a credit frame each %u freed\n", c->port[i].name,
 		       links[i], g, dcn_fc_link_batch(batch, g));

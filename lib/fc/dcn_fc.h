@@ -557,6 +557,14 @@ dcn_fc_link_restart(struct dcn_fc_node *fn, uint16_t link)
  * share, which keeps the VCs' deadlock freedom.
  */
 
+/** A link's input slots on a port of in_queue slots with n_links links
+ * (several behind a switch, which share the port's queue evenly). */
+static inline uint32_t
+dcn_fc_link_in_cap(uint32_t in_queue, uint32_t n_links)
+{
+	return in_queue / n_links;
+}
+
 /** What a link of in_cap input slots grants its peer: all but the
  * reserve (reserve_pct percent, for frames in flight at a restart), at
  * least 1. */

@@ -101,10 +101,10 @@ node_shape(struct node_shape *s, const struct dcn_fc_conf *conf, uint16_t n_port
 		s->nlinks[i] = (uint16_t)nl;
 		if (s->n_links + nl > DCN_FC_MAX_LINKS)
 			return ENOSPC;
-		if (s->in_queue / nl < 2)
+		if (dcn_fc_link_in_cap(s->in_queue, nl) < 2)
 			return EINVAL;
 		for (l = 0; l < nl; l++)
-			s->in_cap[s->n_links + l] = s->in_queue / nl;
+			s->in_cap[s->n_links + l] = dcn_fc_link_in_cap(s->in_queue, nl);
 		s->n_links += nl;
 	}
 	s->n_chans = s->n_links * s->vcs;
