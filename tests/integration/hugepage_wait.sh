@@ -56,11 +56,17 @@ run() { # prefix mb seconds
 		--emulate novacube:k=4,n=1 --duration "$3" --rate 100 \
 		--flow-control no --json
 }
-# The first holds 200 MB for 3 s; the second, started 1 s later, needs
-# them.
+# The first holds 200 MB for 3 s; the second, started once the first
+# holds them (at most 10 s on: a busy machine may take a while to map
+# them), needs them.
 run "$pa" 200 3 > "$dir/a.out" 2> "$dir/a.err" &
 pid=$!
-sleep 1
+free2m=/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages
+for _ in $(seq 100); do
+	[ "$(cat "$free2m")" -le 50 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
 # Its prefix again, while it runs: EAL stops on the runtime directory's
 # lock with no errno; dcnfwd names the process that holds it.
 run "$pa" 20 1 > /dev/null 2> "$dir/dup.err"
