@@ -153,7 +153,12 @@ dcn_fc_take_pool(struct dcn_fc_chan *c, uint32_t n, int32_t own)
 	if ((uint32_t)dcn_fc_pool_free(c0) < need) {
 		/* Settling may take back this VC's own spare slots too. */
 		dcn_fc_pool_settle(c0, 0);
+		/* The second look also sees a credit frame another core
+		 * (a lane's poller) applied since the first: the limit may
+		 * now cover the whole burst, and the pool is not needed. */
 		own = dcn_fc_own_room(c, (union dcn_fc_sent_tok){ .u = c->sent_tok });
+		if (own >= (int32_t)n)
+			return n;
 		need = (uint32_t)((int32_t)n - own);
 	}
 	got = RTE_MIN(need, (uint32_t)dcn_fc_pool_free(c0));

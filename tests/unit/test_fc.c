@@ -893,6 +893,47 @@ test_pool_model(void **state)
 	dcn_fc_node_free(fn);
 }
 
+/*
+ * A lane's poller applies a credit frame on its own core while the
+ * port's one sender takes credits: the sender's first look (its own room
+ * short of the burst) is stale by the time it asks the pool, and the
+ * second look, after settling, finds the limit risen past the burst. It
+ * may send the burst, not the burst plus the pool: that was more frames
+ * than it held (a read past the burst's array) and than the peer had
+ * room for (its input queue overflowed).
+ */
+static void
+test_take_pool_limit_rose(void **state)
+{
+	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
+	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32, .reserve_pct = 20,
+				    .n_vcs = 4 };
+	struct dcn_fc_node *fn = dcn_fc_node_create("t-rose", 1, 2, kind, NULL, NULL, &conf);
+	struct dcn_fc_credit cr = { .epoch = 5, .grant = 80, .n_vcs = 4 };
+	struct dcn_fc_chan *c;
+	uint32_t n, own = dcn_fc_private(80, 4), pool = dcn_fc_shared(80, 4);
+
+	(void)state;
+	assert_non_null(fn);
+	c = dcn_fc_chan(fn, 0, 0);
+	dcn_fc_credit_rx(fn, 0, &cr, 0);
+	/* VC 0 sends its own share and the whole pool */
+	assert_int_equal(dcn_fc_take(c, own + pool), own + pool);
+	dcn_fc_sent(c, own + pool);
+	assert_int_equal(dcn_fc_own_room(c, (union dcn_fc_sent_tok){ .u = c->sent_tok }), 0);
+	/* the sender's first look: no room; then the peer frees it all */
+	cr.arrived[0] = cr.freed[0] = own + pool;
+	dcn_fc_credit_rx(fn, 0, &cr, 1);
+	n = own - 1;
+	assert_int_equal(dcn_fc_take_pool(c, n, 0), n);
+	assert_int_equal(c->tok, 0);
+	assert_int_equal(c->shared_held, 0);
+	/* past its own share the pool lends the rest, and no more */
+	assert_int_equal(dcn_fc_take(c, own + 3), own + 3);
+	assert_int_equal(c->shared_held, 3);
+	dcn_fc_node_free(fn);
+}
+
 static void
 test_free_returns_mbufs(void **state)
 {
@@ -998,6 +1039,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_internal_credits),
 		cmocka_unit_test(test_internal_credits_bound),
 		cmocka_unit_test(test_pool_model),
+		cmocka_unit_test(test_take_pool_limit_rose),
 		cmocka_unit_test(test_free_returns_mbufs),
 		cmocka_unit_test(test_bad_conf),
 		cmocka_unit_test(test_frames_max),
