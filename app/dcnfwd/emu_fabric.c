@@ -434,18 +434,16 @@ int
 dcnfwd_emu_workers(struct dcnfwd *d)
 {
 	emu_check_switch_buffers(d);
-	unsigned int lcore, n = 0, i;
+	unsigned int n = dcnfwd_workers_planned(d), i;
 	uint32_t pi;
 	int ret;
 
-	RTE_LCORE_FOREACH_WORKER(lcore)
-		n++;
 	if (n == 0) {
 		DCNFWD_LOG(CRIT, "give EAL at least two lcores (-l 0-1): "
 			"one for control, one or more workers\n");
 		return -EINVAL;
 	}
-	ret = dcnfwd_workers_create(d, RTE_MIN(n, (unsigned int)DCNFWD_MAX_WORKERS));
+	ret = dcnfwd_workers_create(d, n);
 	if (ret != 0)
 		return ret;
 	for (i = 0; i < d->n_workers; i++) {

@@ -107,7 +107,8 @@ mbufs_cover(char *buf, size_t len, uint64_t mbufs, uint64_t queues, uint64_t oth
 }
 
 /* Workers that may stage frames for a node's output queues: all of
- * them (an emulation's workers share its nodes). */
+ * them (an emulation's workers share its nodes). The workers are made
+ * after the queues: their number is the planned one. */
 static unsigned int
 stagers(unsigned int workers)
 {
@@ -272,7 +273,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 		int behind_switch = 0;
 		char id[16];
 
-		fcc.stagers = stagers(d->n_workers);
+		fcc.stagers = stagers(dcnfwd_workers_planned(d));
 
 		/* A lane for each RX queue of its busiest port. */
 		fcc.n_lanes = 1;

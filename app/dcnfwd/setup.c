@@ -178,6 +178,18 @@ dcnfwd_alloc_tables(struct dcnfwd *d, unsigned int nodes, unsigned int ports)
 }
 
 
+unsigned int
+dcnfwd_workers_planned(const struct dcnfwd *d)
+{
+	unsigned int lcore, n = 0;
+
+	if (d->conf_file != NULL)
+		return d->conf.n_workers;
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		n++;
+	return RTE_MIN(n, (unsigned int)DCNFWD_MAX_WORKERS);
+}
+
 int
 dcnfwd_workers_create(struct dcnfwd *d, unsigned int n)
 {

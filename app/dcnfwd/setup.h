@@ -65,6 +65,11 @@ struct dcn_conf;
 void dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 			  unsigned int vcs);
 
+/* The workers the process will run: a configuration's [worker.NAME]
+ * sections, or the emulation's EAL worker lcores (at most
+ * DCNFWD_MAX_WORKERS). Known before they are made: the flow-control
+ * queues are sized by it (dcnfwd_setup_fc). */
+unsigned int dcnfwd_workers_planned(const struct dcnfwd *d);
 /* n workers on the EAL worker lcores (a configuration's own). */
 int dcnfwd_workers_create(struct dcnfwd *d, unsigned int n);
 /* Worker w polls RX queue q of port pi with handler rx. */

@@ -8,7 +8,9 @@
 # every node and channel is there (a channel per (neighbour, VC) behind a
 # switch, the neighbour named), links hold credits granted by their
 # peers, and the sent counters move between two reads. A node's VCs are
-# the ones dcn-topo's model gives its routing (dcn-topo cdg).
+# the ones dcn-topo's model gives its routing (dcn-topo cdg). Two
+# workers share the nodes, so each output queue has slots for a burst the
+# other has staged beyond what its inputs' thresholds admit.
 # Usage: fc_view.sh DCNFWD DCN_FCVIEW DCN_TOPO  (exit 77: cannot run here)
 set -u
 DCNFWD=$1
@@ -63,7 +65,7 @@ echo $((old_nr + 384)) > $NR 2>/dev/null
 mkdir "$dir/huge"
 mount -t hugetlbfs -o pagesize=2M nodev "$dir/huge" || skip "cannot mount hugetlbfs"
 mounted=1
-EAL=(-l 0-1 --no-pci --huge-dir "$dir/huge" -m 640 --file-prefix "$prefix"
+EAL=(--lcores 0@0,1@0,2@1 --no-pci --huge-dir "$dir/huge" -m 640 --file-prefix "$prefix"
      --log-level=4)
 
 # view SPEC: run dcnfwd on SPEC, read it twice with dcn-fcview (JSON) and
@@ -164,6 +166,11 @@ else:
     # 256 slots a port shared by 7 neighbours: 36 each, 28 granted
     check(all(c["in_cap"] == 36 and c["peer_grant"] == 28 for c in linked),
           "every neighbour's share 36 slots, granted 28 by it")
+# two workers: a burst (64) the other may have staged (lib/fc/README.md,
+# "Internal credits"), or a flush finds the queue full and drops
+check(all(c["out_cap"] == c["out_admit"] + 64 for c in chans),
+      "output queues of %s slots, each what it admits and a burst" %
+      sorted(set(c["out_cap"] for c in chans)))
 check(all(0 <= c["credits"] <= c["peer_grant"] for c in linked),
       "credits within the grant")
 sent = lambda v: sum(c["sent"] for n in v["nodes"] for c in n["channels"]

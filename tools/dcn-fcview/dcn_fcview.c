@@ -194,12 +194,13 @@ print_json(void)
 			printf("%s{\"port\": \"%s\", \"neighbour\": \"%s\", "
 			       "\"vc\": %u, \"kind\": \"%s\", "
 			       "\"in_depth\": %u, \"in_cap\": %u, \"out_depth\": %u, "
-			       "\"out_cap\": %u, \"credits\": %u, \"peer_grant\": %u, "
+			       "\"out_cap\": %u, \"out_admit\": %u, \"credits\": %u, "
+			       "\"peer_grant\": %u, "
 			       "\"window\": %u, \"freed\": %u, \"sent\": %u, \"stalls\": %lu}",
 			       c ? ", " : "", fn->port_name[port], nbr ? nbr : "",
 			       c % fn->n_vcs,
 			       kind_name(fn->kind[port]), dcn_fc_chan_in_depth(fn, c), ch->in_cap,
-			       rte_ring_count(ch->out_q), ch->out_cap,
+			       rte_ring_count(ch->out_q), ch->out_cap, ch->out_admit,
 			       dcn_fc_kind_credited(fn->kind[port]) ? dcn_fc_credits(ch) : 0,
 			       ch->peer_grant, dcn_fc_alone(ch->peer_grant, fn->n_vcs),
 			       dcn_fc_chan_freed(fn, c), ch->sent, (unsigned long)ch->stalls);
