@@ -21,6 +21,7 @@ PKGS=(
 	man-db                                        # install test: man shows the pages
 	prometheus tshark                             # tests: promtool, the dissector
 	liblua5.3-0 libpcap0.8                        # what Pktgen needs to run (PKTGEN)
+	libns3-dev libgsl-dev libsqlite3-dev libxml2-dev  # dcn-sim: ns-3 3.37 (its .pc files name the last three)
 )
 
 missing=()

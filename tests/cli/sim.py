@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""dcn-sim against dcn-topo's model and itself.
+
+Paths: on novacube:k=4,n=2 and rrect:n=4,m=2,k=1, with nothing failed
+and with one cable down, dcn-sim --paths sends one frame a pair, alone
+in the fabric; every pair's frame must arrive, and each of its steps
+(relay to relay, through a switch where the fabric has them) must be one
+that `dcn-topo route --all` lists for that pair under the same failure.
+PORA draws among routes per flow, so the model is the set of every hop
+any of its frames may take, not one drawn path.
+
+Determinism: two runs with one seed give the same JSON but for the two
+wall-clock figures (wall_s, packet_hops_per_s); another seed differs.
+
+Figures: a permutation at load 0.5 delivers what it offers (less what
+is on the way at the end), nothing lost.
+
+  sim.py DCN_SIM DCN_TOPO      (exit 77: dcn-sim cannot start here)
+"""
+import json
+import os
+import subprocess
+import sys
+
+SIM, TOPO = sys.argv[1], sys.argv[2]
+if not SIM or not os.access(SIM, os.X_OK):
+    print("SKIP: dcn-sim not built (ns-3 not found: tools/install-deps.sh installs it)")
+    sys.exit(77)
+CASES = [("novacube:k=4,n=2", None), ("novacube:k=4,n=2", "(0,0):0"),
+         ("rrect:n=4,m=2,k=1", None), ("rrect:n=4,m=2,k=1", "#0:0")]
+WALL = ("wall_s", "packet_hops_per_s")
+bad = []
+
+
+def check(cond, msg):
+    print("%s %s" % ("ok  " if cond else "FAIL", msg), flush=True)
+    if not cond:
+        bad.append(msg)
+
+
+def sim(*args):
+    r = subprocess.run([SIM] + list(args), capture_output=True, text=True, timeout=600)
+    if r.returncode == 77:
+        print("SKIP: %s" % r.stderr.strip())
+        sys.exit(77)
+    if r.returncode != 0:
+        print(r.stdout[-2000:], r.stderr[-2000:])
+        check(False, "dcn-sim %s exited %d" % (" ".join(args), r.returncode))
+        sys.exit(1)
+    return r.stdout
+
+
+def model_hops(spec, fail, src, dst):
+    cmd = [TOPO, "--json", "route", "--all", spec, src, dst]
+    if fail:
+        cmd[1:1] = ["--fail-links", fail]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None
+    hops = set()
+    for h in json.loads(r.stdout)["hops"]:
+        hops.add((h["from"], h["via"], h["to"]))
+    return hops
+
+
+def steps(path, switches):
+    """(relay, switch or None, relay) steps of a list of vertex names."""
+    out, i = [], 0
+    while i + 1 < len(path):
+        if path[i + 1] in switches:
+            out.append((path[i], path[i + 1], path[i + 2] if i + 2 < len(path) else None))
+            i += 2
+        else:
+            out.append((path[i], None, path[i + 1]))
+            i += 1
+    return out
+
+
+for spec, fail in CASES:
+    args = ["--paths", spec] + (["--fail-links", fail] if fail else [])
+    lines = [l.split() for l in sim(*args).splitlines() if l.startswith("path ")]
+    got = {(l[1], l[2].rstrip(":")): l[3:] for l in lines}
+    # "vertex INDEX NAME ROLE ROUTES ADDRESS" lines
+    vs = [l.split() for l in subprocess.run([TOPO, "cables", spec], capture_output=True,
+                                            text=True, check=True).stdout.splitlines()
+          if l.startswith("vertex ")]
+    servers = [v[2] for v in vs if v[3] == "server"]
+    switches = {v[2] for v in vs if v[3] == "switch"}
+    pairs = [(s, d) for s in servers for d in servers if s != d]
+    missing = [p for p in pairs if p not in got]
+    wrong = []
+    for (s, d) in pairs:
+        if (s, d) not in got:
+            continue
+        path = got[(s, d)]
+        hops = model_hops(spec, fail, s, d)
+        ok = hops is not None and path[0] == s and path[-1] == d and \
+            all(st in hops for st in steps(path, switches))
+        if not ok:
+            wrong.append((s, d, path, sorted(hops or [])))
+    what = "%s%s" % (spec, ", %s down" % fail if fail else "")
+    check(not missing, "%s: every one of %d pairs delivered (%d not)" %
+          (what, len(pairs), len(missing)))
+    check(not wrong, "%s: every path's steps are dcn-topo route --all's (%d not%s)" %
+          (what, len(wrong), ": %s" % (wrong[0],) if wrong else ""))
+
+base = ["novacube:k=4,n=2", "--json", "--time-ms", "2", "--load", "0.5"]
+runs = [json.loads(sim(*base, "--seed", s)) for s in ("7", "7", "8")]
+strip = [{k: v for k, v in r.items() if k not in WALL} for r in runs]
+check(json.dumps(strip[0]) == json.dumps(strip[1]),
+      "one seed, the same JSON but the wall clock's figures")
+check(json.dumps(strip[0]) != json.dumps(strip[2]), "another seed, other figures")
+r = runs[0]
+check(r["lost"] == 0 and r["delivered"] > 0 and
+      r["delivered"] + r["in_flight"] == r["sent"],
+      "permutation at 0.5: nothing lost, sent = delivered + in flight "
+      "(%d = %d + %d)" % (r["sent"], r["delivered"], r["in_flight"]))
+check(0.8 * r["offered_gbps"] < r["throughput_gbps"] <= 1.01 * r["offered_gbps"],
+      "delivered %.3f Gbps of the %.3f offered" % (r["throughput_gbps"], r["offered_gbps"]))
+print("PASS: dcn-sim" if not bad else "FAIL: dcn-sim (%d)" % len(bad))
+sys.exit(1 if bad else 0)

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dcn-sim: a fabric in simulated time (ns-3's scheduler and random
+ * streams), every hop decided by the relays' own step (sim_fabric.c over
+ * lib/route and lib/fwd). This layer is the ns-3 side alone: links
+ * (rate, propagation delay, serialisation), a node's processing time,
+ * the traffic's arrivals, and the figures.
+ *
+ * Links are full duplex, one FIFO an output port, as the NovaCube paper's
+ * NS-3 point-to-point links; a node processes one frame at a time, each
+ * for --proc-us (the paper's 1.5 us), an L2 switch none (store and
+ * forward at its line rate). Traffic stops at --time-ms; the figures are
+ * of that window (what is still on the way then is in_flight).
+ */
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <unistd.h>
+
+#include <ns3/core-module.h>
+
+#include <rte_eal.h>
+#include <rte_log.h>
+
+#include "sim_fabric.h"
+
+using namespace ns3;
+
+namespace {
+
+struct Options {
+	std::string spec;
+	std::string traffic = "permutation";
+	std::string arrival = "weibull";
+	std::string fail_links;
+	double load = 0.5;
+	double time_ms = 10;
+	double link_gbps = 1;
+	double delay_us = 4;
+	double proc_us = 1.5;
+	double weibull_shape = 2;
+	unsigned int mtu = 1500;
+	unsigned int incast = 4;
+	uint64_t seed = 1;
+	bool json = false;
+	bool paths = false;
+};
+
+struct OutPort {
+	std::deque<struct rte_mbuf *> q;
+	bool busy = false;
+};
+
+struct Vertex {
+	std::vector<OutPort> out;
+	Time cpu_free;
+};
+
+struct Stats {
+	uint64_t sent = 0, sent_bytes = 0, delivered = 0, delivered_bytes = 0;
+	uint64_t hops = 0, link_down = 0, no_mbuf = 0, foreign = 0, hop_events = 0;
+	std::vector<uint64_t> lat_ps;
+};
+
+class Sim {
+public:
+	Sim(const Options &o, struct sim_fabric *f);
+	void Run();
+	void Report(double wall_s);
+
+private:
+	void Arrive(uint32_t v, uint16_t port, struct rte_mbuf *m);
+	void Process(uint32_t v, uint16_t port, struct rte_mbuf *m);
+	void Enqueue(uint32_t v, uint16_t port, struct rte_mbuf *m);
+	void StartTx(uint32_t v, uint16_t port);
+	void Deliver(uint32_t v, struct rte_mbuf *m);
+	void Send(uint32_t s);
+	Time NextGap(uint32_t s);
+	uint32_t PickDst(uint32_t s);
+
+	const Options &o;
+	struct sim_fabric *f;
+	std::vector<Vertex> vx;
+	std::vector<uint32_t> server_of_vertex, partner;
+	std::vector<uint32_t> seq, rr;
+	Ptr<UniformRandomVariable> uni;
+	Ptr<ExponentialRandomVariable> expo;
+	Ptr<WeibullRandomVariable> weib;
+	Time gap, proc, delay, stop;
+	double ps_per_byte;
+	Stats st;
+	std::unordered_map<struct rte_mbuf *, std::vector<uint32_t>> path;
+};
+
+Sim::Sim(const Options &opt, struct sim_fabric *fab) : o(opt), f(fab)
+{
+	uint32_t V = sim_vertices(f), n = sim_servers(f), s;
+
+	vx.resize(V);
+	for (uint32_t v = 0; v < V; v++)
+		vx[v].out.resize(sim_vertex_ports(f, v));
+	server_of_vertex.assign(V, UINT32_MAX);
+	for (s = 0; s < n; s++)
+		server_of_vertex[sim_server_vertex(f, s)] = s;
+	seq.assign(n * (size_t)n > 1u << 24 ? n : n * (size_t)n, 0);
+	rr.assign(n, 0);
+	uni = CreateObject<UniformRandomVariable>();
+	uni->SetStream(1);
+	expo = CreateObject<ExponentialRandomVariable>();
+	expo->SetStream(2);
+	weib = CreateObject<WeibullRandomVariable>();
+	weib->SetStream(3);
+	ps_per_byte = 8000.0 / o.link_gbps;
+	/* A frame every gap at load of the line rate. */
+	gap = PicoSeconds((int64_t)std::llround(o.mtu * ps_per_byte / o.load));
+	proc = PicoSeconds((int64_t)std::llround(o.proc_us * 1e6));
+	delay = PicoSeconds((int64_t)std::llround(o.delay_us * 1e6));
+	stop = PicoSeconds((int64_t)std::llround(o.time_ms * 1e9));
+	/* Permutation: a random derangement; pairs: servers matched at
+	 * random, each sending to its partner. */
+	partner.resize(n);
+	for (s = 0; s < n; s++)
+		partner[s] = s;
+	for (s = n - 1; s > 0; s--)
+		std::swap(partner[s], partner[uni->GetInteger(0, s)]);
+	if (o.traffic == "pairs") {
+		std::vector<uint32_t> order = partner;
+
+		for (s = 0; s + 1 < n; s += 2) {
+			partner[order[s]] = order[s + 1];
+			partner[order[s + 1]] = order[s];
+		}
+		if (n % 2)
+			partner[order[n - 1]] = order[0];
+	} else {
+		/* shift a cycle through the shuffled order: no fixed point */
+		std::vector<uint32_t> order = partner;
+
+		for (s = 0; s < n; s++)
+			partner[order[s]] = order[(s + 1) % n];
+	}
+}
+
+Time
+Sim::NextGap(uint32_t s)
+{
+	(void)s;
+	if (o.arrival == "constant")
+		return gap;
+	if (o.arrival == "poisson")
+		return PicoSeconds((int64_t)std::llround(
+			expo->GetValue((double)gap.GetPicoSeconds(), 0)));
+	/* Weibull of the shape asked, scaled to the mean gap */
+	double scale = (double)gap.GetPicoSeconds() / std::tgamma(1 + 1 / o.weibull_shape);
+
+	return PicoSeconds((int64_t)std::llround(weib->GetValue(scale, o.weibull_shape, 0)));
+}
+
+uint32_t
+Sim::PickDst(uint32_t s)
+{
+	uint32_t n = sim_servers(f), d;
+
+	if (o.traffic == "uniform") {
+		d = uni->GetInteger(0, n - 2);
+		return d >= s ? d + 1 : d;
+	}
+	if (o.traffic == "all-to-all") {
+		d = rr[s] = (rr[s] + 1) % n;
+		if (d == s)
+			d = rr[s] = (rr[s] + 1) % n;
+		return d;
+	}
+	if (o.traffic == "incast")
+		return 0;
+	return partner[s];
+}
+
+void
+Sim::Send(uint32_t s)
+{
+	if (Simulator::Now() >= stop)
+		return;
+	uint32_t n = sim_servers(f), d = PickDst(s);
+	struct sim_stamp stp;
+
+	stp.sent_ps = (uint64_t)Simulator::Now().GetPicoSeconds();
+	stp.flow = s * n + d;
+	stp.seq = seq[stp.flow % seq.size()]++;
+	stp.hops = 0;
+	struct rte_mbuf *m = sim_frame(f, s, d, (uint16_t)o.mtu + 14, &stp);
+
+	if (m == NULL) {
+		st.no_mbuf++;
+	} else {
+		st.sent++;
+		st.sent_bytes += sim_frame_len(m);
+		if (o.paths)
+			path[m] = {};
+		Arrive(sim_server_vertex(f, s), SIM_PORT_HOST, m);
+	}
+	Simulator::Schedule(NextGap(s), &Sim::Send, this, s);
+}
+
+/* A frame reaches vertex v: it waits for the node's processor. */
+void
+Sim::Arrive(uint32_t v, uint16_t port, struct rte_mbuf *m)
+{
+	Time now = Simulator::Now();
+
+	if (sim_vertex_kind(f, v) != SIM_RELAY) {
+		Process(v, port, m);
+		return;
+	}
+	Vertex &x = vx[v];
+	Time start = std::max(now, x.cpu_free);
+
+	x.cpu_free = start + proc;
+	Simulator::Schedule(x.cpu_free - now, &Sim::Process, this, v, port, m);
+}
+
+void
+Sim::Process(uint32_t v, uint16_t port, struct rte_mbuf *m)
+{
+	struct sim_out out;
+
+	if (o.paths) {
+		auto it = path.find(m);
+
+		if (it != path.end())
+			it->second.push_back(v);
+	}
+	st.hop_events++;
+	if (sim_arrive(f, v, port, m, &out) == 0) {
+		if (o.paths)
+			path.erase(m);
+		return;
+	}
+	if (out.port == SIM_PORT_HOST)
+		Deliver(v, out.m);
+	else
+		Enqueue(v, out.port, out.m);
+}
+
+void
+Sim::Enqueue(uint32_t v, uint16_t port, struct rte_mbuf *m)
+{
+	OutPort &p = vx[v].out[port];
+
+	p.q.push_back(m);
+	if (!p.busy)
+		StartTx(v, port);
+}
+
+void
+Sim::StartTx(uint32_t v, uint16_t port)
+{
+	OutPort &p = vx[v].out[port];
+
+	if (p.q.empty()) {
+		p.busy = false;
+		return;
+	}
+	struct rte_mbuf *m = p.q.front();
+	uint16_t peer_port = 0;
+	int64_t peer = sim_port_peer(f, v, port, &peer_port);
+	Time tx = PicoSeconds((int64_t)std::llround(sim_frame_len(m) * ps_per_byte));
+
+	p.q.pop_front();
+	p.busy = true;
+	Simulator::Schedule(tx, &Sim::StartTx, this, v, port);
+	if (peer < 0) {
+		st.link_down++;
+		if (o.paths)
+			path.erase(m);
+		sim_frame_free(m);
+		return;
+	}
+	sim_frame_hop(m);
+	Simulator::Schedule(tx + delay, &Sim::Arrive, this, (uint32_t)peer, peer_port, m);
+}
+
+void
+Sim::Deliver(uint32_t v, struct rte_mbuf *m)
+{
+	struct sim_stamp stp;
+	uint32_t n = sim_servers(f);
+
+	if (sim_frame_stamp(m, &stp) != 0 || stp.flow % n != server_of_vertex[v]) {
+		st.foreign++;
+	} else if (Simulator::Now() <= stop) {
+		st.delivered++;
+		st.delivered_bytes += sim_frame_len(m);
+		st.hops += stp.hops;
+		st.lat_ps.push_back((uint64_t)Simulator::Now().GetPicoSeconds() - stp.sent_ps);
+	}
+	if (o.paths) {
+		auto it = path.find(m);
+
+		if (it != path.end()) {
+			std::string line = std::string(sim_vertex_name(f, sim_server_vertex(f, stp.flow / n))) +
+					   " " + sim_vertex_name(f, v) + ":";
+			for (uint32_t w : it->second)
+				line += std::string(" ") + sim_vertex_name(f, w);
+			printf("path %s\n", line.c_str());
+			path.erase(it);
+		}
+	}
+	sim_frame_free(m);
+}
+
+void
+Sim::Run()
+{
+	uint32_t n = sim_servers(f), s;
+
+	if (o.paths) {
+		/* One frame a pair, each alone in the fabric. */
+		Time t = Seconds(0);
+		Time apart = PicoSeconds(1000000000);  /* 1 ms */
+
+		for (s = 0; s < n; s++)
+			for (uint32_t d = 0; d < n; d++) {
+				if (d == s)
+					continue;
+				Simulator::Schedule(t, [this, s, d, n]() {
+					struct sim_stamp stp = { (uint64_t)Simulator::Now().GetPicoSeconds(),
+								 s * n + d, 0, 0 };
+					struct rte_mbuf *m = sim_frame(f, s, d, 128, &stp);
+
+					if (m == NULL)
+						return;
+					path[m] = {};
+					st.sent++;
+					Arrive(sim_server_vertex(f, s), SIM_PORT_HOST, m);
+				});
+				t += apart;
+			}
+		stop = t;
+		Simulator::Run();
+		return;
+	}
+	for (s = 0; s < n; s++) {
+		if (o.traffic == "incast" && (s == 0 || s > o.incast))
+			continue;
+		/* each server starts at a random point of its first gap */
+		Simulator::Schedule(PicoSeconds((int64_t)uni->GetInteger(
+					    0, (uint32_t)std::min<int64_t>(gap.GetPicoSeconds(), UINT32_MAX - 1))),
+				    &Sim::Send, this, s);
+	}
+	Simulator::Stop(stop);
+	Simulator::Run();
+}
+
+double
+pct(std::vector<uint64_t> &v, double q)
+{
+	if (v.empty())
+		return 0;
+	size_t k = (size_t)std::min<double>(v.size() - 1, std::floor(q * (v.size() - 1) + 0.5));
+
+	return v[k] / 1e6;
+}
+
+void
+Sim::Report(double wall_s)
+{
+	uint32_t n = sim_servers(f);
+	double secs = o.time_ms / 1e3, mean = 0;
+	uint64_t dropped = 0, in_flight;
+	std::string reasons;
+
+	std::sort(st.lat_ps.begin(), st.lat_ps.end());
+	for (uint64_t l : st.lat_ps)
+		mean += (double)l;
+	mean = st.lat_ps.empty() ? 0 : mean / (double)st.lat_ps.size() / 1e6;
+	for (unsigned int r = 1; r < sim_drop_reasons(); r++) {
+		uint64_t k = sim_drops(f, r);
+
+		if (k == 0)
+			continue;
+		dropped += k;
+		reasons += std::string(reasons.empty() ? "" : ", ") + "\"" + sim_drop_name(r) +
+			   "\": " + std::to_string(k);
+	}
+	if (sim_switch_drops(f)) {
+		dropped += sim_switch_drops(f);
+		reasons += std::string(reasons.empty() ? "" : ", ") + "\"switch_unknown_dst\": " +
+			   std::to_string(sim_switch_drops(f));
+	}
+	if (st.link_down) {
+		dropped += st.link_down;
+		reasons += std::string(reasons.empty() ? "" : ", ") + "\"link_down\": " +
+			   std::to_string(st.link_down);
+	}
+	in_flight = st.sent - st.delivered - dropped - st.foreign;
+	double senders = o.traffic == "incast" ? std::min<double>(o.incast, n - 1) : n;
+	double offered = senders * o.load * o.link_gbps;
+	double thr = (double)st.delivered_bytes * 8 / secs / 1e9;
+	double apl = st.delivered ? (double)st.hops / (double)st.delivered : 0;
+
+	if (o.json) {
+		printf("{\"spec\": \"%s\", \"servers\": %u, \"traffic\": \"%s\", \"arrival\": \"%s\", "
+		       "\"weibull_shape\": %g, \"load\": %g, \"time_ms\": %g, \"link_gbps\": %g, "
+		       "\"delay_us\": %g, \"proc_us\": %g, \"mtu\": %u, \"seed\": %" PRIu64 ", "
+		       "\"fail_links\": \"%s\", "
+		       "\"offered_gbps\": %.6f, \"throughput_gbps\": %.6f, \"per_server_mbps\": %.6f, "
+		       "\"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f}, "
+		       "\"apl_hops\": %.6f, \"sent\": %" PRIu64 ", \"delivered\": %" PRIu64 ", "
+		       "\"lost\": %" PRIu64 ", \"lost_by_reason\": {%s}, \"in_flight\": %" PRIu64 ", "
+		       "\"sim_time_s\": %g, \"packet_hops\": %" PRIu64 ", "
+		       "\"wall_s\": %.3f, \"packet_hops_per_s\": %.0f}\n",
+		       sim_fabric_spec(f), n, o.traffic.c_str(), o.arrival.c_str(), o.weibull_shape,
+		       o.load, o.time_ms, o.link_gbps, o.delay_us, o.proc_us, o.mtu, o.seed,
+		       o.fail_links.c_str(), offered, thr, thr * 1e3 / n, mean,
+		       pct(st.lat_ps, 0.5), pct(st.lat_ps, 0.99),
+		       st.lat_ps.empty() ? 0 : st.lat_ps.back() / 1e6, apl, st.sent, st.delivered,
+		       dropped, reasons.c_str(), in_flight, secs, st.hop_events, wall_s,
+		       wall_s > 0 ? (double)st.hop_events / wall_s : 0);
+		return;
+	}
+	printf("dcn-sim %s: %u servers, %s traffic, %s arrivals, load %g of %g Gbps, "
+	       "%g ms simulated\n", sim_fabric_spec(f), n, o.traffic.c_str(), o.arrival.c_str(),
+	       o.load, o.link_gbps, o.time_ms);
+	printf("  offered %.3f Gbps, delivered %.3f Gbps (%.3f Mbps a server)\n", offered, thr,
+	       thr * 1e3 / n);
+	printf("  latency us: mean %.2f  p50 %.2f  p99 %.2f  max %.2f; %.3f hops a frame\n",
+	       mean, pct(st.lat_ps, 0.5), pct(st.lat_ps, 0.99),
+	       st.lat_ps.empty() ? 0 : st.lat_ps.back() / 1e6, apl);
+	printf("  frames sent %" PRIu64 ", delivered %" PRIu64 ", lost %" PRIu64
+	       " {%s}, in flight at the end %" PRIu64 "\n",
+	       st.sent, st.delivered, dropped, reasons.c_str(), in_flight);
+	printf("  %" PRIu64 " packet-hops in %.2f s of wall time (%.0f a second)\n", st.hop_events,
+	       wall_s, wall_s > 0 ? (double)st.hop_events / wall_s : 0);
+}
+
+void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: dcn-sim [options] SPEC\n"
+		"A fabric in simulated time (ns-3), each hop decided by the relays' own\n"
+		"routing tables and forwarding step.\n\n"
+		"  --traffic T       permutation (default), uniform, all-to-all, pairs, incast\n"
+		"  --incast N        incast: servers 1..N send to server 0 (default 4)\n"
+		"  --load F          each sender's rate, a fraction of the line rate (0.5)\n"
+		"  --arrival A       weibull (default), poisson, constant\n"
+		"  --weibull-shape K shape of the Weibull gaps (default 2)\n"
+		"  --time-ms T       simulated time of traffic (default 10)\n"
+		"  --link-gbps G     link rate (default 1)\n"
+		"  --delay-us D      propagation delay a link (default 4)\n"
+		"  --proc-us P       a relay's processing time a frame (default 1.5)\n"
+		"  --mtu B           IPv4 packet bytes (default 1500)\n"
+		"  --fail-links L    cables down from the start, known to every relay\n"
+		"                    (dcn-topo's names: \"NAME:PORT;NAME~NAME\")\n"
+		"  --seed S          random streams' seed (default 1)\n"
+		"  --paths           one frame a pair, alone: print each one's path\n"
+		"  --json            one JSON object\n"
+		"  --help, --version\n\n"
+		"Defaults are the NovaCube paper's NS-3 setting (its section 8).\n");
+}
+
+int
+parse(int argc, char **argv, Options &o)
+{
+	for (int i = 1; i < argc; i++) {
+		std::string a = argv[i];
+		auto val = [&](void) -> const char * {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "dcn-sim: %s needs a value\n", a.c_str());
+				exit(2);
+			}
+			return argv[++i];
+		};
+		auto num = [&](double lo, double hi) -> double {
+			const char *v = val();
+			char *end;
+			double x = strtod(v, &end);
+
+			if (*v == '\0' || *end != '\0' || !(x >= lo && x <= hi)) {
+				fprintf(stderr, "dcn-sim: %s %s: a number from %g to %g\n",
+					a.c_str(), v, lo, hi);
+				exit(2);
+			}
+			return x;
+		};
+
+		if (a == "--help" || a == "-h") {
+			usage(stdout);
+			exit(0);
+		} else if (a == "--version") {
+			printf("dcn-sim %s (ns-3 3.37)\n", DCN_VERSION);
+			exit(0);
+		} else if (a == "--traffic") {
+			o.traffic = val();
+			if (o.traffic != "permutation" && o.traffic != "uniform" &&
+			    o.traffic != "all-to-all" && o.traffic != "pairs" && o.traffic != "incast") {
+				fprintf(stderr, "dcn-sim: --traffic %s: permutation, uniform, "
+					"all-to-all, pairs or incast\n", o.traffic.c_str());
+				return 2;
+			}
+		} else if (a == "--arrival") {
+			o.arrival = val();
+			if (o.arrival != "weibull" && o.arrival != "poisson" && o.arrival != "constant") {
+				fprintf(stderr, "dcn-sim: --arrival %s: weibull, poisson or constant\n",
+					o.arrival.c_str());
+				return 2;
+			}
+		} else if (a == "--load") {
+			o.load = num(1e-6, 1);
+		} else if (a == "--incast") {
+			o.incast = (unsigned int)num(1, 1e6);
+		} else if (a == "--weibull-shape") {
+			o.weibull_shape = num(0.1, 100);
+		} else if (a == "--time-ms") {
+			o.time_ms = num(1e-3, 1e6);
+		} else if (a == "--link-gbps") {
+			o.link_gbps = num(1e-3, 1e4);
+		} else if (a == "--delay-us") {
+			o.delay_us = num(0, 1e6);
+		} else if (a == "--proc-us") {
+			o.proc_us = num(0, 1e6);
+		} else if (a == "--mtu") {
+			o.mtu = (unsigned int)num(64, 9000);
+		} else if (a == "--seed") {
+			o.seed = (uint64_t)num(1, 4e9);
+		} else if (a == "--fail-links") {
+			o.fail_links = val();
+		} else if (a == "--json") {
+			o.json = true;
+		} else if (a == "--paths") {
+			o.paths = true;
+		} else if (a.size() > 1 && a[0] == '-') {
+			fprintf(stderr, "dcn-sim: unknown option %s (--help)\n", a.c_str());
+			return 2;
+		} else if (o.spec.empty()) {
+			o.spec = a;
+		} else {
+			fprintf(stderr, "dcn-sim: one SPEC only (%s, %s)\n", o.spec.c_str(), a.c_str());
+			return 2;
+		}
+	}
+	if (o.spec.empty()) {
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+	Options o;
+	int rc = parse(argc, argv, o);
+
+	if (rc != 0)
+		return rc;
+	/* EAL in this process, as the unit tests start it: mbufs from the
+	 * heap, no devices, a runtime directory of our own. */
+	std::string prefix = "--file-prefix=dcn-sim-" + std::to_string(getpid());
+	const char *eal[] = { argv[0], "--no-huge", "-m", "768", "--no-pci", prefix.c_str(),
+			      "--log-level=4", "--no-telemetry", nullptr };
+	if (rte_eal_init(8, (char **)eal) < 0) {
+		fprintf(stderr, "dcn-sim: EAL did not start (--no-huge memory?)\n");
+		return 77;
+	}
+	char err[256] = "";
+	struct sim_fabric *f = sim_fabric_create(o.spec.c_str(), o.fail_links.c_str(), err,
+						 sizeof(err));
+	if (f == NULL) {
+		fprintf(stderr, "dcn-sim: %s: %s\n", o.spec.c_str(), err);
+		rte_eal_cleanup();
+		return 1;
+	}
+	if (sim_servers(f) < 2) {
+		fprintf(stderr, "dcn-sim: %s: fewer than two servers\n", o.spec.c_str());
+		return 1;
+	}
+	RngSeedManager::SetSeed((uint32_t)o.seed);
+	RngSeedManager::SetRun(1);
+	auto t0 = std::chrono::steady_clock::now();
+	{
+		Sim sim(o, f);
+
+		sim.Run();
+		double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+				      .count();
+		if (!o.paths)
+			sim.Report(wall);
+		Simulator::Destroy();
+	}
+	sim_fabric_free(f);
+	rte_eal_cleanup();
+	std::error_code ec;
+	std::filesystem::remove_all("/var/run/dpdk/" + prefix.substr(strlen("--file-prefix=")),
+				    ec);
+	return 0;
+}
