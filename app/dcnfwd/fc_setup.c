@@ -17,30 +17,6 @@
 
 #include "setup.h"
 
-/* Credits run on every hop between routing vertices (dcnfwd to dcnfwd),
- * whose routes cannot wait in a cycle with their VC rule: a cable's
- * one peer, or each neighbour behind an L2 switch (lib/fc/README.md).
- * Of vertex v's port at fabric_port of topology t: the start's rule and
- * --check-config's alike. */
-static enum dcn_fc_port_kind
-port_kind(const struct dcn_topo *t, uint32_t v, int fabric_port, int host,
-	  int no_credits)
-{
-	int64_t peer;
-
-	if (host)
-		return DCN_FC_PORT_HOST;
-	if (no_credits)
-		return DCN_FC_PORT_NOCREDIT;
-	peer = dcn_topo_port_peer(t, v, (unsigned int)fabric_port);
-	if (peer < 0)
-		return DCN_FC_PORT_NOCREDIT;
-	if (dcn_topo_is_router(t, (uint32_t)peer))
-		return DCN_FC_PORT_CREDIT;
-	return dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SWITCH ?
-		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
-}
-
 /*
  * input_queue = 0. A relay's credit window must cover a fast port's round
  * trip: at 256 slots (204 granted, a credit frame each 51) the sender
@@ -134,7 +110,7 @@ dcnfwd_fc_check_line(const struct dcn_conf *c, const struct dcn_topo *t,
 	/* A switch port with no relay behind it is not credited at start
 	 * (no links): the file alone cannot tell, so it counts here. */
 	for (i = 0; i < c->n_ports; i++) {
-		kind[i] = (uint8_t)port_kind(t, c->node, c->port[i].fabric_port,
+		kind[i] = (uint8_t)dcn_fc_topo_port_kind(t, c->node, c->port[i].fabric_port,
 					     c->port[i].host, !c->port[i].credits);
 		links[i] = 1;
 		if (kind[i] == DCN_FC_PORT_SWITCH && have_nbrs)
@@ -281,7 +257,7 @@ dcnfwd_setup_fc(struct dcnfwd *d)
 			const struct dcnfwd_port *p = &d->port[n->port[l]];
 
 			fcc.n_lanes = RTE_MAX(fcc.n_lanes, (unsigned int)p->dp.nb_rxq);
-			kind[l] = (uint8_t)port_kind(d->t, n->vertex, p->fabric_port,
+			kind[l] = (uint8_t)dcn_fc_topo_port_kind(d->t, n->vertex, p->fabric_port,
 						     p->is_host, p->no_credits);
 			fport[l] = (int16_t)p->fabric_port;
 			links[l] = kind[l] == DCN_FC_PORT_SWITCH ?

@@ -429,6 +429,12 @@ struct dcn_fc_conf {
 uint64_t dcn_fc_frames_max(const struct dcn_fc_conf *conf, uint16_t n_ports,
 			   const uint8_t *kind, const uint16_t *links);
 
+/** The bytes of the memzone dcn_fc_node_create makes for a node of this
+ * shape (the arguments as for it), 0 for a shape it refuses: what a
+ * process of many nodes must give EAL. */
+uint64_t dcn_fc_node_bytes(const struct dcn_fc_conf *conf, uint16_t n_ports,
+			   const uint8_t *kind, const uint16_t *links);
+
 /**
  * Make a node's state in memzone "dcn_fc.<id>". Links are numbered port
  * by port; a switch port's links split its input queue evenly.

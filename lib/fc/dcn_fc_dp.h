@@ -264,6 +264,18 @@ int dcn_fc_dp_set_sender(struct dcn_fc_dp *dp, struct dcn_fc_wnode *x, uint16_t 
 			 uint8_t k);
 
 /**
+ * The kind of vertex v's port at fabric_port in topology t: credits run
+ * on every hop between routing vertices, whose routes cannot wait in a
+ * cycle with their VC rule: a cable's one peer (DCN_FC_PORT_CREDIT), or
+ * each neighbour behind an L2 switch (DCN_FC_PORT_SWITCH); a host port
+ * (host) takes no credits, nor a port asked to (no_credits), nor one
+ * with nothing routing behind it. A relay's rule, a configuration
+ * check's and a simulation's alike.
+ */
+enum dcn_fc_port_kind dcn_fc_topo_port_kind(const struct dcn_topo *t, uint32_t v,
+					    int fabric_port, int host, int no_credits);
+
+/**
  * Bind a node's switch ports to their neighbours in table nb (the one
  * the forwarding step reads MACs from): each switch port's links, as
  * many as dcn_fwd_nbrs_on_port counts, in the table's order; and name

@@ -68,6 +68,25 @@ dcn_fc_dp_set_sender(struct dcn_fc_dp *dp, struct dcn_fc_wnode *x, uint16_t loca
 	return 0;
 }
 
+enum dcn_fc_port_kind
+dcn_fc_topo_port_kind(const struct dcn_topo *t, uint32_t v, int fabric_port, int host,
+		      int no_credits)
+{
+	int64_t peer;
+
+	if (host)
+		return DCN_FC_PORT_HOST;
+	if (no_credits)
+		return DCN_FC_PORT_NOCREDIT;
+	peer = dcn_topo_port_peer(t, v, (unsigned int)fabric_port);
+	if (peer < 0)
+		return DCN_FC_PORT_NOCREDIT;
+	if (dcn_topo_is_router(t, (uint32_t)peer))
+		return DCN_FC_PORT_CREDIT;
+	return dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SWITCH ?
+		       DCN_FC_PORT_SWITCH : DCN_FC_PORT_NOCREDIT;
+}
+
 int
 dcn_fc_dp_bind_nbrs(struct dcn_fc_dp *dp, const struct dcn_fwd_nbrs *nb,
 		    const struct dcn_topo *t, const int16_t *fabric_port)

@@ -121,6 +121,39 @@ node_shape(struct node_shape *s, const struct dcn_fc_conf *conf, uint16_t n_port
 	return 0;
 }
 
+/* The node's header: itself and every lane's channels. */
+static size_t
+node_head_bytes(const struct node_shape *s)
+{
+	return RTE_ALIGN_CEIL(sizeof(struct dcn_fc_node) +
+			      s->lanes * s->n_chans * sizeof(struct dcn_fc_chan),
+			      RTE_CACHE_LINE_SIZE);
+}
+
+/* The node's memzone: its header, and every lane an input side and a
+ * sender's output queue; lane 0 also the returns of internal credits. */
+static size_t
+node_bytes(const struct node_shape *s)
+{
+	size_t size = node_head_bytes(s);
+	uint32_t l;
+
+	for (l = 0; l < s->n_links; l++)
+		size += s->vcs * (s->lanes * in_bytes(s->in_cap[l], s->n_chans) +
+				  out_bytes(s->out_cap, s->n_chans * s->lanes) +
+				  (s->lanes - 1) * ring_bytes(s->out_cap));
+	return size;
+}
+
+uint64_t
+dcn_fc_node_bytes(const struct dcn_fc_conf *conf, uint16_t n_ports, const uint8_t *kind,
+		  const uint16_t *links)
+{
+	struct node_shape s;
+
+	return node_shape(&s, conf, n_ports, kind, links) != 0 ? 0 : node_bytes(&s);
+}
+
 uint64_t
 dcn_fc_frames_max(const struct dcn_fc_conf *conf, uint16_t n_ports,
 		  const uint8_t *kind, const uint16_t *links)
@@ -183,15 +216,8 @@ dcn_fc_node_create(const char *id, uint32_t vertex, uint16_t n_ports,
 		rte_errno = err;
 		return NULL;
 	}
-	head = RTE_ALIGN_CEIL(sizeof(*fn) + lanes * n_chans * sizeof(struct dcn_fc_chan),
-			      RTE_CACHE_LINE_SIZE);
-	size = head;
-	/* Every lane an input side and a sender's output queue; lane 0
-	 * also the returns of internal credits. */
-	for (l = 0; l < n_links; l++)
-		size += vcs * (lanes * in_bytes(in_cap[l], n_chans) +
-			       out_bytes(out_cap, n_chans * lanes) +
-			       (lanes - 1) * ring_bytes(out_cap));
+	head = node_head_bytes(&shape);
+	size = node_bytes(&shape);
 	snprintf(mzname, sizeof(mzname), DCN_FC_MZ_PREFIX "%s", id);
 	mz = rte_memzone_reserve_aligned(mzname, size, conf->socket1 ?
 					 (int)conf->socket1 - 1 : (int)rte_socket_id(),

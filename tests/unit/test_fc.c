@@ -1000,6 +1000,12 @@ test_frames_max(void **state)
 		slots += fn->chan[i].in_cap + fn->chan[i].out_cap;
 	assert_int_equal(fn->n_links, 5);
 	assert_true(dcn_fc_frames_max(&conf, 3, kind3, links) < slots);
+	/* what a process of many nodes gives EAL: the memzone's size */
+	assert_true(fn->mz->len >= dcn_fc_node_bytes(&conf, 3, kind3, links));
+	assert_true(fn->mz->len < dcn_fc_node_bytes(&conf, 3, kind3, links) + RTE_CACHE_LINE_SIZE);
+	conf.n_vcs = DCN_FC_MAX_VCS + 1;
+	assert_int_equal(dcn_fc_node_bytes(&conf, 3, kind3, links), 0);
+	conf.n_vcs = 3;
 	dcn_fc_node_free(fn);
 	conf = (struct dcn_fc_conf){ .in_queue = 64, .out_queue = 128, .n_vcs = 2,
 				     .stagers = 1 };
