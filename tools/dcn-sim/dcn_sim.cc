@@ -51,6 +51,9 @@ struct Options {
 	double weibull_shape = 2;
 	unsigned int mtu = 1500;
 	unsigned int incast = 4;
+	unsigned int switch_buffer = 1024;
+	bool fc = true;
+	struct sim_fc_conf fcc = { 256, 512, 20, 256, 1000, 4 };
 	uint64_t seed = 1;
 	bool json = false;
 	bool paths = false;
@@ -69,6 +72,7 @@ struct Vertex {
 struct Stats {
 	uint64_t sent = 0, sent_bytes = 0, delivered = 0, delivered_bytes = 0;
 	uint64_t hops = 0, link_down = 0, no_mbuf = 0, foreign = 0, hop_events = 0;
+	uint64_t queue_full = 0, switch_full = 0;
 	std::vector<uint64_t> lat_ps;
 };
 
@@ -84,6 +88,8 @@ private:
 	void Enqueue(uint32_t v, uint16_t port, struct rte_mbuf *m);
 	void StartTx(uint32_t v, uint16_t port);
 	void Deliver(uint32_t v, struct rte_mbuf *m);
+	void Outputs(uint32_t v, const struct sim_out *out, unsigned int n);
+	void Tick(uint32_t v);
 	void Send(uint32_t s);
 	Time NextGap(uint32_t s);
 	uint32_t PickDst(uint32_t s);
@@ -96,7 +102,8 @@ private:
 	Ptr<UniformRandomVariable> uni;
 	Ptr<ExponentialRandomVariable> expo;
 	Ptr<WeibullRandomVariable> weib;
-	Time gap, proc, delay, stop;
+	Time gap, proc, delay, stop, tick;
+	struct sim_out outs[SIM_OUT_MAX];
 	double ps_per_byte;
 	Stats st;
 	std::unordered_map<struct rte_mbuf *, std::vector<uint32_t>> path;
@@ -126,6 +133,7 @@ Sim::Sim(const Options &opt, struct sim_fabric *fab) : o(opt), f(fab)
 	proc = PicoSeconds((int64_t)std::llround(o.proc_us * 1e6));
 	delay = PicoSeconds((int64_t)std::llround(o.delay_us * 1e6));
 	stop = PicoSeconds((int64_t)std::llround(o.time_ms * 1e9));
+	tick = PicoSeconds((int64_t)std::llround(o.fcc.credit_refresh_us * 1e6));
 	/* Permutation: a random derangement; pairs: servers matched at
 	 * random, each sending to its partner. */
 	partner.resize(n);
@@ -241,7 +249,14 @@ Sim::Process(uint32_t v, uint16_t port, struct rte_mbuf *m)
 			it->second.push_back(v);
 	}
 	st.hop_events++;
-	if (sim_arrive(f, v, port, m, &out) == 0) {
+	if (sim_queued_relay(f, v)) {
+		unsigned int n = sim_arrive(f, v, port, m,
+					    (uint64_t)Simulator::Now().GetPicoSeconds(), outs);
+
+		Outputs(v, outs, n);
+		return;
+	}
+	if (sim_arrive(f, v, port, m, (uint64_t)Simulator::Now().GetPicoSeconds(), &out) == 0) {
 		if (o.paths)
 			path.erase(m);
 		return;
@@ -252,11 +267,44 @@ Sim::Process(uint32_t v, uint16_t port, struct rte_mbuf *m)
 		Enqueue(v, out.port, out.m);
 }
 
+/* What a relay with flow control did: frames delivered to its server,
+ * and ports whose TX rings now hold frames start sending if idle. */
+void
+Sim::Outputs(uint32_t v, const struct sim_out *out, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		Deliver(v, out[i].m);
+	for (uint16_t p = 0; p < vx[v].out.size(); p++)
+		if (!vx[v].out[p].busy && sim_port_waiting(f, v, p))
+			StartTx(v, p);
+}
+
+/* A relay's loop passes even when no frame comes: credits refreshed,
+ * queues served. */
+void
+Sim::Tick(uint32_t v)
+{
+	unsigned int n = sim_tick(f, v, (uint64_t)Simulator::Now().GetPicoSeconds(), outs);
+
+	Outputs(v, outs, n);
+	Simulator::Schedule(tick, &Sim::Tick, this, v);
+}
+
 void
 Sim::Enqueue(uint32_t v, uint16_t port, struct rte_mbuf *m)
 {
 	OutPort &p = vx[v].out[port];
+	/* A switch's port buffer, or a relay's output queue without flow
+	 * control: full, the frame is dropped (tail drop). */
+	bool sw = sim_vertex_kind(f, v) == SIM_SWITCH;
 
+	if (p.q.size() >= (sw ? o.switch_buffer : o.fcc.out_queue)) {
+		(sw ? st.switch_full : st.queue_full)++;
+		if (o.paths)
+			path.erase(m);
+		sim_frame_free(m);
+		return;
+	}
 	p.q.push_back(m);
 	if (!p.busy)
 		StartTx(v, port);
@@ -266,17 +314,26 @@ void
 Sim::StartTx(uint32_t v, uint16_t port)
 {
 	OutPort &p = vx[v].out[port];
+	struct rte_mbuf *m;
 
-	if (p.q.empty()) {
-		p.busy = false;
-		return;
+	if (sim_queued_relay(f, v)) {
+		m = sim_port_pull(f, v, port);
+		if (m == NULL) {
+			p.busy = false;
+			return;
+		}
+	} else {
+		if (p.q.empty()) {
+			p.busy = false;
+			return;
+		}
+		m = p.q.front();
+		p.q.pop_front();
 	}
-	struct rte_mbuf *m = p.q.front();
 	uint16_t peer_port = 0;
 	int64_t peer = sim_port_peer(f, v, port, &peer_port);
 	Time tx = PicoSeconds((int64_t)std::llround(sim_frame_len(m) * ps_per_byte));
 
-	p.q.pop_front();
 	p.busy = true;
 	Simulator::Schedule(tx, &Sim::StartTx, this, v, port);
 	if (peer < 0) {
@@ -324,6 +381,9 @@ Sim::Run()
 {
 	uint32_t n = sim_servers(f), s;
 
+	for (uint32_t v = 0; v < sim_vertices(f); v++)
+		if (sim_queued_relay(f, v))
+			Simulator::Schedule(Seconds(0), &Sim::Tick, this, v);
 	if (o.paths) {
 		/* One frame a pair, each alone in the fabric. */
 		Time t = Seconds(0);
@@ -347,6 +407,7 @@ Sim::Run()
 				t += apart;
 			}
 		stop = t;
+		Simulator::Stop(stop);
 		Simulator::Run();
 		return;
 	}
@@ -403,6 +464,18 @@ Sim::Report(double wall_s)
 		reasons += std::string(reasons.empty() ? "" : ", ") + "\"link_down\": " +
 			   std::to_string(st.link_down);
 	}
+	for (auto &x : { std::make_pair("queue_full", st.queue_full),
+			 std::make_pair("switch_full", st.switch_full) })
+		if (x.second) {
+			dropped += x.second;
+			reasons += std::string(reasons.empty() ? "" : ", ") + "\"" + x.first +
+				   "\": " + std::to_string(x.second);
+		}
+	if (sim_fc_refused(f)) {
+		dropped += sim_fc_refused(f);
+		reasons += std::string(reasons.empty() ? "" : ", ") + "\"host_in_full\": " +
+			   std::to_string(sim_fc_refused(f));
+	}
 	in_flight = st.sent - st.delivered - dropped - st.foreign;
 	double senders = o.traffic == "incast" ? std::min<double>(o.incast, n - 1) : n;
 	double offered = senders * o.load * o.link_gbps;
@@ -418,6 +491,8 @@ Sim::Report(double wall_s)
 		       "\"latency_us\": {\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f}, "
 		       "\"apl_hops\": %.6f, \"sent\": %" PRIu64 ", \"delivered\": %" PRIu64 ", "
 		       "\"lost\": %" PRIu64 ", \"lost_by_reason\": {%s}, \"in_flight\": %" PRIu64 ", "
+		       "\"flow_control\": %s, \"in_queue\": %u, \"out_queue\": %u, "
+		       "\"credit_stalls\": %" PRIu64 ", \"credit_frames\": %" PRIu64 ", "
 		       "\"sim_time_s\": %g, \"packet_hops\": %" PRIu64 ", "
 		       "\"wall_s\": %.3f, \"packet_hops_per_s\": %.0f}\n",
 		       sim_fabric_spec(f), n, o.traffic.c_str(), o.arrival.c_str(), o.weibull_shape,
@@ -425,7 +500,9 @@ Sim::Report(double wall_s)
 		       o.fail_links.c_str(), offered, thr, thr * 1e3 / n, mean,
 		       pct(st.lat_ps, 0.5), pct(st.lat_ps, 0.99),
 		       st.lat_ps.empty() ? 0 : st.lat_ps.back() / 1e6, apl, st.sent, st.delivered,
-		       dropped, reasons.c_str(), in_flight, secs, st.hop_events, wall_s,
+		       dropped, reasons.c_str(), in_flight, o.fc ? "true" : "false",
+		       o.fcc.in_queue, o.fcc.out_queue, sim_fc_stalls(f), sim_fc_credit_frames(f),
+		       secs, st.hop_events, wall_s,
 		       wall_s > 0 ? (double)st.hop_events / wall_s : 0);
 		return;
 	}
@@ -440,6 +517,10 @@ Sim::Report(double wall_s)
 	printf("  frames sent %" PRIu64 ", delivered %" PRIu64 ", lost %" PRIu64
 	       " {%s}, in flight at the end %" PRIu64 "\n",
 	       st.sent, st.delivered, dropped, reasons.c_str(), in_flight);
+	if (o.fc)
+		printf("  flow control: input queues of %u slots, %" PRIu64 " credit frames, "
+		       "%" PRIu64 " sends stalled for credits\n", o.fcc.in_queue,
+		       sim_fc_credit_frames(f), sim_fc_stalls(f));
 	printf("  %" PRIu64 " packet-hops in %.2f s of wall time (%.0f a second)\n", st.hop_events,
 	       wall_s, wall_s > 0 ? (double)st.hop_events / wall_s : 0);
 }
@@ -461,6 +542,14 @@ usage(FILE *out)
 		"  --delay-us D      propagation delay a link (default 4)\n"
 		"  --proc-us P       a relay's processing time a frame (default 1.5)\n"
 		"  --mtu B           IPv4 packet bytes (default 1500)\n"
+		"  --flow-control on|off  the relays' credits (lib/fc; default on)\n"
+		"  --in-queue N      a port's input queue slots (default 256)\n"
+		"  --out-queue N     frames an output queue admits (default 512; without\n"
+		"                    flow control, a relay port's FIFO, tail drop)\n"
+		"  --credit-batch N  frames freed before a credit frame (default 256,\n"
+		"                    at most a quarter of the grant)\n"
+		"  --credit-refresh-us U  credits announced at least this often (1000)\n"
+		"  --switch-buffer N an L2 switch port's buffer, frames (default 1024)\n"
 		"  --fail-links L    cables down from the start, known to every relay\n"
 		"                    (dcn-topo's names: \"NAME:PORT;NAME~NAME\")\n"
 		"  --seed S          random streams' seed (default 1)\n"
@@ -536,6 +625,24 @@ parse(int argc, char **argv, Options &o)
 			o.seed = (uint64_t)num(1, 4e9);
 		} else if (a == "--fail-links") {
 			o.fail_links = val();
+		} else if (a == "--flow-control") {
+			std::string v = val();
+
+			if (v != "on" && v != "off") {
+				fprintf(stderr, "dcn-sim: --flow-control %s: on or off\n", v.c_str());
+				return 2;
+			}
+			o.fc = v == "on";
+		} else if (a == "--switch-buffer") {
+			o.switch_buffer = (unsigned int)num(1, 1 << 24);
+		} else if (a == "--in-queue") {
+			o.fcc.in_queue = (unsigned int)num(16, 1 << 16);
+		} else if (a == "--out-queue") {
+			o.fcc.out_queue = (unsigned int)num(16, 1 << 18);
+		} else if (a == "--credit-batch") {
+			o.fcc.credit_batch = (unsigned int)num(1, 1024);
+		} else if (a == "--credit-refresh-us") {
+			o.fcc.credit_refresh_us = num(10, 1e6);
 		} else if (a == "--json") {
 			o.json = true;
 		} else if (a == "--paths") {
@@ -570,15 +677,17 @@ main(int argc, char **argv)
 	/* EAL in this process, as the unit tests start it: mbufs from the
 	 * heap, no devices, a runtime directory of our own. */
 	std::string prefix = "--file-prefix=dcn-sim-" + std::to_string(getpid());
-	const char *eal[] = { argv[0], "--no-huge", "-m", "768", "--no-pci", prefix.c_str(),
+	std::string mb = std::to_string(std::max(768u, sim_memory_mb(o.spec.c_str(),
+								      o.fc ? &o.fcc : nullptr)));
+	const char *eal[] = { argv[0], "--no-huge", "-m", mb.c_str(), "--no-pci", prefix.c_str(),
 			      "--log-level=4", "--no-telemetry", nullptr };
 	if (rte_eal_init(8, (char **)eal) < 0) {
 		fprintf(stderr, "dcn-sim: EAL did not start (--no-huge memory?)\n");
 		return 77;
 	}
 	char err[256] = "";
-	struct sim_fabric *f = sim_fabric_create(o.spec.c_str(), o.fail_links.c_str(), err,
-						 sizeof(err));
+	struct sim_fabric *f = sim_fabric_create(o.spec.c_str(), o.fail_links.c_str(),
+						 o.fc ? &o.fcc : nullptr, err, sizeof(err));
 	if (f == NULL) {
 		fprintf(stderr, "dcn-sim: %s: %s\n", o.spec.c_str(), err);
 		rte_eal_cleanup();

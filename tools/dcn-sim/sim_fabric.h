@@ -46,13 +46,31 @@ struct sim_stamp {
 	uint16_t hops;          /* links crossed so far */
 };
 
+/* Flow control as the relays keep it (lib/fc): the slots of a port's
+ * input queue (shared by its links behind a switch), what an output
+ * queue admits, the reserve, the credit batch and refresh. */
+struct sim_fc_conf {
+	unsigned int in_queue;
+	unsigned int out_queue;
+	unsigned int reserve_pct;
+	unsigned int credit_batch;
+	double credit_refresh_us;
+	unsigned int tx_ring;      /* a port's TX descriptors (frames) */
+};
+
 /* The fabric of spec, with the cables fail_links names down from the
  * start (dcn-topo's --fail-links syntax; NULL: none) and known to every
- * relay. EAL must be running. NULL with err set on a bad spec or no
- * memory. */
+ * relay; with flow control as fc says (NULL: none, a relay's output a
+ * FIFO of the caller's). EAL must be running. NULL with err set on a
+ * bad spec or no memory. */
 struct sim_fabric *sim_fabric_create(const char *spec, const char *fail_links,
-				     char *err, size_t errlen);
+				     const struct sim_fc_conf *fc, char *err,
+				     size_t errlen);
 void sim_fabric_free(struct sim_fabric *f);
+/* Memory (MB) EAL should give a fabric of spec with flow control fc
+ * (NULL: none); 0 for a bad spec (sim_fabric_create says why). Needs
+ * no EAL. */
+unsigned int sim_memory_mb(const char *spec, const struct sim_fc_conf *fc);
 
 const char *sim_fabric_spec(const struct sim_fabric *f);
 uint32_t sim_vertices(const struct sim_fabric *f);
@@ -81,12 +99,37 @@ void sim_frame_hop(struct rte_mbuf *m);
 uint32_t sim_frame_len(const struct rte_mbuf *m);
 void sim_frame_free(struct rte_mbuf *m);
 
+/* The most entries sim_arrive and sim_tick write. */
+#define SIM_OUT_MAX 256
+
 /* Frame m reaches vertex v on port in (SIM_PORT_HOST: from v's own
- * server). Where it goes next is written to out (at most one entry:
- * a step forwards each frame once); @return entries written, 0 when the
- * vertex dropped it (counted under its reason). */
+ * server) at simulated time now_ps. Where frames go next is written to
+ * out: without flow control the one frame's way (a step forwards each
+ * frame once); with it, the frames the relay delivered to its server,
+ * while what it sends on its ports waits in their TX rings
+ * (sim_port_pull). @return entries written. */
 unsigned int sim_arrive(struct sim_fabric *f, uint32_t v, uint16_t in,
-			struct rte_mbuf *m, struct sim_out *out);
+			struct rte_mbuf *m, uint64_t now_ps, struct sim_out *out);
+
+/* With flow control: does relay v send from TX rings (sim_port_pull)? */
+int sim_queued_relay(const struct sim_fabric *f, uint32_t v);
+/* A pass of relay v's loop with no new frame (credits announced when due,
+ * queues served): the frames it delivered, in out. */
+unsigned int sim_tick(struct sim_fabric *f, uint32_t v, uint64_t now_ps,
+		      struct sim_out *out);
+/* Frames in relay v's flow-control queues. */
+uint64_t sim_queued(const struct sim_fabric *f, uint32_t v);
+/* The next frame relay v puts on the wire of port (its TX ring's head,
+ * after a send step when the ring is empty), or NULL. */
+struct rte_mbuf *sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port);
+/* Frames waiting in the TX ring of relay v's port. */
+unsigned int sim_port_waiting(const struct sim_fabric *f, uint32_t v, uint16_t port);
+/* Flow control's counts over every relay: frames refused at ingress by
+ * a full input queue (a host port's), and sends stalled for credits. */
+uint64_t sim_fc_refused(const struct sim_fabric *f);
+uint64_t sim_fc_stalls(const struct sim_fabric *f);
+/* Credit frames sent. */
+uint64_t sim_fc_credit_frames(const struct sim_fabric *f);
 
 /* Frames dropped by the relays' steps under reason r (lib/fabric's
  * dcn_drop_reason, 1 .. sim_drop_reasons() - 1) and its name; and by L2
