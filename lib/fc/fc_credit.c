@@ -137,7 +137,7 @@ credit_apply(struct dcn_fc_wnode *x, uint16_t local, uint16_t link,
 		if (unlikely(fn->ledger != NULL) && fn->senders[local] == 1)
 			dcn_fc_ledger_settle(fn, link, &cr);
 	}
-	dcn_fc_credit_rx(fn, link, &cr, rte_rdtsc());
+	dcn_fc_credit_rx(fn, link, &cr, dcn_fwd_clock());
 }
 
 /* A credit frame: the peer's input queues have room again. Only a

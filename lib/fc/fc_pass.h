@@ -191,7 +191,7 @@ park(struct dcn_fc_wnode *x, struct dcn_fc_chan *in)
 {
 	if (in->parked++ == 0) {
 		in->park_gen = x->fwd->table_gen;
-		in->park_tsc = rte_rdtsc();
+		in->park_tsc = dcn_fwd_clock();
 	}
 }
 
@@ -208,7 +208,7 @@ park_due(const struct dcn_fc_wnode *x, const struct dcn_fc_chan *in)
 		return PARK_WAIT;
 	if (x->fwd->table_gen != in->park_gen)
 		return PARK_AGAIN;
-	return rte_rdtsc() - in->park_tsc >= x->dp->park_wait_tsc ? PARK_GO : PARK_WAIT;
+	return dcn_fwd_clock() - in->park_tsc >= x->dp->park_wait_tsc ? PARK_GO : PARK_WAIT;
 }
 
 /* unpark: the frame was dropped, or sent on, by its new step. */

@@ -28,6 +28,24 @@
 extern "C" {
 #endif
 
+/**
+ * The clock the data path reads its few times from (a bounce's news
+ * window, a parked frame's wait, a credit frame's arrival for repairs):
+ * the TSC, or a source a process sets, once, before its data path runs
+ * (dcn-sim's simulated time). A relay never sets one. Read on rare paths
+ * only: a load and a branch beside the TSC read.
+ */
+extern uint64_t (*dcn_fwd_clock_source)(void);
+
+static inline uint64_t
+dcn_fwd_clock(void)
+{
+	return likely(dcn_fwd_clock_source == NULL) ? rte_rdtsc() : dcn_fwd_clock_source();
+}
+
+/** Read the data path's clock from fn (NULL: the TSC again). */
+void dcn_fwd_set_clock(uint64_t (*fn)(void));
+
 #define DCN_FWD_MAX_PORTS 32
 #define DCN_FWD_MAX_FABRIC_PORTS 256
 /**
@@ -404,7 +422,7 @@ dcn_fwd_set_port_down(struct dcn_fwd_ctx *c, uint16_t idx, int down)
 	uint32_t m = __atomic_load_n(&c->port_down, __ATOMIC_RELAXED);
 
 	m = down ? m | 1u << idx : m & ~(1u << idx);
-	__atomic_store_n(&c->news_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
+	__atomic_store_n(&c->news_tsc, dcn_fwd_clock(), __ATOMIC_RELAXED);
 	__atomic_store_n(&c->port_down, m, __ATOMIC_RELEASE);
 }
 
@@ -438,7 +456,7 @@ dcn_fwd_refresh(struct dcn_fwd_ctx *c, const struct dcn_fwd_table *t)
 	c->r = t->r;
 	c->tb = t->tb;
 	c->table_gen = t->gen;
-	__atomic_store_n(&c->news_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
+	__atomic_store_n(&c->news_tsc, dcn_fwd_clock(), __ATOMIC_RELAXED);
 	c->pick = dcn_router_pick_mode(t->r);
 	dcn_fwd_cache_next_gen(c);
 }

@@ -345,7 +345,7 @@ trace_in(struct dcn_fwd_ctx *c, const struct dcn_frame_info *fi, const uint8_t *
 	int fabric = fi->cls == DCN_FC_FABRIC_DATA;
 
 	memset(r, 0, sizeof(*r));
-	r->tsc = rte_rdtsc();
+	r->tsc = dcn_fwd_clock();
 	r->node = c->node;
 	r->frame = frame_key(ip, fi->l3_len);
 	r->in = in;

@@ -7,6 +7,14 @@
 
 #include "dcn_fwd.h"
 
+uint64_t (*dcn_fwd_clock_source)(void);
+
+void
+dcn_fwd_set_clock(uint64_t (*fn)(void))
+{
+	dcn_fwd_clock_source = fn;
+}
+
 int
 dcn_fwd_init(struct dcn_fwd_ctx *c, const struct dcn_router *r,
 	     const struct dcn_rtable *tb, uint16_t ethertype, int per_packet)

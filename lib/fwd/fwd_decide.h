@@ -258,7 +258,7 @@ static inline void
 mark_bounced(struct dcn_fwd_ctx *c, uint8_t *e)
 {
 	c->st.bounced++;
-	if (rte_rdtsc() - __atomic_load_n(&c->news_tsc, __ATOMIC_RELAXED) < c->news_window)
+	if (dcn_fwd_clock() - __atomic_load_n(&c->news_tsc, __ATOMIC_RELAXED) < c->news_window)
 		e[DCN_ETHER_HDR_LEN + 1] |= DCN_FABRIC_BOUNCED;
 }
 

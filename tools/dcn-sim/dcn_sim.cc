@@ -317,7 +317,7 @@ Sim::StartTx(uint32_t v, uint16_t port)
 	struct rte_mbuf *m;
 
 	if (sim_queued_relay(f, v)) {
-		m = sim_port_pull(f, v, port);
+		m = sim_port_pull(f, v, port, (uint64_t)Simulator::Now().GetPicoSeconds());
 		if (m == NULL) {
 			p.busy = false;
 			return;

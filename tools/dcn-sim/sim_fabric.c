@@ -199,6 +199,23 @@ sim_tsc(const struct sim_fabric *f, uint64_t now_ps)
 	       (uint64_t)((unsigned __int128)now_ps * f->tsc_hz / 1000000000000ull);
 }
 
+/* The data path's clock (dcn_fwd_set_clock): the simulated time of the
+ * event being handled, set at each entry below. One simulation a
+ * process. */
+static uint64_t sim_now_tsc;
+
+static uint64_t
+sim_clock(void)
+{
+	return sim_now_tsc;
+}
+
+static void
+sim_at(const struct sim_fabric *f, uint64_t now_ps)
+{
+	sim_now_tsc = sim_tsc(f, now_ps);
+}
+
 /* Relay v's local ports as lib/fc sees them (the fwd context's order:
  * its topology ports, then its server's host port): each one's kind,
  * its links (behind a switch, its neighbours in nb) and topology port.
@@ -371,6 +388,8 @@ sim_fabric_create(const char *spec, const char *fail_links, const struct sim_fc_
 	if (f->v == NULL || f->server_vertex == NULL || a == NULL || f->mp == NULL)
 		goto nomem;
 	f->tsc_hz = rte_get_tsc_hz();
+	sim_at(f, 0);
+	dcn_fwd_set_clock(sim_clock);
 	if (fc != NULL) {
 		f->fc_on = 1;
 		f->fc = *fc;
@@ -451,6 +470,7 @@ sim_fabric_free(struct sim_fabric *f)
 	dcn_router_free(f->r);
 	dcn_topo_failset_free(f->fs);
 	dcn_topo_free(f->t);
+	dcn_fwd_set_clock(NULL);
 	if (f->fc_on)
 		dcn_fc_worker_fini(&f->w);
 	rte_mempool_free(f->mp);
@@ -688,6 +708,7 @@ relay_pass(struct sim_fabric *f, struct sim_vertex *x, uint64_t now_ps)
 	uint64_t now = sim_tsc(f, now_ps);
 	uint16_t l;
 
+	sim_now_tsc = now;
 	for (l = 0; l < x->n_local; l++)
 		if (__atomic_load_n(dcn_fc_route_flag(x->x, l, 0), __ATOMIC_ACQUIRE))
 			dcn_fc_route_waiting(x->x, l, 0);
@@ -703,7 +724,10 @@ relay_fc_arrive(struct sim_fabric *f, uint32_t v, uint16_t local, struct rte_mbu
 		uint64_t now_ps, struct sim_out *out)
 {
 	struct sim_vertex *x = &f->v[v];
-	uint16_t n = dcn_fc_rx_lane(x->x, local, 0, &m, 1);
+	uint16_t n;
+
+	sim_at(f, now_ps);
+	n = dcn_fc_rx_lane(x->x, local, 0, &m, 1);
 
 	/* neither data nor credits (a control frame, a malformed one):
 	 * the relay's control path, which the simulation has not got */
@@ -732,6 +756,7 @@ sim_arrive(struct sim_fabric *f, uint32_t v, uint16_t in, struct rte_mbuf *m,
 		break;
 	}
 	local = in == SIM_PORT_HOST ? x->host_local : in;
+	sim_at(f, now_ps);
 	if (f->fc_on)
 		return relay_fc_arrive(f, v, local, m, now_ps, out);
 	if (dcn_fwd_burst(x->fwd, local, &m, 1, &o) == 0)
@@ -808,7 +833,7 @@ sim_queued(const struct sim_fabric *f, uint32_t v)
 }
 
 struct rte_mbuf *
-sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port)
+sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port, uint64_t now_ps)
 {
 	struct sim_vertex *x = &f->v[v];
 	struct rte_ring *r = x->port[port].tx_ring[0];
@@ -818,6 +843,7 @@ sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port)
 		return m;
 	/* The NIC took its ring's last frame: the sender may give it more
 	 * (a relay's worker would, on its next pass). */
+	sim_at(f, now_ps);
 	dcn_fc_send_waiting(x->x, port);
 	return rte_ring_dequeue(r, (void **)&m) == 0 ? m : NULL;
 }

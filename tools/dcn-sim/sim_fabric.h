@@ -9,7 +9,8 @@
  * its ports, and every server a source and sink of IPv4 frames. Frames
  * are mbufs (EAL runs in-process, --no-huge --no-pci); dcn_sim.cc moves
  * them between vertices in simulated time and calls sim_arrive at each.
- * Nothing here reads a clock.
+ * Nothing here reads a clock: the data path's (dcn_fwd_set_clock) is the
+ * simulated time each call is given.
  */
 
 #include <stddef.h>
@@ -121,7 +122,8 @@ unsigned int sim_tick(struct sim_fabric *f, uint32_t v, uint64_t now_ps,
 uint64_t sim_queued(const struct sim_fabric *f, uint32_t v);
 /* The next frame relay v puts on the wire of port (its TX ring's head,
  * after a send step when the ring is empty), or NULL. */
-struct rte_mbuf *sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port);
+struct rte_mbuf *sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port,
+			       uint64_t now_ps);
 /* Frames waiting in the TX ring of relay v's port. */
 unsigned int sim_port_waiting(const struct sim_fabric *f, uint32_t v, uint16_t port);
 /* Flow control's counts over every relay: frames refused at ingress by
