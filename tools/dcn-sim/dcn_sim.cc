@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <ns3/core-module.h>
+#include <ns3/version-defines.h>
 
 #include <rte_eal.h>
 #include <rte_log.h>
@@ -471,6 +472,9 @@ Sim::Report(double wall_s)
 			reasons += std::string(reasons.empty() ? "" : ", ") + "\"" + x.first +
 				   "\": " + std::to_string(x.second);
 		}
+	if (st.no_mbuf)
+		reasons += std::string(reasons.empty() ? "" : ", ") + "\"not_sent_no_mbuf\": " +
+			   std::to_string(st.no_mbuf);
 	if (sim_fc_refused(f)) {
 		dropped += sim_fc_refused(f);
 		reasons += std::string(reasons.empty() ? "" : ", ") + "\"host_in_full\": " +
@@ -588,7 +592,8 @@ parse(int argc, char **argv, Options &o)
 			usage(stdout);
 			exit(0);
 		} else if (a == "--version") {
-			printf("dcn-sim %s (ns-3 3.37)\n", DCN_VERSION);
+			printf("dcn-sim %s (ns-3 %d.%d)\n", DCN_VERSION, NS3_VERSION_MAJOR,
+			       NS3_VERSION_MINOR);
 			exit(0);
 		} else if (a == "--traffic") {
 			o.traffic = val();
@@ -677,7 +682,7 @@ main(int argc, char **argv)
 	/* EAL in this process, as the unit tests start it: mbufs from the
 	 * heap, no devices, a runtime directory of our own. */
 	std::string prefix = "--file-prefix=dcn-sim-" + std::to_string(getpid());
-	std::string mb = std::to_string(std::max(768u, sim_memory_mb(o.spec.c_str(),
+	std::string mb = std::to_string(std::max(768u, sim_memory_mb(o.spec.c_str(), o.mtu,
 								      o.fc ? &o.fcc : nullptr)));
 	const char *eal[] = { argv[0], "--no-huge", "-m", mb.c_str(), "--no-pci", prefix.c_str(),
 			      "--log-level=4", "--no-telemetry", nullptr };
@@ -686,7 +691,7 @@ main(int argc, char **argv)
 		return 77;
 	}
 	char err[256] = "";
-	struct sim_fabric *f = sim_fabric_create(o.spec.c_str(), o.fail_links.c_str(),
+	struct sim_fabric *f = sim_fabric_create(o.spec.c_str(), o.fail_links.c_str(), o.mtu,
 						 o.fc ? &o.fcc : nullptr, err, sizeof(err));
 	if (f == NULL) {
 		fprintf(stderr, "dcn-sim: %s: %s\n", o.spec.c_str(), err);

@@ -351,9 +351,34 @@ switch_setup(struct sim_fabric *f, uint32_t v)
 	return 0;
 }
 
+/* An mbuf's room: a frame of mtu bytes of IPv4 with its Ethernet
+ * header and the fabric's (outer IPv4/UDP ones included), and the
+ * headroom. */
+#define SIM_MBUF_ROOM(mtu) (RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL((mtu) + 128, 64))
+/* Frames a fabric's pool holds: what its relays' queues take when every
+ * input queue is full and each output queue holds as much again (its
+ * frames have left an input), 64 Ki at least, 2 Mi at most. A pool run
+ * dry stops the servers' sending (counted), never a relay's. */
+#define SIM_FRAMES_MIN 65535u
+#define SIM_FRAMES_MAX (2u << 20)
+
+static unsigned int
+sim_frames(const struct dcn_topo *t, const struct sim_fc_conf *fc)
+{
+	uint64_t n = 0;
+	uint32_t v;
+
+	for (v = 0; v < dcn_topo_vertices(t); v++)
+		if (dcn_topo_is_router(t, v))
+			n += 2ull * (dcn_topo_ports(t, v) + 1) * (fc != NULL ? fc->in_queue : 512);
+	if (n < SIM_FRAMES_MIN)
+		n = SIM_FRAMES_MIN;
+	return (unsigned int)(n < SIM_FRAMES_MAX ? n : SIM_FRAMES_MAX);
+}
+
 struct sim_fabric *
-sim_fabric_create(const char *spec, const char *fail_links, const struct sim_fc_conf *fc,
-		  char *err, size_t errlen)
+sim_fabric_create(const char *spec, const char *fail_links, unsigned int mtu,
+		  const struct sim_fc_conf *fc, char *err, size_t errlen)
 {
 	struct sim_fabric *f = calloc(1, sizeof(*f));
 	struct dcn_route_conf rc;
@@ -383,8 +408,8 @@ sim_fabric_create(const char *spec, const char *fail_links, const struct sim_fc_
 	f->server_vertex = calloc(f->n_vertices, sizeof(uint32_t));
 	a = calloc(dcn_topo_max_degree(f->t) + 1, sizeof(*a));
 	snprintf(name, sizeof(name), "sim_mbufs_%p", (void *)f);
-	f->mp = rte_pktmbuf_pool_create(name, 131071, 256, 0,
-					RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	f->mp = rte_pktmbuf_pool_create(name, sim_frames(f->t, fc), 256, 0,
+					(uint16_t)SIM_MBUF_ROOM(mtu), SOCKET_ID_ANY);
 	if (f->v == NULL || f->server_vertex == NULL || a == NULL || f->mp == NULL)
 		goto nomem;
 	f->tsc_hz = rte_get_tsc_hz();
@@ -892,7 +917,7 @@ sim_fc_credit_frames(const struct sim_fabric *f)
 }
 
 unsigned int
-sim_memory_mb(const char *spec, const struct sim_fc_conf *fc)
+sim_memory_mb(const char *spec, unsigned int mtu, const struct sim_fc_conf *fc)
 {
 	char err[256];
 	struct dcn_topo *t = dcn_topo_create(spec, err, sizeof(err));
@@ -928,7 +953,9 @@ sim_memory_mb(const char *spec, const struct sim_fc_conf *fc)
 		dcn_fwd_nbrs_free(&nb);
 	}
 	dcn_router_free(r);
-	dcn_topo_free(t);
 	/* and the frames' and credit frames' pools */
-	return (unsigned int)(bytes * 9 / 8 / (1u << 20)) + 640;
+	bytes += (uint64_t)sim_frames(t, fc) * (SIM_MBUF_ROOM(mtu) + sizeof(struct rte_mbuf) + 64) +
+		 16384ull * 2400;
+	dcn_topo_free(t);
+	return (unsigned int)(bytes * 9 / 8 / (1u << 20)) + 256;
 }

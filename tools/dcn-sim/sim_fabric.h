@@ -61,17 +61,16 @@ struct sim_fc_conf {
 
 /* The fabric of spec, with the cables fail_links names down from the
  * start (dcn-topo's --fail-links syntax; NULL: none) and known to every
- * relay; with flow control as fc says (NULL: none, a relay's output a
- * FIFO of the caller's). EAL must be running. NULL with err set on a
- * bad spec or no memory. */
+ * relay, carrying IPv4 packets of at most mtu bytes; with flow control
+ * as fc says (NULL: none, a relay's output a FIFO of the caller's). EAL
+ * must be running. NULL with err set on a bad spec or no memory. */
 struct sim_fabric *sim_fabric_create(const char *spec, const char *fail_links,
-				     const struct sim_fc_conf *fc, char *err,
-				     size_t errlen);
+				     unsigned int mtu, const struct sim_fc_conf *fc,
+				     char *err, size_t errlen);
 void sim_fabric_free(struct sim_fabric *f);
-/* Memory (MB) EAL should give a fabric of spec with flow control fc
- * (NULL: none); 0 for a bad spec (sim_fabric_create says why). Needs
- * no EAL. */
-unsigned int sim_memory_mb(const char *spec, const struct sim_fc_conf *fc);
+/* Memory (MB) EAL should give the fabric sim_fabric_create makes of
+ * these; 0 for a bad spec (sim_fabric_create says why). Needs no EAL. */
+unsigned int sim_memory_mb(const char *spec, unsigned int mtu, const struct sim_fc_conf *fc);
 
 const char *sim_fabric_spec(const struct sim_fabric *f);
 uint32_t sim_vertices(const struct sim_fabric *f);
