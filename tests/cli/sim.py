@@ -19,12 +19,18 @@ is on the way at the end), nothing lost.
 Flow control: under 4:1 incast at line rate nothing is lost inside the
 fabric with the relays' credits on, and frames are without them.
 
+Capture: --pcap's files, read by tshark with tools/wireshark/dcnfwd.lua,
+hold the data and credit frames a relay sent.
+
   sim.py DCN_SIM DCN_TOPO      (exit 77: dcn-sim cannot start here)
 """
+import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 SIM, TOPO = sys.argv[1], sys.argv[2]
 if not SIM or not os.access(SIM, os.X_OK):
@@ -138,5 +144,32 @@ for spec in ("novacube:k=4,n=2", "rrect:n=4,m=2,k=1"):
     check(off["lost"] > 0 and "host_in_full" not in off["lost_by_reason"],
           "%s 4:1 incast, flow control off: lost inside the fabric (%s)" %
           (spec, off["lost_by_reason"]))
+# --pcap: what (0,0)'s ports put on the wire, read by tshark with the
+# project's dissector: data frames from (0,0)'s address, credit frames
+# granting 204 (256 slots, 20% reserve).
+lua = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                   "wireshark", "dcnfwd.lua")
+if shutil.which("tshark") is None:
+    print("skip --pcap check: tshark is not installed (tools/install-deps.sh)")
+else:
+    with tempfile.TemporaryDirectory() as d:
+        sim("novacube:k=4,n=2", "--time-ms", "1", "--pcap", d + "/cap")
+        rows = []
+        for f in sorted(glob.glob(d + "/cap-0-*.pcap")):
+            out = subprocess.run(["tshark", "-X", "lua_script:" + lua, "-r", f, "-T", "fields",
+                                  "-E", "separator=;", "-e", "dcn.type", "-e", "dcn.src",
+                                  "-e", "dcn.credit.grant"],
+                                 capture_output=True, text=True).stdout
+            rows += [l.split(";") for l in out.splitlines()]
+        addr = [l.split()[5] for l in subprocess.run([TOPO, "cables", "novacube:k=4,n=2"],
+                                                     capture_output=True, text=True)
+                .stdout.splitlines() if l.startswith("vertex 0 ")][0]
+        data = [r for r in rows if r[0] == "1"]
+        credit = [r for r in rows if r[0] == "2"]
+        check(len(glob.glob(d + "/cap-0-*.pcap")) == 5 and data and
+              any(r[1] == addr for r in data) and credit and
+              all(r[2] == "204" for r in credit),
+              "--pcap: (0,0)'s 5 ports, %d data frames, its own from %s among them, %d credit frames "
+              "granting 204, as the dissector reads them" % (len(data), addr, len(credit)))
 print("PASS: dcn-sim" if not bad else "FAIL: dcn-sim (%d)" % len(bad))
 sys.exit(1 if bad else 0)

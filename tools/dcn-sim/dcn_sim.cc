@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <ns3/core-module.h>
+#include <ns3/pcap-file-wrapper.h>
 #include <ns3/version-defines.h>
 
 #include <rte_eal.h>
@@ -44,6 +45,8 @@ struct Options {
 	std::string traffic = "permutation";
 	std::string arrival = "weibull";
 	std::string fail_links;
+	std::string pcap;          /* file prefix; empty: none */
+	std::string pcap_vertices; /* ';'-separated names; empty: server 0's */
 	double load = 0.5;
 	double time_ms = 10;
 	double link_gbps = 1;
@@ -63,6 +66,7 @@ struct Options {
 struct OutPort {
 	std::deque<struct rte_mbuf *> q;
 	bool busy = false;
+	Ptr<PcapFileWrapper> pcap;  /* what leaves on the wire, when captured */
 };
 
 struct Vertex {
@@ -82,6 +86,7 @@ public:
 	Sim(const Options &o, struct sim_fabric *f);
 	void Run();
 	void Report(double wall_s);
+	int OpenPcaps();
 
 private:
 	void Arrive(uint32_t v, uint16_t port, struct rte_mbuf *m);
@@ -345,6 +350,8 @@ Sim::StartTx(uint32_t v, uint16_t port)
 		return;
 	}
 	sim_frame_hop(m);
+	if (p.pcap)
+		p.pcap->Write(Simulator::Now(), sim_frame_data(m), sim_frame_len(m));
 	Simulator::Schedule(tx + delay, &Sim::Arrive, this, (uint32_t)peer, peer_port, m);
 }
 
@@ -375,6 +382,50 @@ Sim::Deliver(uint32_t v, struct rte_mbuf *m)
 		}
 	}
 	sim_frame_free(m);
+}
+
+/* --pcap PREFIX: a pcap file (Ethernet) of what each port of the
+ * vertices asked for puts on its wire, PREFIX-VERTEX-PORT.pcap (VERTEX
+ * its index, dcn-topo's #N), in simulated time. @return 0, or -1 with a
+ * vertex not found. */
+int
+Sim::OpenPcaps()
+{
+	std::vector<uint32_t> vs;
+	std::string names = o.pcap_vertices;
+
+	if (names.empty())
+		vs.push_back(sim_server_vertex(f, 0));
+	for (size_t at = 0; !names.empty() && at <= names.size();) {
+		size_t end = names.find(';', at);
+		std::string name = names.substr(at, end == std::string::npos ? std::string::npos
+									 : end - at);
+		int64_t v = sim_vertex_by_name(f, name.c_str());
+
+		if (v < 0) {
+			fprintf(stderr, "dcn-sim: --pcap-vertex %s: no such vertex in %s\n",
+				name.c_str(), sim_fabric_spec(f));
+			return -1;
+		}
+		vs.push_back((uint32_t)v);
+		if (end == std::string::npos)
+			break;
+		at = end + 1;
+	}
+	for (uint32_t v : vs)
+		for (uint16_t p = 0; p < vx[v].out.size(); p++) {
+			std::string file = o.pcap + "-" + std::to_string(v) + "-" +
+					   std::to_string(p) + ".pcap";
+
+			vx[v].out[p].pcap = CreateObject<PcapFileWrapper>();
+			vx[v].out[p].pcap->Open(file, std::ios::out | std::ios::binary);
+			vx[v].out[p].pcap->Init(1 /* DLT_EN10MB */, 65535);
+			if (vx[v].out[p].pcap->Fail()) {
+				fprintf(stderr, "dcn-sim: --pcap: cannot write %s\n", file.c_str());
+				return -1;
+			}
+		}
+	return 0;
 }
 
 void
@@ -558,6 +609,10 @@ usage(FILE *out)
 		"                    (dcn-topo's names: \"NAME:PORT;NAME~NAME\")\n"
 		"  --seed S          random streams' seed (default 1)\n"
 		"  --paths           one frame a pair, alone: print each one's path\n"
+		"  --pcap PREFIX     what each port of the captured vertices sends, in\n"
+		"                    PREFIX-VERTEX-PORT.pcap (VERTEX its index, #N)\n"
+		"  --pcap-vertex V   the vertices captured, ';'-separated (default: the\n"
+		"                    first server's)\n"
 		"  --json            one JSON object\n"
 		"  --help, --version\n\n"
 		"Defaults are the NovaCube paper's NS-3 setting (its section 8).\n");
@@ -648,6 +703,10 @@ parse(int argc, char **argv, Options &o)
 			o.fcc.credit_batch = (unsigned int)num(1, 1024);
 		} else if (a == "--credit-refresh-us") {
 			o.fcc.credit_refresh_us = num(10, 1e6);
+		} else if (a == "--pcap") {
+			o.pcap = val();
+		} else if (a == "--pcap-vertex") {
+			o.pcap_vertices = val();
 		} else if (a == "--json") {
 			o.json = true;
 		} else if (a == "--paths") {
@@ -708,6 +767,11 @@ main(int argc, char **argv)
 	{
 		Sim sim(o, f);
 
+		if (!o.pcap.empty() && sim.OpenPcaps() != 0) {
+			sim_fabric_free(f);
+			rte_eal_cleanup();
+			return 1;
+		}
 		sim.Run();
 		double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
 				      .count();

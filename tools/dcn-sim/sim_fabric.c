@@ -333,6 +333,14 @@ sim_port_peer(const struct sim_fabric *f, uint32_t v, uint16_t port,
 	return peer;
 }
 
+int64_t
+sim_vertex_by_name(const struct sim_fabric *f, const char *name)
+{
+	char err[128];
+
+	return dcn_topo_parse_vertex(f->t, name, err, sizeof(err));
+}
+
 uint32_t
 sim_servers(const struct sim_fabric *f)
 {

@@ -97,6 +97,10 @@ int sim_frame_stamp(const struct rte_mbuf *m, struct sim_stamp *st);
 /* One more link crossed. */
 void sim_frame_hop(struct rte_mbuf *m);
 uint32_t sim_frame_len(const struct rte_mbuf *m);
+/* Its bytes, as on the wire (one segment). */
+const uint8_t *sim_frame_data(const struct rte_mbuf *m);
+/* The vertex of name (dcn-topo's notation), or -1. */
+int64_t sim_vertex_by_name(const struct sim_fabric *f, const char *name);
 void sim_frame_free(struct rte_mbuf *m);
 
 /* The most entries sim_arrive and sim_tick write. */

@@ -130,6 +130,12 @@ sim_frame_len(const struct rte_mbuf *m)
 	return rte_pktmbuf_pkt_len(m);
 }
 
+const uint8_t *
+sim_frame_data(const struct rte_mbuf *m)
+{
+	return rte_pktmbuf_mtod(m, const uint8_t *);
+}
+
 void
 sim_frame_free(struct rte_mbuf *m)
 {
