@@ -8,7 +8,9 @@ in the fabric; every pair's frame must arrive, and each of its steps
 (relay to relay, through a switch where the fabric has them) must be one
 that `dcn-topo route --all` lists for that pair under the same failure.
 PORA draws among routes per flow, so the model is the set of every hop
-any of its frames may take, not one drawn path.
+any of its frames may take, not one drawn path. With nothing failed, each
+pair's frame also leaves every relay by the port it leaves by in
+`dcnfwd --emulate SPEC --pairs 1` (the same flow: dcn-gen's frame).
 
 Determinism: two runs with one seed give the same JSON but for the two
 wall-clock figures (wall_s, packet_hops_per_s); another seed differs.
@@ -22,7 +24,7 @@ fabric with the relays' credits on, and frames are without them.
 Capture: --pcap's files, read by tshark with tools/wireshark/dcnfwd.lua,
 hold the data and credit frames a relay sent.
 
-  sim.py DCN_SIM DCN_TOPO      (exit 77: dcn-sim cannot start here)
+  sim.py DCN_SIM DCN_TOPO [DCNFWD]   (exit 77: dcn-sim cannot start here)
 """
 import glob
 import json
@@ -33,6 +35,7 @@ import sys
 import tempfile
 
 SIM, TOPO = sys.argv[1], sys.argv[2]
+DCNFWD = sys.argv[3] if len(sys.argv) > 3 else None
 if not SIM or not os.access(SIM, os.X_OK):
     print("SKIP: dcn-sim not built (ns-3 not found: tools/install-deps.sh installs it)")
     sys.exit(77)
@@ -86,10 +89,33 @@ def steps(path, switches):
     return out
 
 
+def emulated_pairs(spec):
+    """{(src, dst): {(node, port)}} of dcnfwd --emulate SPEC --pairs 1:
+    where each pair's one frame left each relay, in the real data path."""
+    prefix = "dcn-sim-emu-%d" % os.getpid()
+    try:
+        r = subprocess.run([DCNFWD, "-l", "0-1", "--no-huge", "-m", "1024", "--no-pci",
+                            "--file-prefix", prefix, "--log-level=4", "--", "--emulate",
+                            spec, "--pairs", "1"], capture_output=True, text=True,
+                           timeout=300)
+    finally:
+        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+    out = {}
+    for l in r.stdout.splitlines():
+        if l.startswith("{"):
+            p = json.loads(l)
+            out[(p["src"], p["dst"])] = {(h["node"], h["port"]) for h in p["hops"]}
+    return out
+
+
 for spec, fail in CASES:
     args = ["--paths", spec] + (["--fail-links", fail] if fail else [])
     lines = [l.split() for l in sim(*args).splitlines() if l.startswith("path ")]
-    got = {(l[1], l[2].rstrip(":")): l[3:] for l in lines}
+    # path SRC DST: V:PORT ... DST
+    got = {(l[1], l[2].rstrip(":")): [h.rsplit(":", 1)[0] for h in l[3:-1]] + [l[-1]]
+           for l in lines}
+    left = {(l[1], l[2].rstrip(":")): {tuple(h.rsplit(":", 1)) for h in l[3:-1]}
+            for l in lines}
     # "vertex INDEX NAME ROLE ROUTES ADDRESS" lines
     vs = [l.split() for l in subprocess.run([TOPO, "cables", spec], capture_output=True,
                                             text=True, check=True).stdout.splitlines()
@@ -113,6 +139,20 @@ for spec, fail in CASES:
           (what, len(pairs), len(missing)))
     check(not wrong, "%s: every path's steps are dcn-topo route --all's (%d not%s)" %
           (what, len(wrong), ": %s" % (wrong[0],) if wrong else ""))
+    if fail is None and DCNFWD:
+        # the emulation's relays, the same flow (dcn-gen's, UDP source
+        # port 4000 + the destination's index): where each left every relay
+        emu = emulated_pairs(spec)
+        relays = {v for v in servers} | ({v[2] for v in vs if v[4] == "1"})
+        sim_left = {k: {(n, int(p)) for n, p in v if n in relays} for k, v in left.items()}
+        emu_left = {k: {(n, p) for n, p in v} for k, v in emu.items()}
+        diff = [k for k in pairs if sim_left.get(k) != emu_left.get(k)]
+        check(len(emu) == len(pairs) and not diff,
+              "%s: every pair leaves each relay by the port the emulation's --pairs "
+              "reports (%d of %d differ%s)" % (spec, len(diff), len(pairs),
+                                               ": %s %s %s" % (diff[0], sim_left.get(diff[0]),
+                                                               emu_left.get(diff[0]))
+                                               if diff else ""))
 
 base = ["novacube:k=4,n=2", "--json", "--time-ms", "2", "--load", "0.5"]
 runs = [json.loads(sim(*base, "--seed", s)) for s in ("7", "7", "8")]

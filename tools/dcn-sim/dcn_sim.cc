@@ -112,7 +112,8 @@ private:
 	struct sim_out outs[SIM_OUT_MAX];
 	double ps_per_byte;
 	Stats st;
-	std::unordered_map<struct rte_mbuf *, std::vector<uint32_t>> path;
+	/* --paths: each frame's (vertex, port) it left by, so far */
+	std::unordered_map<struct rte_mbuf *, std::vector<std::pair<uint32_t, uint16_t>>> path;
 };
 
 Sim::Sim(const Options &opt, struct sim_fabric *fab) : o(opt), f(fab)
@@ -212,7 +213,9 @@ Sim::Send(uint32_t s)
 	stp.flow = s * n + d;
 	stp.seq = seq[stp.flow % seq.size()]++;
 	stp.hops = 0;
-	struct rte_mbuf *m = sim_frame(f, s, d, (uint16_t)o.mtu + 14, &stp);
+	/* a pair's own flow, its own source port */
+	struct rte_mbuf *m = sim_frame(f, s, d, (uint16_t)o.mtu + 14,
+				       (uint16_t)(1024 + stp.flow % 60000), &stp);
 
 	if (m == NULL) {
 		st.no_mbuf++;
@@ -248,12 +251,6 @@ Sim::Process(uint32_t v, uint16_t port, struct rte_mbuf *m)
 {
 	struct sim_out out;
 
-	if (o.paths) {
-		auto it = path.find(m);
-
-		if (it != path.end())
-			it->second.push_back(v);
-	}
 	st.hop_events++;
 	if (sim_queued_relay(f, v)) {
 		unsigned int n = sim_arrive(f, v, port, m,
@@ -350,6 +347,12 @@ Sim::StartTx(uint32_t v, uint16_t port)
 		return;
 	}
 	sim_frame_hop(m);
+	if (o.paths) {
+		auto it = path.find(m);
+
+		if (it != path.end())
+			it->second.push_back({ v, port });
+	}
 	if (p.pcap)
 		p.pcap->Write(Simulator::Now(), sim_frame_data(m), sim_frame_len(m));
 	Simulator::Schedule(tx + delay, &Sim::Arrive, this, (uint32_t)peer, peer_port, m);
@@ -375,9 +378,10 @@ Sim::Deliver(uint32_t v, struct rte_mbuf *m)
 		if (it != path.end()) {
 			std::string line = std::string(sim_vertex_name(f, sim_server_vertex(f, stp.flow / n))) +
 					   " " + sim_vertex_name(f, v) + ":";
-			for (uint32_t w : it->second)
-				line += std::string(" ") + sim_vertex_name(f, w);
-			printf("path %s\n", line.c_str());
+			for (auto &h : it->second)
+				line += std::string(" ") + sim_vertex_name(f, h.first) + ":" +
+					std::to_string(h.second);
+			printf("path %s %s\n", line.c_str(), sim_vertex_name(f, v));
 			path.erase(it);
 		}
 	}
@@ -448,7 +452,9 @@ Sim::Run()
 				Simulator::Schedule(t, [this, s, d, n]() {
 					struct sim_stamp stp = { (uint64_t)Simulator::Now().GetPicoSeconds(),
 								 s * n + d, 0, 0 };
-					struct rte_mbuf *m = sim_frame(f, s, d, 128, &stp);
+					/* the emulation's --pairs flow for d */
+					struct rte_mbuf *m = sim_frame(f, s, d, 128,
+								       (uint16_t)(4000 + d), &stp);
 
 					if (m == NULL)
 						return;
@@ -608,7 +614,8 @@ usage(FILE *out)
 		"  --fail-links L    cables down from the start, known to every relay\n"
 		"                    (dcn-topo's names: \"NAME:PORT;NAME~NAME\")\n"
 		"  --seed S          random streams' seed (default 1)\n"
-		"  --paths           one frame a pair, alone: print each one's path\n"
+		"  --paths           one frame a pair, alone: print each one's path, the\n"
+		"                    port it left each vertex by (VERTEX:PORT ... DST)\n"
 		"  --pcap PREFIX     what each port of the captured vertices sends, in\n"
 		"                    PREFIX-VERTEX-PORT.pcap (VERTEX its index, #N)\n"
 		"  --pcap-vertex V   the vertices captured, ';'-separated (default: the\n"

@@ -88,10 +88,10 @@ uint32_t sim_servers(const struct sim_fabric *f);
 uint32_t sim_server_vertex(const struct sim_fabric *f, uint32_t s);
 
 /* A frame of len bytes on the wire (Ethernet to the end of the UDP
- * payload) from server src to server dst, stamped with st; NULL: no
- * mbuf. */
+ * payload) from server src to server dst, its flow UDP source port sport
+ * (as dcn-gen's), stamped with st; NULL: no mbuf. */
 struct rte_mbuf *sim_frame(struct sim_fabric *f, uint32_t src, uint32_t dst,
-			   uint16_t len, const struct sim_stamp *st);
+			   uint16_t len, uint16_t sport, const struct sim_stamp *st);
 /* The stamp of a delivered frame; 0, or -1 when it carries none. */
 int sim_frame_stamp(const struct rte_mbuf *m, struct sim_stamp *st);
 /* One more link crossed. */

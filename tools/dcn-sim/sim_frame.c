@@ -6,18 +6,15 @@
  */
 #include <string.h>
 
-#include <rte_byteorder.h>
-#include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_udp.h>
 
+#include "dcn_gen.h"
 #include "sim_priv.h"
 
 /* The stamp's mark in the payload, after the UDP header. */
 #define SIM_STAMP_MAGIC 0x6463736du     /* "dcsm" */
-#define SIM_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
-		  sizeof(struct rte_udp_hdr))
-#define SIM_UDP_PORT 4791
+/* Before the stamp: the headers and dcn-gen's own stamp (12 bytes). */
+#define SIM_HDRS (DCN_GEN_HDRS + 12)
 
 /* The stamp's bytes: after the UDP header. */
 struct sim_stamp_wire {
@@ -30,44 +27,32 @@ struct sim_stamp_wire {
 } __attribute__((packed));
 
 struct rte_mbuf *
-sim_frame(struct sim_fabric *f, uint32_t src, uint32_t dst, uint16_t len,
+sim_frame(struct sim_fabric *f, uint32_t src, uint32_t dst, uint16_t len, uint16_t sport,
 	  const struct sim_stamp *st)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(f->mp);
-	struct rte_ether_hdr *eh;
-	struct rte_ipv4_hdr *ip;
-	struct rte_udp_hdr *udp;
 	struct sim_stamp_wire w;
+	struct dcn_gen_conf gc;
 	uint32_t sv = f->server_vertex[src];
 
 	if (m == NULL)
 		return NULL;
 	if (len < SIM_HDRS + sizeof(w))
 		len = SIM_HDRS + sizeof(w);
-	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m, len);
-	if (eh == NULL) {
+	/* The frame a host's dcn-gen, and the emulation's hosts, send: to
+	 * whoever is at the other end of the server's NIC, the flow its
+	 * UDP source port (what the relays hash a flow's route by). */
+	memset(&gc, 0, sizeof(gc));
+	gc.src_addr = dcn_topo_addr(f->t, sv);
+	gc.frame_len = len;
+	sim_port_mac(&gc.src_mac, sv, SIM_PORT_HOST);
+	memset(&gc.dst_mac, 0xff, sizeof(gc.dst_mac));
+	dcn_gen_write(&gc, m, dcn_topo_addr(f->t, f->server_vertex[dst]), sport, st->seq,
+		      st->sent_ps);
+	if (rte_pktmbuf_data_len(m) != len) {
 		rte_pktmbuf_free(m);
 		return NULL;
 	}
-	memset(eh, 0, len);
-	/* to whoever is at the other end of the server's NIC */
-	memset(&eh->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
-	sim_port_mac(&eh->src_addr, sv, SIM_PORT_HOST);
-	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	ip = (struct rte_ipv4_hdr *)(eh + 1);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(len - RTE_ETHER_HDR_LEN));
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(dcn_topo_addr(f->t, sv));
-	ip->dst_addr = rte_cpu_to_be_32(dcn_topo_addr(f->t, f->server_vertex[dst]));
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	udp = (struct rte_udp_hdr *)(ip + 1);
-	/* a flow's own source port: the fabric's entropy, as a host's */
-	udp->src_port = rte_cpu_to_be_16((uint16_t)(1024 + st->flow % 60000));
-	udp->dst_port = rte_cpu_to_be_16(SIM_UDP_PORT);
-	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(len - RTE_ETHER_HDR_LEN -
-						     sizeof(*ip)));
 	w.magic = SIM_STAMP_MAGIC;
 	w.flow = st->flow;
 	w.seq = st->seq;
