@@ -24,6 +24,8 @@ fabric with the relays' credits on, and frames are without them.
 Capture: --pcap's files, read by tshark with tools/wireshark/dcnfwd.lua,
 hold the data and credit frames a relay sent.
 
+Figures: tools/figures/sim-figures.py's smoke form writes its table.
+
   sim.py DCN_SIM DCN_TOPO [DCNFWD]   (exit 77: dcn-sim cannot start here)
 """
 import glob
@@ -211,5 +213,18 @@ else:
               all(r[2] == "204" for r in credit),
               "--pcap: (0,0)'s 5 ports, %d data frames, its own from %s among them, %d credit frames "
               "granting 204, as the dissector reads them" % (len(data), addr, len(credit)))
+# tools/figures/sim-figures.py, its smoke form: Table 2's rows (2D and 3D
+# at 64 servers), each with the paper's value and ours.
+fig = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                   "figures", "sim-figures.py")
+with tempfile.TemporaryDirectory() as d:
+    r = subprocess.run([sys.executable, fig, "--quick", "-o", d, "novacube-table2"],
+                       capture_output=True, text=True, env=dict(os.environ, DCN_SIM=SIM))
+    md = open(d + "/novacube-table2.md").read() if r.returncode == 0 else r.stderr
+    rows = [l for l in md.splitlines() if l.startswith("| 64 |")]
+    check(r.returncode == 0 and len(rows) == 3 and
+          len(open(d + "/novacube-table2.csv").readlines()) == 5,
+          "sim-figures.py --quick novacube-table2: 3 rows of 64 servers, 4 runs (%s)" %
+          (rows[0] if rows else md[-300:]))
 print("PASS: dcn-sim" if not bad else "FAIL: dcn-sim (%d)" % len(bad))
 sys.exit(1 if bad else 0)
