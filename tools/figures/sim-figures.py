@@ -10,7 +10,9 @@ three dimensions, at --load, default 0.2 of the line rate), novacube-fig11
 (throughput, the same fabrics at full load), novacube-table2 (2D against
 3D at 64 and 729 servers: APL, latency at --load, throughput at full
 load), rrect-fig10a (RRect(8,2,2) against BCube(10,2), a permutation at
-full load: aggregate throughput), rrect-fig11 (the same, all-to-all), or
+full load: aggregate throughput; as the RRect paper, no flow control and
+buffers as large as the frames' pool), rrect-fig11 (the same,
+all-to-all), or
 "all". Each writes DIR/FIGURE.csv (one row a run: every figure of
 dcn-sim --json) and DIR/FIGURE.md (the paper's value, ours, the ratio,
 and the command of each run); with gnuplot, DIR/FIGURE.png for the
@@ -40,9 +42,14 @@ FIELDS = ["figure", "spec", "traffic", "load", "servers", "offered_gbps",
           "apl_hops", "delivered", "lost", "in_flight", "credit_stalls", "command"]
 
 
-def run(fig, spec, a, load, traffic="permutation"):
+# The RRect paper's simulator: infinite buffers and no flow control; a
+# buffer as large as the frames' pool stands for infinite.
+UNBOUNDED = ["--flow-control", "off", "--switch-buffer", "16777216", "--out-queue", "262144"]
+
+
+def run(fig, spec, a, load, traffic="permutation", extra=()):
     cmd = [SIM, spec, "--json", "--time-ms", str(a.time_ms), "--load", str(load),
-           "--traffic", traffic, "--seed", str(a.seed)]
+           "--traffic", traffic, "--seed", str(a.seed)] + list(extra)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("sim-figures: %s exited %d: %s" % (" ".join(cmd), r.returncode,
@@ -142,8 +149,8 @@ def rrect(a, fig, traffic, paper):
         [("rrect:n=8,m=2,k=2", "rrect:n=10,m=1,k=2")]
     rows, table = [], [["fabric", "servers", "aggregate Gbps", "paper"]]
     for rr, bc in specs:
-        x = run(fig, rr, a, 1.0, traffic)
-        y = run(fig, bc, a, 1.0, traffic)
+        x = run(fig, rr, a, 1.0, traffic, UNBOUNDED)
+        y = run(fig, bc, a, 1.0, traffic, UNBOUNDED)
         rows += [x, y]
         table.append(["RRect " + rr, x["servers"], "%.1f" % x["throughput_gbps"], paper])
         table.append(["BCube " + bc, y["servers"], "%.1f" % y["throughput_gbps"], paper])
