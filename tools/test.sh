@@ -45,7 +45,8 @@ meson test -C "$BUILD" --print-errorlogs "$@" || status=$?
 # meson test builds only what the tests it runs need. Not run again: the
 # "nosan" tests (the fuzzers build their own sanitized binaries; install
 # and structure run no code the others do not; figures computes what
-# route and fault do, on larger instances). A sanitized build runs
+# route and fault do, on larger instances; sim-single-failures runs
+# dcn-sim's code as sim does, under more failures). A sanitized build runs
 # two to four times slower: the timeouts are scaled.
 SAN_BUILD=${SAN_BUILD:-$BUILD-sanitize}
 logs="$BUILD/meson-logs/testlog.json"
