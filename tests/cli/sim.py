@@ -235,6 +235,21 @@ else:
               all(r[2] == "204" for r in credit),
               "--pcap: (0,0)'s 5 ports, %d data frames, its own from %s among them, %d credit frames "
               "granting 204, as the dissector reads them" % (len(data), addr, len(credit)))
+# Bad input: a spec, a failure, a vertex to capture that do not exist
+# are named, exit 1, and leave no EAL runtime directory behind.
+before = set(glob.glob("/var/run/dpdk/dcn-sim-*"))
+for args, says in ((["novacube:k=1,n=2"], "novacube:k=1,n=2"),
+                   (["novacube:k=4,n=2", "--fail-links", "(9,9):0"], "(9,9)"),
+                   (["novacube:k=4,n=2", "--pcap", "/tmp/x", "--pcap-vertex", "(7,7)"],
+                    "(7,7)")):
+    r = subprocess.run([SIM] + args, capture_output=True, text=True, timeout=120)
+    check(r.returncode == 1 and says in r.stderr,
+          "%s: exit 1, named (%d: %s)" % (" ".join(args), r.returncode,
+                                           r.stderr.strip()[-120:]))
+check(set(glob.glob("/var/run/dpdk/dcn-sim-*")) <= before,
+      "no EAL runtime directory left: %s" %
+      sorted(set(glob.glob("/var/run/dpdk/dcn-sim-*")) - before))
+
 # tools/figures/sim-figures.py, its smoke form: Table 2's rows (2D and 3D
 # at 64 servers), each with the paper's value and ours.
 fig = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",

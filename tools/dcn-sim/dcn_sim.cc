@@ -566,6 +566,36 @@ Sim::Report(double wall_s)
 
 } // namespace
 
+/* EAL in this process, as the unit tests start it: mbufs from the heap,
+ * no devices, a runtime directory of its own, removed however the run
+ * ends once it has begun. */
+class Eal {
+public:
+	explicit Eal(const std::string &prefix) : dir("/var/run/dpdk/" + prefix) {}
+	~Eal()
+	{
+		std::error_code ec;
+
+		if (up)
+			rte_eal_cleanup();
+		std::filesystem::remove_all(dir, ec);
+	}
+	bool Start(char *argv0, unsigned int mb)
+	{
+		std::string m = std::to_string(mb), fp = "--file-prefix=" +
+							  dir.substr(dir.rfind('/') + 1);
+		const char *eal[] = { argv0, "--no-huge", "-m", m.c_str(), "--no-pci", fp.c_str(),
+				      "--log-level=4", "--no-telemetry", nullptr };
+
+		up = rte_eal_init(8, (char **)eal) >= 0;
+		return up;
+	}
+
+private:
+	std::string dir;
+	bool up = false;
+};
+
 int
 main(int argc, char **argv)
 {
@@ -574,14 +604,10 @@ main(int argc, char **argv)
 
 	if (rc != 0)
 		return rc;
-	/* EAL in this process, as the unit tests start it: mbufs from the
-	 * heap, no devices, a runtime directory of our own. */
-	std::string prefix = "--file-prefix=dcn-sim-" + std::to_string(getpid());
-	std::string mb = std::to_string(std::max(768u, sim_memory_mb(o.spec.c_str(), o.mtu,
-								      o.fc ? &o.fcc : nullptr)));
-	const char *eal[] = { argv[0], "--no-huge", "-m", mb.c_str(), "--no-pci", prefix.c_str(),
-			      "--log-level=4", "--no-telemetry", nullptr };
-	if (rte_eal_init(8, (char **)eal) < 0) {
+	Eal eal("dcn-sim-" + std::to_string(getpid()));
+
+	if (!eal.Start(argv[0], std::max(768u, sim_memory_mb(o.spec.c_str(), o.mtu,
+							     o.fc ? &o.fcc : nullptr)))) {
 		fprintf(stderr, "dcn-sim: EAL did not start (--no-huge memory?)\n");
 		return 77;
 	}
@@ -590,11 +616,11 @@ main(int argc, char **argv)
 						 o.fc ? &o.fcc : nullptr, err, sizeof(err));
 	if (f == NULL) {
 		fprintf(stderr, "dcn-sim: %s: %s\n", o.spec.c_str(), err);
-		rte_eal_cleanup();
 		return 1;
 	}
 	if (sim_servers(f) < 2) {
 		fprintf(stderr, "dcn-sim: %s: fewer than two servers\n", o.spec.c_str());
+		sim_fabric_free(f);
 		return 1;
 	}
 	RngSeedManager::SetSeed((uint32_t)o.seed);
@@ -605,7 +631,6 @@ main(int argc, char **argv)
 
 		if (!o.pcap.empty() && sim.OpenPcaps() != 0) {
 			sim_fabric_free(f);
-			rte_eal_cleanup();
 			return 1;
 		}
 		sim.Run();
@@ -616,9 +641,5 @@ main(int argc, char **argv)
 		Simulator::Destroy();
 	}
 	sim_fabric_free(f);
-	rte_eal_cleanup();
-	std::error_code ec;
-	std::filesystem::remove_all("/var/run/dpdk/" + prefix.substr(strlen("--file-prefix=")),
-				    ec);
 	return 0;
 }
