@@ -68,6 +68,14 @@ def sim(*args):
     return r.stdout
 
 
+def topo_lines(spec, kind):
+    """dcn-topo cables SPEC's lines of kind ("vertex INDEX NAME ROLE
+    ROUTES ADDRESS" or "cable V PORT PEER PEER_PORT"), split."""
+    out = subprocess.run([TOPO, "cables", spec], capture_output=True, text=True,
+                         check=True).stdout
+    return [l.split() for l in out.splitlines() if l.startswith(kind + " ")]
+
+
 def model_hops(spec, fail, src, dst):
     cmd = [TOPO, "--json", "route", "--all", spec, src, dst]
     if fail:
@@ -120,11 +128,7 @@ if "--single-failures" in sys.argv:
     # dcn-topo calls).
     CASES = []
     for spec in ("novacube:k=4,n=2", "rrect:n=3,m=2,k=1"):
-        cables = [l.split() for l in subprocess.run([TOPO, "cables", spec],
-                                                    capture_output=True, text=True,
-                                                    check=True).stdout.splitlines()
-                  if l.startswith("cable ")]
-        CASES += [(spec, "#%s:%s" % (c[1], c[2])) for c in cables]
+        CASES += [(spec, "#%s:%s" % (c[1], c[2])) for c in topo_lines(spec, "cable")]
     DCNFWD = None
 
 for spec, fail in CASES:
@@ -135,10 +139,7 @@ for spec, fail in CASES:
            for l in lines}
     left = {(l[1], l[2].rstrip(":")): {tuple(h.rsplit(":", 1)) for h in l[3:-1]}
             for l in lines}
-    # "vertex INDEX NAME ROLE ROUTES ADDRESS" lines
-    vs = [l.split() for l in subprocess.run([TOPO, "cables", spec], capture_output=True,
-                                            text=True, check=True).stdout.splitlines()
-          if l.startswith("vertex ")]
+    vs = topo_lines(spec, "vertex")
     servers = [v[2] for v in vs if v[3] == "server"]
     switches = {v[2] for v in vs if v[3] == "switch"}
     pairs = [(s, d) for s in servers for d in servers if s != d]
@@ -225,9 +226,7 @@ else:
                                   "-e", "dcn.credit.grant"],
                                  capture_output=True, text=True).stdout
             rows += [l.split(";") for l in out.splitlines()]
-        addr = [l.split()[5] for l in subprocess.run([TOPO, "cables", "novacube:k=4,n=2"],
-                                                     capture_output=True, text=True)
-                .stdout.splitlines() if l.startswith("vertex 0 ")][0]
+        addr = [v[5] for v in topo_lines("novacube:k=4,n=2", "vertex") if v[1] == "0"][0]
         data = [r for r in rows if r[0] == "1"]
         credit = [r for r in rows if r[0] == "2"]
         check(len(glob.glob(d + "/cap-0-*.pcap")) == 5 and data and

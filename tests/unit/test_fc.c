@@ -835,13 +835,22 @@ test_internal_credits_bound(void **state)
  * the others' own shares again: no slot lost or made. The sent counts
  * start just short of their wrap, and pass it.
  */
-static void
-test_pool_model(void **state)
+/* A node of one cable of four VCs (100 slots, 80 granted) and a host
+ * port, for the pool's tests. */
+static struct dcn_fc_node *
+pool_node(const char *id)
 {
 	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
 	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32, .reserve_pct = 20,
 				    .n_vcs = 4 };
-	struct dcn_fc_node *fn = dcn_fc_node_create("t-pool", 1, 2, kind, NULL, NULL, &conf);
+
+	return dcn_fc_node_create(id, 1, 2, kind, NULL, NULL, &conf);
+}
+
+static void
+test_pool_model(void **state)
+{
+	struct dcn_fc_node *fn = pool_node("t-pool");
 	struct dcn_fc_credit cr = { .epoch = 5, .grant = 80, .n_vcs = 4 };
 	const uint32_t own = dcn_fc_private(80, 4), alone = 80 - 3 * own;
 	uint32_t sent[4] = { 0 }, step, vc, held;
@@ -905,10 +914,7 @@ test_pool_model(void **state)
 static void
 test_take_pool_limit_rose(void **state)
 {
-	static const uint8_t kind[2] = { DCN_FC_PORT_CREDIT, DCN_FC_PORT_HOST };
-	struct dcn_fc_conf conf = { .in_queue = 100, .out_queue = 32, .reserve_pct = 20,
-				    .n_vcs = 4 };
-	struct dcn_fc_node *fn = dcn_fc_node_create("t-rose", 1, 2, kind, NULL, NULL, &conf);
+	struct dcn_fc_node *fn = pool_node("t-rose");
 	struct dcn_fc_credit cr = { .epoch = 5, .grant = 80, .n_vcs = 4 };
 	struct dcn_fc_chan *c;
 	uint32_t n, own = dcn_fc_private(80, 4), pool = dcn_fc_shared(80, 4);

@@ -481,39 +481,33 @@ Sim::Report(double wall_s)
 	for (uint64_t l : st.lat_ps)
 		mean += (double)l;
 	mean = st.lat_ps.empty() ? 0 : mean / (double)st.lat_ps.size() / 1e6;
-	for (unsigned int r = 1; r < sim_drop_reasons(); r++) {
-		uint64_t k = sim_drops(f, r);
+	struct sim_fc_totals fc;
+	/* Every way a frame was lost, as the relays name them, and the
+	 * frames a dry pool kept a server from sending (not lost: never
+	 * sent). */
+	struct Loss {
+		std::string name;
+		uint64_t n;
+		bool lost;
+	};
+	std::vector<Loss> losses;
 
-		if (k == 0)
+	sim_fc_totals(f, &fc);
+	for (unsigned int r = 1; r < sim_drop_reasons(); r++)
+		losses.push_back({ sim_drop_name(r), sim_drops(f, r), true });
+	losses.push_back({ "switch_unknown_dst", sim_switch_drops(f), true });
+	losses.push_back({ "link_down", st.link_down, true });
+	losses.push_back({ "queue_full", st.queue_full, true });
+	losses.push_back({ "switch_full", st.switch_full, true });
+	losses.push_back({ "not_sent_no_mbuf", st.no_mbuf, false });
+	losses.push_back({ "host_in_full", fc.refused, true });
+	for (const Loss &l : losses) {
+		if (l.n == 0)
 			continue;
-		dropped += k;
-		reasons += std::string(reasons.empty() ? "" : ", ") + "\"" + sim_drop_name(r) +
-			   "\": " + std::to_string(k);
-	}
-	if (sim_switch_drops(f)) {
-		dropped += sim_switch_drops(f);
-		reasons += std::string(reasons.empty() ? "" : ", ") + "\"switch_unknown_dst\": " +
-			   std::to_string(sim_switch_drops(f));
-	}
-	if (st.link_down) {
-		dropped += st.link_down;
-		reasons += std::string(reasons.empty() ? "" : ", ") + "\"link_down\": " +
-			   std::to_string(st.link_down);
-	}
-	for (auto &x : { std::make_pair("queue_full", st.queue_full),
-			 std::make_pair("switch_full", st.switch_full) })
-		if (x.second) {
-			dropped += x.second;
-			reasons += std::string(reasons.empty() ? "" : ", ") + "\"" + x.first +
-				   "\": " + std::to_string(x.second);
-		}
-	if (st.no_mbuf)
-		reasons += std::string(reasons.empty() ? "" : ", ") + "\"not_sent_no_mbuf\": " +
-			   std::to_string(st.no_mbuf);
-	if (sim_fc_refused(f)) {
-		dropped += sim_fc_refused(f);
-		reasons += std::string(reasons.empty() ? "" : ", ") + "\"host_in_full\": " +
-			   std::to_string(sim_fc_refused(f));
+		if (l.lost)
+			dropped += l.n;
+		reasons += std::string(reasons.empty() ? "" : ", ") + "\"" + l.name + "\": " +
+			   std::to_string(l.n);
 	}
 	in_flight = st.sent - st.delivered - dropped - st.foreign;
 	double senders = o.traffic == "incast" ? std::min<double>(o.incast, n - 1) : n;
@@ -540,7 +534,7 @@ Sim::Report(double wall_s)
 		       pct(st.lat_ps, 0.5), pct(st.lat_ps, 0.99),
 		       st.lat_ps.empty() ? 0 : st.lat_ps.back() / 1e6, apl, st.sent, st.delivered,
 		       dropped, reasons.c_str(), in_flight, o.fc ? "true" : "false",
-		       o.fcc.in_queue, o.fcc.out_queue, sim_fc_stalls(f), sim_fc_credit_frames(f),
+		       o.fcc.in_queue, o.fcc.out_queue, fc.stalls, fc.credit_frames,
 		       secs, st.hop_events, wall_s,
 		       wall_s > 0 ? (double)st.hop_events / wall_s : 0);
 		return;
@@ -559,7 +553,7 @@ Sim::Report(double wall_s)
 	if (o.fc)
 		printf("  flow control: input queues of %u slots, %" PRIu64 " credit frames, "
 		       "%" PRIu64 " sends stalled for credits\n", o.fcc.in_queue,
-		       sim_fc_credit_frames(f), sim_fc_stalls(f));
+		       fc.credit_frames, fc.stalls);
 	printf("  %" PRIu64 " packet-hops in %.2f s of wall time (%.0f a second)\n", st.hop_events,
 	       wall_s, wall_s > 0 ? (double)st.hop_events / wall_s : 0);
 }

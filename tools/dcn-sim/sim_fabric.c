@@ -76,11 +76,9 @@ relay_setup(struct sim_fabric *f, uint32_t v, struct dcn_adj *a, char *err,
 	/* Local port p is topology port p; a Diamond switch's port facing
 	 * a server is a host port, as on a relay. */
 	for (p = 0; p < x->n_ports; p++) {
-		int64_t peer = dcn_topo_port_peer(t, v, (uint16_t)p);
-		int host = peer >= 0 && f->v[peer].kind == SIM_HOST;
-
 		sim_port_mac(&mac, v, (uint16_t)p);
-		if (dcn_fwd_add_port(x->fwd, (int)p, host, &mac) != (int)p)
+		if (dcn_fwd_add_port(x->fwd, (int)p, sim_faces_host(t, v, (uint16_t)p),
+				     &mac) != (int)p)
 			goto nomem;
 	}
 	if (dcn_topo_role(t, v) == DCN_ROLE_SERVER) {
@@ -128,6 +126,30 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Vertex v's cables, each looked up once. */
+static int
+peers_setup(struct sim_fabric *f, uint32_t v, struct dcn_adj *a)
+{
+	struct sim_vertex *x = &f->v[v];
+	unsigned int n = dcn_topo_adj(f->t, v, a), p, i;
+	unsigned int slots = x->n_ports ? x->n_ports : 1;
+
+	x->peer = malloc(slots * sizeof(*x->peer));
+	x->peer_port = calloc(slots, sizeof(*x->peer_port));
+	x->down = calloc(slots, sizeof(*x->down));
+	if (x->peer == NULL || x->peer_port == NULL || x->down == NULL)
+		return -ENOMEM;
+	for (p = 0; p < x->n_ports; p++)
+		x->peer[p] = -1;
+	for (i = 0; i < n; i++) {
+		x->peer[a[i].port] = a[i].peer;
+		x->peer_port[a[i].port] = a[i].peer_port;
+		x->down[a[i].port] = (uint8_t)dcn_topo_failset_link_down(f->fs, v, a[i].port,
+									 a[i].peer);
+	}
+	return 0;
+}
+
 /* A switch's table: behind each port, the MAC of the relay port there. */
 static int
 switch_setup(struct sim_fabric *f, uint32_t v)
@@ -140,14 +162,9 @@ switch_setup(struct sim_fabric *f, uint32_t v)
 	if (x->port_mac == NULL)
 		return -ENOMEM;
 	for (p = 0; p < x->n_ports; p++) {
-		uint16_t pp;
-		int64_t peer = dcn_topo_port_peer(f->t, v, (uint16_t)p);
-
-		if (peer < 0)
+		if (x->peer[p] < 0)
 			continue;
-		pp = 0;
-		(void)sim_port_peer(f, v, (uint16_t)p, &pp);
-		sim_port_mac(&mac, (uint32_t)peer, pp);
+		sim_port_mac(&mac, (uint32_t)x->peer[p], x->peer_port[p]);
 		x->port_mac[p] = mac_u64(&mac);
 	}
 	return 0;
@@ -226,6 +243,9 @@ sim_fabric_create(const char *spec, const char *fail_links, unsigned int mtu,
 		struct sim_vertex *x = &f->v[v];
 
 		x->n_ports = (uint16_t)dcn_topo_ports(f->t, v);
+		x->host_local = SIM_NO_HOST;
+		if (peers_setup(f, v, a) != 0)
+			goto nomem;
 		dcn_topo_format_vertex(f->t, v, x->name, sizeof(x->name));
 		if (dcn_topo_is_router(f->t, v))
 			x->kind = SIM_RELAY;
@@ -271,6 +291,9 @@ sim_fabric_free(struct sim_fabric *f)
 		rte_free(x->fwd);
 		rte_free(x->cache);
 		free(x->port_mac);
+		free(x->peer);
+		free(x->peer_port);
+		free(x->down);
 	}
 	free(f->v);
 	free(f->server_vertex);
@@ -318,19 +341,13 @@ int64_t
 sim_port_peer(const struct sim_fabric *f, uint32_t v, uint16_t port,
 	      uint16_t *peer_port)
 {
-	int64_t peer = dcn_topo_port_peer(f->t, v, port);
-	struct dcn_adj a[DCN_FWD_MAX_FABRIC_PORTS];
-	unsigned int n, i;
+	const struct sim_vertex *x = &f->v[v];
 
-	if (peer < 0 || dcn_topo_failset_link_down(f->fs, v, port, (uint32_t)peer))
+	if (x->peer[port] < 0 || x->down[port])
 		return -1;
-	if (peer_port != NULL) {
-		n = dcn_topo_adj(f->t, v, a);
-		for (i = 0; i < n; i++)
-			if (a[i].port == port)
-				*peer_port = a[i].peer_port;
-	}
-	return peer;
+	if (peer_port != NULL)
+		*peer_port = x->peer_port[port];
+	return x->peer[port];
 }
 
 int64_t
@@ -398,7 +415,7 @@ sim_arrive(struct sim_fabric *f, uint32_t v, uint16_t in, struct rte_mbuf *m,
 	local = in == SIM_PORT_HOST ? x->host_local : in;
 	sim_at(f, now_ps);
 	if (f->fc_on)
-		return sim_relay_fc_arrive(f, v, local, m, now_ps, out);
+		return sim_relay_fc_arrive(f, v, local, m, out);
 	if (dcn_fwd_burst(x->fwd, local, &m, 1, &o) == 0)
 		return 0;
 	if (o >= x->fwd->n_ports) {
@@ -407,8 +424,7 @@ sim_arrive(struct sim_fabric *f, uint32_t v, uint16_t in, struct rte_mbuf *m,
 		rte_pktmbuf_free(m);
 		return 0;
 	}
-	out->port = o == x->host_local && dcn_topo_role(f->t, v) == DCN_ROLE_SERVER ?
-			    SIM_PORT_HOST : o;
+	out->port = o == x->host_local ? SIM_PORT_HOST : o;
 	out->m = m;
 	return 1;
 }
@@ -456,7 +472,8 @@ sim_memory_mb(const char *spec, unsigned int mtu, const struct sim_fc_conf *fc)
 	if (t == NULL)
 		return 0;
 	memset(&rc, 0, sizeof(rc));
-	r = dcn_router_create_conf(t, &rc, err, sizeof(err));
+	/* the relays' router, whose VCs the queues take (TFR's on Totoro) */
+	r = dcn_router_for_failures(t, &rc, NULL, err, sizeof(err));
 	for (v = 0; v < dcn_topo_vertices(t); v++) {
 		uint8_t kind[DCN_FWD_MAX_PORTS];
 		uint16_t links[DCN_FWD_MAX_PORTS];

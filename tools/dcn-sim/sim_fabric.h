@@ -121,20 +121,19 @@ int sim_queued_relay(const struct sim_fabric *f, uint32_t v);
  * queues served): the frames it delivered, in out. */
 unsigned int sim_tick(struct sim_fabric *f, uint32_t v, uint64_t now_ps,
 		      struct sim_out *out);
-/* Frames in relay v's flow-control queues. */
-uint64_t sim_queued(const struct sim_fabric *f, uint32_t v);
 /* The next frame relay v puts on the wire of port (its TX ring's head,
  * after a send step when the ring is empty), or NULL. */
 struct rte_mbuf *sim_port_pull(struct sim_fabric *f, uint32_t v, uint16_t port,
 			       uint64_t now_ps);
 /* Frames waiting in the TX ring of relay v's port. */
 unsigned int sim_port_waiting(const struct sim_fabric *f, uint32_t v, uint16_t port);
-/* Flow control's counts over every relay: frames refused at ingress by
- * a full input queue (a host port's), and sends stalled for credits. */
-uint64_t sim_fc_refused(const struct sim_fabric *f);
-uint64_t sim_fc_stalls(const struct sim_fabric *f);
-/* Credit frames sent. */
-uint64_t sim_fc_credit_frames(const struct sim_fabric *f);
+/* Flow control's counts over every relay. */
+struct sim_fc_totals {
+	uint64_t refused;        /* at ingress, by a full input queue (a host port's) */
+	uint64_t stalls;         /* sends that found no credit */
+	uint64_t credit_frames;  /* sent */
+};
+void sim_fc_totals(const struct sim_fabric *f, struct sim_fc_totals *tot);
 
 /* Frames dropped by the relays' steps under reason r (lib/fabric's
  * dcn_drop_reason, 1 .. sim_drop_reasons() - 1) and its name; and by L2

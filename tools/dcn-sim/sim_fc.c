@@ -69,13 +69,8 @@ sim_relay_shape(const struct dcn_topo *t, uint32_t v, const struct dcn_fwd_nbrs 
 	uint16_t l, n = (uint16_t)dcn_topo_ports(t, v);
 
 	for (l = 0; l < n; l++) {
-		int64_t peer = dcn_topo_port_peer(t, v, l);
-		/* a Diamond switch's port facing a server is a host port */
-		int host = peer >= 0 && !dcn_topo_is_router(t, (uint32_t)peer) &&
-			   dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SERVER;
-
 		fport[l] = (int16_t)l;
-		kind[l] = (uint8_t)dcn_fc_topo_port_kind(t, v, l, host, 0);
+		kind[l] = (uint8_t)dcn_fc_topo_port_kind(t, v, l, sim_faces_host(t, v, l), 0);
 		links[l] = kind[l] == DCN_FC_PORT_SWITCH ?
 				   (uint16_t)dcn_fwd_nbrs_on_port(nb, l) : 1;
 		if (links[l] == 0) {
@@ -217,7 +212,7 @@ drain_host(struct sim_vertex *x, struct sim_out *out)
 	struct rte_mbuf *m[SIM_OUT_MAX];
 	unsigned int n, i;
 
-	if (x->host_local >= x->n_local || x->host_local < x->n_ports)
+	if (x->host_local == SIM_NO_HOST)
 		return 0;
 	n = rte_ring_dequeue_burst(x->port[x->host_local].tx_ring[0], (void **)m,
 				   SIM_OUT_MAX, NULL);
@@ -229,16 +224,15 @@ drain_host(struct sim_vertex *x, struct sim_out *out)
 }
 
 /* One pass of a relay worker's loop over the node's ports, as
- * app/dcnfwd/worker.c's fc_service: route what waits in the input
- * queues, send what waits in the output queues, announce credits when
- * due. */
+ * app/dcnfwd/worker.c's fc_service, at the clock's time (sim_at): route
+ * what waits in the input queues, send what waits in the output queues,
+ * announce credits when due. */
 static void
-relay_pass(struct sim_fabric *f, struct sim_vertex *x, uint64_t now_ps)
+relay_pass(struct sim_vertex *x)
 {
-	uint64_t now = sim_tsc(f, now_ps);
+	uint64_t now = sim_now_tsc;
 	uint16_t l;
 
-	sim_now_tsc = now;
 	for (l = 0; l < x->n_local; l++)
 		if (__atomic_load_n(dcn_fc_route_flag(x->x, l, 0), __ATOMIC_ACQUIRE))
 			dcn_fc_route_waiting(x->x, l, 0);
@@ -251,19 +245,15 @@ relay_pass(struct sim_fabric *f, struct sim_vertex *x, uint64_t now_ps)
 
 unsigned int
 sim_relay_fc_arrive(struct sim_fabric *f, uint32_t v, uint16_t local, struct rte_mbuf *m,
-		uint64_t now_ps, struct sim_out *out)
+		    struct sim_out *out)
 {
 	struct sim_vertex *x = &f->v[v];
-	uint16_t n;
-
-	sim_at(f, now_ps);
-	n = dcn_fc_rx_lane(x->x, local, 0, &m, 1);
 
 	/* neither data nor credits (a control frame, a malformed one):
 	 * the relay's control path, which the simulation has not got */
-	if (n != 0)
+	if (dcn_fc_rx_lane(x->x, local, 0, &m, 1) != 0)
 		rte_pktmbuf_free(m);
-	relay_pass(f, x, now_ps);
+	relay_pass(x);
 	return drain_host(x, out);
 }
 
@@ -280,20 +270,9 @@ sim_tick(struct sim_fabric *f, uint32_t v, uint64_t now_ps, struct sim_out *out)
 
 	if (!sim_queued_relay(f, v))
 		return 0;
-	relay_pass(f, x, now_ps);
+	sim_at(f, now_ps);
+	relay_pass(x);
 	return drain_host(x, out);
-}
-
-uint64_t
-sim_queued(const struct sim_fabric *f, uint32_t v)
-{
-	const struct dcn_fc_node *fn = f->v[v].fn;
-	uint64_t n = 0;
-	uint32_t c;
-
-	for (c = 0; fn != NULL && c < fn->n_chans; c++)
-		n += dcn_fc_chan_in_depth(fn, c) + dcn_fc_chan_out_depth(fn, c);
-	return n;
 }
 
 struct rte_mbuf *
@@ -318,40 +297,21 @@ sim_port_waiting(const struct sim_fabric *f, uint32_t v, uint16_t port)
 	return rte_ring_count(f->v[v].port[port].tx_ring[0]);
 }
 
-uint64_t
-sim_fc_refused(const struct sim_fabric *f)
+void
+sim_fc_totals(const struct sim_fabric *f, struct sim_fc_totals *tot)
 {
-	uint64_t n = 0;
-	uint32_t v;
+	uint32_t v, c;
 	uint16_t l;
 
-	for (v = 0; v < f->n_vertices; v++)
-		for (l = 0; f->v[v].x != NULL && l < f->v[v].n_local; l++)
-			n += f->v[v].x->st[l].in_drop;
-	return n;
+	memset(tot, 0, sizeof(*tot));
+	for (v = 0; v < f->n_vertices; v++) {
+		const struct sim_vertex *x = &f->v[v];
+
+		for (l = 0; x->x != NULL && l < x->n_local; l++)
+			tot->refused += x->x->st[l].in_drop;
+		for (c = 0; x->fn != NULL && c < x->fn->n_chans; c++) {
+			tot->stalls += dcn_fc_chan_stalls(x->fn, c);
+			tot->credit_frames += x->fn->chan[c].credit_tx;
+		}
+	}
 }
-
-uint64_t
-sim_fc_stalls(const struct sim_fabric *f)
-{
-	uint64_t n = 0;
-	uint32_t v, c;
-
-	for (v = 0; v < f->n_vertices; v++)
-		for (c = 0; f->v[v].fn != NULL && c < f->v[v].fn->n_chans; c++)
-			n += dcn_fc_chan_stalls(f->v[v].fn, c);
-	return n;
-}
-
-uint64_t
-sim_fc_credit_frames(const struct sim_fabric *f)
-{
-	uint64_t n = 0;
-	uint32_t v, c;
-
-	for (v = 0; v < f->n_vertices; v++)
-		for (c = 0; f->v[v].fn != NULL && c < f->v[v].fn->n_chans; c++)
-			n += f->v[v].fn->chan[c].credit_tx;
-	return n;
-}
-

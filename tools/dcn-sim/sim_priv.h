@@ -22,10 +22,20 @@
  * still a cache that every step looks in first, as a relay's does. */
 #define SIM_CACHE_ENTRIES 256u
 
+/* A relay without a server of its own (a Diamond switch): no host port. */
+#define SIM_NO_HOST UINT16_MAX
+
 struct sim_vertex {
 	enum sim_kind kind;
 	uint16_t n_ports;
-	uint16_t host_local;      /* a relay's host port, its fwd index */
+	uint16_t host_local;      /* a relay's host port, its fwd index;
+				   * SIM_NO_HOST */
+	/* each port's cable: the vertex at its other end (-1: none), that
+	 * end's port, and whether it is down (--fail-links), looked up
+	 * once: the wire asks at every frame */
+	int64_t *peer;
+	uint16_t *peer_port;
+	uint8_t *down;
 	char name[DCN_TOPO_NAME_LEN];
 	struct dcn_fwd_ctx *fwd;  /* relays */
 	struct dcn_rtable *tb;
@@ -60,6 +70,17 @@ struct sim_fabric {
 	uint64_t tsc_hz;
 };
 
+/* Does port of vertex v face a server that does not route (a Diamond
+ * switch's port toward its server): a host port, as on a relay? */
+static inline int
+sim_faces_host(const struct dcn_topo *t, uint32_t v, uint16_t port)
+{
+	int64_t peer = dcn_topo_port_peer(t, v, port);
+
+	return peer >= 0 && !dcn_topo_is_router(t, (uint32_t)peer) &&
+	       dcn_topo_role(t, (uint32_t)peer) == DCN_ROLE_SERVER;
+}
+
 /* The MAC of (v, port): every vertex's ports their own; SIM_PORT_HOST
  * for a server's NIC. */
 void sim_port_mac(struct rte_ether_addr *m, uint32_t v, uint16_t port);
@@ -81,9 +102,9 @@ void sim_relay_fc_conf(struct dcn_fc_conf *fcc, const struct sim_fc_conf *fc,
 		       unsigned int vcs);
 int sim_relay_fc_setup(struct sim_fabric *f, uint32_t v, char *err, size_t errlen);
 void sim_relay_fc_free(struct sim_vertex *x);
-/* Frame m into relay v's flow control on local port local: the frames
- * delivered to its server in out. */
+/* Frame m into relay v's flow control on local port local, the clock
+ * set (sim_at): the frames delivered to its server in out. */
 unsigned int sim_relay_fc_arrive(struct sim_fabric *f, uint32_t v, uint16_t local,
-				 struct rte_mbuf *m, uint64_t now_ps, struct sim_out *out);
+				 struct rte_mbuf *m, struct sim_out *out);
 
 #endif /* DCN_SIM_PRIV_H */
